@@ -1,0 +1,296 @@
+import type { Pool } from 'undici';
+import { TradeledgerError } from '../errors.js';
+import { backoffMs } from './backoff.js';
+import type { ClientEvent } from './clientEvent.js';
+import { endpoints } from './endpoints.js';
+import type { EndpointDef, EndpointName } from './endpoints.js';
+import { interpretResponse, toApiError } from './interpretResponse.js';
+import type { Failure, RawResponse } from './interpretResponse.js';
+import type { RateBudgets } from './rateBudgets.js';
+import { defaultRateBudgets } from './rateBudgets.js';
+import type { Envelope } from './records/envelope.js';
+import { redactSecrets } from './redactSecrets.js';
+import { acquirePool, releasePool } from './sharedPool.js';
+import { canonicalQuery, preHash, sign } from './sign.js';
+import { sleep } from './sleep.js';
+
+export interface Credentials {
+  apiKey: string;
+  secretKey: string;
+  passphrase: string;
+  /** A demo-trading key: requests carry `paptrading: 1`. */
+  demo: boolean;
+}
+
+export interface ExchangeClientOptions {
+  baseUrl: string;
+  credentials?: Credentials;
+  /** The account UID: every client with the same key shares its rate budgets. */
+  budgetKey: string;
+  budgets?: RateBudgets;
+  locale?: string;
+  /** Fraction of the spec's rate to spend (0.9 leaves 10% for timer and network jitter). */
+  safetyFactor?: number;
+  /** Retries after the first attempt, for idempotent requests. */
+  maxRetries?: number;
+  timeoutMs?: number;
+  /** First back-off step in ms; it doubles per retry up to 10 s. */
+  retryBaseMs?: number;
+  /** False turns the rate budgets off (benchmarks against a sandbox without limits). */
+  rateLimit?: boolean;
+  /** Start from a known server-minus-local offset, e.g. another client's `clockOffsetMs`. */
+  clockOffsetMs?: number;
+  onEvent?: (e: ClientEvent) => void;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Force retries on (a POST the caller knows is idempotent, e.g. by clientOid) or off. */
+  retry?: boolean;
+}
+
+interface Exchange {
+  envelope: Envelope<unknown>;
+  sentAt: number;
+  receivedAt: number;
+}
+
+/**
+ * The one transport to the exchange: signs, spends the per-UID rate budget, retries what is safe
+ * to retry, and decodes the envelope without losing a digit. Errors are `ApiError`s that never
+ * carry a secret.
+ *
+ * @example
+ * const client = new ExchangeClient({ baseUrl, budgetKey: uid, credentials: { apiKey, secretKey, passphrase, demo: false } });
+ * await client.syncClock();
+ * const page = await client.request<MarginRecord[]>('marginRecords', { marginType: 'crossed', startTime, endTime, limit: '500' });
+ * await client.close();
+ */
+export class ExchangeClient {
+  readonly #origin: string;
+  readonly #pool: Pool;
+  readonly #creds: Credentials | undefined;
+  readonly #secrets: readonly string[];
+  readonly #budgetKey: string;
+  readonly #budgets: RateBudgets;
+  readonly #locale: string;
+  readonly #safetyFactor: number;
+  readonly #maxRetries: number;
+  readonly #timeoutMs: number;
+  readonly #retryBaseMs: number;
+  readonly #rateLimit: boolean;
+  readonly #onEvent: ((e: ClientEvent) => void) | undefined;
+  #offsetMs: number;
+  #closed = false;
+
+  constructor(o: ExchangeClientOptions) {
+    this.#origin = originOf(o.baseUrl);
+    this.#creds = o.credentials === undefined ? undefined : { ...o.credentials };
+    this.#secrets = o.credentials === undefined ? [] : [o.credentials.secretKey, o.credentials.passphrase];
+    this.#budgetKey = o.budgetKey;
+    this.#budgets = o.budgets ?? defaultRateBudgets;
+    this.#locale = o.locale ?? 'en-US';
+    this.#safetyFactor = o.safetyFactor ?? 0.9;
+    this.#maxRetries = o.maxRetries ?? 6;
+    this.#timeoutMs = o.timeoutMs ?? 15_000;
+    this.#retryBaseMs = o.retryBaseMs ?? 250;
+    this.#rateLimit = o.rateLimit ?? true;
+    this.#onEvent = o.onEvent;
+    this.#offsetMs = o.clockOffsetMs ?? 0;
+    if (!(this.#safetyFactor > 0 && this.#safetyFactor <= 1)) {
+      throw new TradeledgerError('CONFIG_INVALID', `safetyFactor must be in (0, 1], got ${this.#safetyFactor}`, { kind: 'config', hint: 'use e.g. 0.9' });
+    }
+    this.#pool = acquirePool(this.#origin);
+  }
+
+  /** Server clock minus local clock, in ms, as last measured by `syncClock`. */
+  get clockOffsetMs(): number {
+    return this.#offsetMs;
+  }
+
+  /** The exchange's current time by our best estimate (Unix ms). */
+  serverNow(): number {
+    return Date.now() + this.#offsetMs;
+  }
+
+  /**
+   * Calls one endpoint and returns the envelope's `data`, typed by the caller. GET params go in
+   * the sorted query; a POST sends `body` as JSON. Idempotent GETs are retried on network errors,
+   * timeouts, 5xx, 429, malformed bodies and deploy-window codes; POSTs only after a 429 or a
+   * 40008, which the exchange refuses before acting, unless `opts.retry` says otherwise.
+   *
+   * @example
+   * const fills = await client.request<SpotFill[]>('spotFills', { symbol: 'BTCUSDT', limit: '100' });
+   */
+  async request<T>(name: EndpointName, params: Record<string, string | undefined> = {}, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+    return (await this.#call(name, params, body, opts)).envelope.data as T;
+  }
+
+  /**
+   * Measures the offset to the server's clock from the `requestTime` of a cheap public endpoint,
+   * corrected by half the round trip, keeping the sample with the shortest round trip. Later
+   * signatures use the corrected time. Returns the offset in ms.
+   *
+   * @example
+   * const offsetMs = await client.syncClock();
+   */
+  async syncClock(signal?: AbortSignal, samples = 3, endpoint: EndpointName = 'publicSymbols'): Promise<number> {
+    let best: { rtt: number; offset: number } | undefined;
+    for (let i = 0; i < samples; i++) {
+      const x = await this.#call(endpoint, {}, undefined, signal === undefined ? {} : { signal });
+      const serverTime = Number(x.envelope.requestTime);
+      if (!Number.isFinite(serverTime)) continue;
+      const rtt = x.receivedAt - x.sentAt;
+      const offset = serverTime - (x.sentAt + rtt / 2);
+      if (best === undefined || rtt < best.rtt) best = { rtt, offset };
+    }
+    if (best === undefined) {
+      throw new TradeledgerError('API_NO_SERVER_TIME', `${endpoint} answered without a requestTime, so the clock offset is unknown`, { kind: 'exchange', retryable: true, hint: 'run again; if it persists, report it' });
+    }
+    this.#offsetMs = Math.round(best.offset);
+    return this.#offsetMs;
+  }
+
+  /** Releases the connection pool (shared with other clients of the same origin). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await releasePool(this.#origin);
+  }
+
+  async #call(name: EndpointName, params: Record<string, string | undefined>, body: unknown, opts: RequestOptions): Promise<Exchange> {
+    const def: EndpointDef = endpoints[name];
+    this.#check(name, def, params);
+    const budget = this.#rateLimit ? this.#budgets.get(this.#budgetKey, name, def.ratePerSecond * this.#safetyFactor) : undefined;
+    const idempotent = opts.retry ?? def.method === 'GET';
+    const started = Date.now();
+    let clockRetried = false;
+    for (let attempt = 1; ; attempt++) {
+      if (budget !== undefined) {
+        const waited = await budget.acquire(opts.signal);
+        if (waited >= 1) this.#emit({ type: 'rate-wait', endpoint: name, endpointId: def.id, ms: waited, attempt });
+      }
+      const sentAt = Date.now();
+      const outcome = await this.#send(name, def, params, body, opts.signal);
+      const receivedAt = Date.now();
+      if (!('failure' in outcome)) {
+        budget?.succeeded();
+        this.#emit({ type: 'request', endpoint: name, endpointId: def.id, ms: receivedAt - sentAt, attempt, httpStatus: 200 });
+        return { envelope: outcome.envelope, sentAt, receivedAt };
+      }
+      const f = outcome.failure;
+      const event = { endpoint: name, endpointId: def.id, attempt, httpStatus: f.httpStatus, exchangeCode: f.exchangeCode, message: f.message };
+      let delay = backoffMs(attempt, this.#retryBaseMs, 10_000);
+      if (f.exchangeCode === '429') {
+        if (budget !== undefined) {
+          // The paused budget does the waiting, for this caller and every other one.
+          this.#emit({ ...event, type: 'rate-limited', ms: budget.pause(f.retryAfterMs) });
+          delay = 0;
+        } else if (f.retryAfterMs !== undefined) {
+          delay = f.retryAfterMs;
+        }
+      }
+      if (f.exchangeCode === '40008' && def.signed && !clockRetried && opts.retry !== false) {
+        clockRetried = true;
+        this.#emit({ ...event, type: 'retry', ms: 0 });
+        await this.syncClock(opts.signal).catch(() => undefined);
+        continue;
+      }
+      const mayRetry = opts.retry !== false && f.retryable && attempt <= this.#maxRetries && (idempotent || f.exchangeCode === '429');
+      if (!mayRetry) {
+        this.#emit({ ...event, type: 'error', ms: Date.now() - started });
+        throw toApiError(f, name, def.id, attempt);
+      }
+      this.#emit({ ...event, type: 'retry', ms: Math.round(delay) });
+      await sleep(delay, opts.signal);
+    }
+  }
+
+  async #send(name: EndpointName, def: EndpointDef, params: Record<string, string | undefined>, body: unknown, callerSignal: AbortSignal | undefined): Promise<ReturnType<typeof interpretResponse>> {
+    const query = def.method === 'GET' ? canonicalQuery(params) : '';
+    const bodyText = def.method === 'POST' ? JSON.stringify(body ?? {}) : '';
+    const headers: Record<string, string> = { 'content-type': 'application/json', locale: this.#locale };
+    if (def.signed && this.#creds !== undefined) {
+      const ts = String(Math.round(Date.now() + this.#offsetMs));
+      headers['access-key'] = this.#creds.apiKey;
+      headers['access-sign'] = sign(this.#creds.secretKey, preHash(ts, def.method, def.path, query, bodyText));
+      headers['access-timestamp'] = ts;
+      headers['access-passphrase'] = this.#creds.passphrase;
+      if (this.#creds.demo) headers.paptrading = '1';
+    }
+    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    const signal = callerSignal === undefined ? timeout : AbortSignal.any([callerSignal, timeout]);
+    const wireQuery = wireQueryOf(params, query);
+    let raw: RawResponse;
+    try {
+      const res = await this.#pool.request({
+        path: def.path + (wireQuery === '' ? '' : `?${wireQuery}`), method: def.method, headers,
+        body: bodyText === '' ? null : bodyText, signal, headersTimeout: this.#timeoutMs, bodyTimeout: this.#timeoutMs,
+      });
+      raw = { status: res.statusCode, headers: res.headers, text: await res.body.text() };
+    } catch (e) {
+      if (callerSignal?.aborted) throw callerSignal.reason;
+      return { ok: false, failure: this.#transportFailure(name, def, e, timeout.aborted) };
+    }
+    return interpretResponse(name, def, raw, this.#secrets);
+  }
+
+  #transportFailure(name: EndpointName, def: EndpointDef, e: unknown, timedOut: boolean): Failure {
+    const err = e instanceof Error ? e : new Error(String(e));
+    const code = (err as { code?: unknown }).code;
+    const isTimeout = timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+    // A fresh error: the original may hold request options, and none of it may leak a secret.
+    const cause = new Error(redactSecrets(err.message, this.#secrets));
+    cause.name = err.name;
+    if (typeof code === 'string') Object.assign(cause, { code });
+    const where = `${name} (${def.id} ${def.method} ${def.path})`;
+    const fix = `check the network and the base URL (${this.#origin}), then run again; the sync resumes where it stopped`;
+    return isTimeout
+      ? { code: 'API_TIMEOUT', message: `${where}: no answer within ${this.#timeoutMs} ms; ${fix}`, kind: 'network', retryable: true, hint: fix, cause }
+      : { code: 'API_NETWORK', message: `${where}: the connection failed (${cause.message}); ${fix}`, kind: 'network', retryable: true, hint: fix, cause };
+  }
+
+  #check(name: EndpointName, def: EndpointDef, params: Record<string, string | undefined>): void {
+    if (this.#closed) throw new TradeledgerError('CLIENT_CLOSED', `${name}: the exchange client was already closed`, { kind: 'internal' });
+    if (def.signed && this.#creds === undefined) {
+      throw new TradeledgerError('CONFIG_INVALID', `${name} (${def.id}) needs API credentials, and this account has none`, {
+        kind: 'config', hint: 'set TRADELEDGER_API_KEY, TRADELEDGER_API_SECRET and TRADELEDGER_API_PASSPHRASE (or the account\'s entries in the config file)',
+      });
+    }
+    if (def.method === 'POST' && Object.values(params).some((v) => v !== undefined)) {
+      throw new TradeledgerError('INTERNAL', `${name} is a POST: pass its fields in the body, not as query params`, { kind: 'internal' });
+    }
+  }
+
+  #emit(e: ClientEvent): void {
+    if (this.#onEvent === undefined) return;
+    try {
+      this.#onEvent(e);
+    } catch {
+      // A broken progress display must not fail a sync.
+    }
+  }
+}
+
+function originOf(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TradeledgerError('CONFIG_INVALID', `base URL "${baseUrl}" is not a URL`, { kind: 'config', hint: 'use a URL such as https://api.example.com or http://127.0.0.1:8080' });
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || (url.pathname !== '/' && url.pathname !== '')) {
+    throw new TradeledgerError('CONFIG_INVALID', `base URL "${baseUrl}" must be a plain http(s) origin without a path`, { kind: 'config', hint: 'use a URL such as https://api.example.com (the client adds /api/v2/...)' });
+  }
+  return url.origin;
+}
+
+/** The same keys and order as the signed query, percent-encoded for the wire. */
+function wireQueryOf(params: Record<string, string | undefined>, signedQuery: string): string {
+  if (signedQuery === '') return '';
+  return Object.keys(params)
+    .filter((k) => params[k] !== undefined && params[k] !== '')
+    .sort()
+    .map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(params[k] as string)}`)
+    .join('&');
+}

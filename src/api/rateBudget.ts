@@ -1,0 +1,104 @@
+import { backoffMs } from './backoff.js';
+
+interface Waiter {
+  enqueuedAt: number;
+  resolve: (waitedMs: number) => void;
+  reject: (reason: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+}
+
+/**
+ * The request budget of one endpoint for one UID: a token bucket (kept as a GCRA schedule) at
+ * `ratePerSecond`, whose callers wait in FIFO order. `burst` defaults to 1, which spaces requests
+ * evenly; that keeps every one-second window under the limit whether the server counts in fixed
+ * or sliding windows. A 429 pauses the whole budget with jittered exponential back-off (or the
+ * server's Retry-After), so every caller of that endpoint backs off together.
+ *
+ * @example
+ * const budget = new RateBudget(0.9); // E5 at 90% of 1/s
+ * const waitedMs = await budget.acquire(signal);
+ * // ... send the request; on a 429: budget.pause(retryAfter); on success: budget.succeeded();
+ */
+export class RateBudget {
+  readonly ratePerSecond: number;
+  readonly intervalMs: number;
+  readonly burst: number;
+  /** Lag of a timer that still counts as "on schedule", so timer lag does not lower the rate. */
+  readonly #toleranceMs: number;
+  #tat = 0;
+  #pausedUntil = 0;
+  #strikes = 0;
+  #queue: Waiter[] = [];
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(ratePerSecond: number, burst = 1) {
+    if (!(ratePerSecond > 0)) throw new RangeError(`ratePerSecond must be positive, got ${ratePerSecond}`);
+    this.ratePerSecond = ratePerSecond;
+    this.intervalMs = 1000 / ratePerSecond;
+    // Never more than one second's worth at once.
+    this.burst = Math.max(1, Math.min(Math.floor(burst), Math.floor(ratePerSecond)));
+    this.#toleranceMs = Math.min(this.intervalMs / 4, 25);
+  }
+
+  /** Callers waiting right now. */
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
+  /** Waits for a slot (FIFO); resolves with the milliseconds waited. */
+  acquire(signal?: AbortSignal): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const waiter: Waiter = {
+        enqueuedAt: Date.now(), resolve, reject, signal,
+        onAbort: () => {
+          const i = this.#queue.indexOf(waiter);
+          if (i >= 0) this.#queue.splice(i, 1);
+          reject(signal?.reason);
+          this.#pump();
+        },
+      };
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      this.#queue.push(waiter);
+      this.#pump();
+    });
+  }
+
+  /**
+   * Pauses the budget after a 429: `retryAfterMs` when the server gave one, otherwise jittered
+   * exponential back-off over consecutive 429s. Returns the pause in ms.
+   */
+  pause(retryAfterMs?: number): number {
+    this.#strikes += 1;
+    const delay = retryAfterMs ?? backoffMs(this.#strikes, 500, 30_000);
+    const now = Date.now();
+    this.#pausedUntil = Math.max(this.#pausedUntil, now + delay);
+    // Restart paced, one request at a time, rather than releasing a burst when the pause ends.
+    this.#tat = Math.max(this.#tat, this.#pausedUntil + (this.burst - 1) * this.intervalMs);
+    this.#pump();
+    return Math.max(0, this.#pausedUntil - now);
+  }
+
+  /** A request went through: the next 429 starts the back-off from its first step again. */
+  succeeded(): void {
+    this.#strikes = 0;
+  }
+
+  #pump(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const now = Date.now();
+    while (this.#queue.length > 0) {
+      const earliest = Math.max(this.#tat - (this.burst - 1) * this.intervalMs, this.#pausedUntil);
+      if (now < earliest) {
+        this.#timer = setTimeout(() => this.#pump(), Math.ceil(earliest - now));
+        return;
+      }
+      const waiter = this.#queue.shift() as Waiter;
+      this.#tat = Math.max(this.#tat, now - this.#toleranceMs) + this.intervalMs;
+      waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.resolve(now - waiter.enqueuedAt);
+    }
+  }
+}

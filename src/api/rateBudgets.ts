@@ -1,0 +1,30 @@
+import type { EndpointName } from './endpoints.js';
+import { RateBudget } from './rateBudget.js';
+
+/**
+ * The registry of rate budgets, one per (budget key, endpoint). The budget key is the account's
+ * UID, because the exchange counts limits per UID: every client, stream and partition of one
+ * account that calls one endpoint draws on the same budget.
+ *
+ * @example
+ * const budgets = new RateBudgets();
+ * const a = new ExchangeClient({ baseUrl, budgetKey: uid, budgets, credentials });
+ * const b = new ExchangeClient({ baseUrl, budgetKey: uid, budgets, credentials }); // shares a's budgets
+ */
+export class RateBudgets {
+  readonly #budgets = new Map<string, RateBudget>();
+
+  /** The budget for this key and endpoint, created at `ratePerSecond` on first use. */
+  get(budgetKey: string, endpoint: EndpointName, ratePerSecond: number, burst = 1): RateBudget {
+    const key = `${budgetKey}\u0000${endpoint}`;
+    let budget = this.#budgets.get(key);
+    if (budget === undefined) {
+      budget = new RateBudget(ratePerSecond, burst);
+      this.#budgets.set(key, budget);
+    }
+    return budget;
+  }
+}
+
+/** Used by clients that are given no registry, so same-UID clients share budgets by default. */
+export const defaultRateBudgets = new RateBudgets();

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { RateBudget } from '../../src/api/rateBudget.js';
+import { RateBudgets } from '../../src/api/rateBudgets.js';
+
+async function grantTimes(budget: RateBudget, n: number): Promise<number[]> {
+  const times: number[] = [];
+  await Promise.all(Array.from({ length: n }, () => budget.acquire().then(() => times.push(performance.now()))));
+  return times;
+}
+
+describe('RateBudget', () => {
+  it('never lets one burst above one second of the rate', () => {
+    expect(new RateBudget(0.9, 5).burst).toBe(1);
+    expect(new RateBudget(9, 100).burst).toBe(9);
+    expect(new RateBudget(18).burst).toBe(1);
+  });
+
+  it('refuses a rate that is not positive', () => {
+    expect(() => new RateBudget(0)).toThrow(/ratePerSecond must be positive/);
+  });
+
+  it('spaces grants by its interval, so any one-second window stays under the rate', async () => {
+    const budget = new RateBudget(50);
+    const times = await grantTimes(budget, 30);
+    const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
+    // Timer lag may pull a grant a little early, never by more than a quarter interval.
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(budget.intervalMs * 0.75 - 1);
+    for (const t of times) expect(times.filter((u) => u >= t && u < t + 1000).length).toBeLessThanOrEqual(50);
+  });
+
+  it('runs at its rate: twice the rate takes about half the time', async () => {
+    const slowTimes = await grantTimes(new RateBudget(40), 21);
+    const fastTimes = await grantTimes(new RateBudget(80), 21);
+    const span = (t: number[]): number => (t.at(-1) as number) - (t[0] as number);
+    const ratio = span(slowTimes) / span(fastTimes);
+    expect(ratio).toBeGreaterThan(1.6);
+    expect(ratio).toBeLessThan(2.4);
+  });
+
+  it('serves callers first in, first out', async () => {
+    const budget = new RateBudget(100);
+    const order: number[] = [];
+    await Promise.all([0, 1, 2, 3, 4, 5].map((i) => budget.acquire().then(() => order.push(i))));
+    expect(order).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('reports how long a caller waited', async () => {
+    const budget = new RateBudget(20);
+    const first = await budget.acquire();
+    const second = await budget.acquire();
+    expect(first).toBeLessThan(second);
+    expect(second).toBeGreaterThan(budget.intervalMs * 0.5);
+  });
+
+  it('pauses every caller after a 429, for Retry-After when given', async () => {
+    const budget = new RateBudget(100);
+    await budget.acquire();
+    const t0 = performance.now();
+    await budget.acquire();
+    const unpaused = performance.now() - t0;
+    expect(budget.pause(300)).toBeGreaterThan(250);
+    const t1 = performance.now();
+    const waits = await Promise.all([budget.acquire(), budget.acquire()]);
+    const paused = performance.now() - t1;
+    expect(paused).toBeGreaterThan(unpaused * 2);
+    expect(Math.min(...waits)).toBeGreaterThan(250);
+  });
+
+  it('backs off exponentially over consecutive 429s and resets after a success', () => {
+    const budget = new RateBudget(10);
+    const first = budget.pause();
+    const second = budget.pause() ;
+    const third = budget.pause();
+    expect(first).toBeGreaterThanOrEqual(250);
+    expect(third).toBeGreaterThan(second);
+    budget.succeeded();
+    // Pauses never shorten a pause already running.
+    expect(budget.pause()).toBeGreaterThanOrEqual(third - 50);
+  });
+
+  it('drops an aborted waiter without stalling the queue', async () => {
+    const budget = new RateBudget(10);
+    await budget.acquire();
+    const ac = new AbortController();
+    const aborted = budget.acquire(ac.signal);
+    const next = budget.acquire();
+    ac.abort(new Error('cancelled by test'));
+    await expect(aborted).rejects.toThrow('cancelled by test');
+    await expect(next).resolves.toBeGreaterThan(0);
+    expect(budget.waiting).toBe(0);
+  });
+});
+
+describe('RateBudgets', () => {
+  it('gives one budget per (UID, endpoint)', () => {
+    const budgets = new RateBudgets();
+    const a = budgets.get('1001', 'marginRecords', 0.9);
+    expect(budgets.get('1001', 'marginRecords', 0.9)).toBe(a);
+    expect(budgets.get('1002', 'marginRecords', 0.9)).not.toBe(a);
+    expect(budgets.get('1001', 'deposits', 9)).not.toBe(a);
+    expect(a.ratePerSecond).toBe(0.9);
+  });
+});
