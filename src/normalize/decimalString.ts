@@ -1,0 +1,118 @@
+import decimalModule from 'decimal.js';
+import type { Decimal as DecimalClass } from 'decimal.js';
+import { TradeledgerError } from '../errors.js';
+import { isNumberText } from './isNumberText.js';
+
+/**
+ * Decimal arithmetic over amount strings. Every amount stays a string; decimal.js does the maths.
+ * The clone is private so no other module's Decimal settings can change our rounding.
+ * Precision is far beyond any exchange amount (inputs are capped at |exponent| <= 1000 by
+ * toDecimalString), so additions and subtractions here are exact.
+ */
+// decimal.js ships ESM with only a default export but CommonJS-style typings; this cast
+// lines the two up under NodeNext.
+const Decimal = decimalModule as unknown as typeof DecimalClass;
+const Exact = Decimal.clone({ precision: 4000, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15 });
+
+/** The pattern of a plain or exponent-notation decimal number, as JSON and the exchange write them. */
+const decimalPattern = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** Inputs whose exponent goes beyond this are refused: no real amount needs it, and it bounds the text we emit. */
+const maxExponent = 1000;
+
+export type DecimalParse = { ok: true; value: string } | { ok: false; problem: string };
+
+/**
+ * Parses decimal text without ever going through a JS float, returning a flag instead of throwing.
+ * Accepts strings, lossless-json numbers ({ value: text }) and bigints; refuses JS numbers (they
+ * may already have lost digits), garbage and empty text.
+ *
+ * @example
+ * toDecimalString('-8.9E-8'); // { ok: true, value: '-0.000000089' }
+ * toDecimalString('111,1');   // { ok: false, problem: 'not a decimal number: "111,1"' }
+ */
+export function toDecimalString(text: unknown): DecimalParse {
+  if (typeof text === 'bigint') return { ok: true, value: text.toString() };
+  if (typeof text === 'number') {
+    return { ok: false, problem: `amount ${String(text)} arrived as a JavaScript number and may have lost digits; parse the response with lossless-json or keep amounts as strings` };
+  }
+  const source = isNumberText(text) ? text.value : text;
+  if (typeof source !== 'string') return { ok: false, problem: `expected a decimal number, got ${describe(source)}` };
+  const trimmed = source.trim();
+  if (trimmed === '') return { ok: false, problem: 'expected a decimal number, got an empty string' };
+  if (!decimalPattern.test(trimmed)) return { ok: false, problem: `not a decimal number: ${JSON.stringify(clip(trimmed))}` };
+  const value = new Exact(trimmed);
+  if (!value.isZero() && Math.abs(value.e) > maxExponent) {
+    return { ok: false, problem: `decimal number out of range (exponent beyond ±${maxExponent}): ${JSON.stringify(clip(trimmed))}` };
+  }
+  return { ok: true, value: value.toFixed() };
+}
+
+/**
+ * Normalises decimal text that must be valid (plain notation, no trailing zeros, no "-0").
+ * Throws a TradeledgerError naming the bad value; use toDecimalString for untrusted input.
+ *
+ * @example
+ * decimalString('1.2300E+2'); // '123'
+ */
+export function decimalString(text: unknown): string {
+  const parsed = toDecimalString(text);
+  if (parsed.ok) return parsed.value;
+  throw new TradeledgerError('BAD_DECIMAL', parsed.problem, {
+    kind: 'data',
+    hint: 'Pass amounts as decimal strings such as "12.5" or "-8.9E-8"; check toDecimalString first for untrusted input.',
+  });
+}
+
+/** @example add('0.1', '0.2') // '0.3' */
+export function add(a: string, b: string): string {
+  return new Exact(decimalString(a)).plus(decimalString(b)).toFixed();
+}
+
+/** @example sub('1', '0.25') // '0.75' */
+export function sub(a: string, b: string): string {
+  return new Exact(decimalString(a)).minus(decimalString(b)).toFixed();
+}
+
+/** @example neg('0.5') // '-0.5'; neg('0') // '0' */
+export function neg(a: string): string {
+  return new Exact(decimalString(a)).negated().toFixed();
+}
+
+/** @example abs('-0.5') // '0.5' */
+export function abs(a: string): string {
+  return new Exact(decimalString(a)).abs().toFixed();
+}
+
+/** @example isZero('-0.000') // true */
+export function isZero(a: string): boolean {
+  return new Exact(decimalString(a)).isZero();
+}
+
+/** @example isNegative('-0.1') // true; isNegative('-0') // false */
+export function isNegative(a: string): boolean {
+  const value = new Exact(decimalString(a));
+  return !value.isZero() && value.isNegative();
+}
+
+/** -1, 0 or 1. @example compare('0.10', '0.1') // 0 */
+export function compare(a: string, b: string): -1 | 0 | 1 {
+  return new Exact(decimalString(a)).comparedTo(decimalString(b)) as -1 | 0 | 1;
+}
+
+/** @example sum(['0.1', '0.2', '-0.3']) // '0' */
+export function sum(values: Iterable<string>): string {
+  let total = new Exact(0);
+  for (const value of values) total = total.plus(decimalString(value));
+  return total.toFixed();
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : typeof value;
+}
+
+function clip(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}

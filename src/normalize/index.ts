@@ -1,0 +1,22 @@
+// The public surface of src/normalize: pure functions, no I/O. See README.md for the fee semantics.
+export { toDecimalString, decimalString, add, sub, neg, abs, isZero, isNegative, compare, sum } from './decimalString.js';
+export type { DecimalParse } from './decimalString.js';
+export { parseJsonLossless } from './parseJsonLossless.js';
+export { isNumberText } from './isNumberText.js';
+export { parseExchangeTime } from './parseExchangeTime.js';
+export type { ExchangeTime, TimeProblem } from './parseExchangeTime.js';
+export { readFeeDetail } from './readFeeDetail.js';
+export type { FeeDetailShape, FeePart, NewFeesPart, CoinFeePart } from './readFeeDetail.js';
+export { parseFeeDetail } from './parseFeeDetail.js';
+export type { FeeContext, ParsedFeeDetail } from './parseFeeDetail.js';
+export type { FeeRow } from './feeRow.js';
+export type { FeeFormat } from './feeFormat.js';
+export { receivedCoin } from './receivedCoin.js';
+export { enumSpellings } from './enumSpellings.js';
+export type { EnumField } from './enumSpellings.js';
+export { normalizeEnum, spellingsOf } from './normalizeEnum.js';
+export type { EnumValue } from './normalizeEnum.js';
+export { checkRecord } from './checkRecord.js';
+export type { RecordProblem } from './checkRecord.js';
+export { recordShapes } from './recordShapes.js';
+export type { CheckedResource, FieldKind, FieldSpec } from './recordShapes.js';
