@@ -6,8 +6,13 @@ import { isSafeNumber, parse as parseLossless } from 'lossless-json';
  */
 const numberCandidate = /[:[,]\s*(-?\d[\d.eE+-]*)/g;
 
+/** 15 significant digits always survive a double, so short plain literals need no closer look. */
+function safe(text: string): boolean {
+  return (text.length <= 16 && !/[eE]/.test(text)) || isSafeNumber(text);
+}
+
 function exactNumber(text: string): number | string {
-  return isSafeNumber(text) ? Number(text) : text;
+  return safe(text) ? Number(text) : text;
 }
 
 /**
@@ -23,7 +28,7 @@ function exactNumber(text: string): number | string {
 export function decodeBody(text: string): unknown {
   let allSafe = true;
   for (const m of text.matchAll(numberCandidate)) {
-    if (!isSafeNumber(m[1] as string)) {
+    if (!safe(m[1] as string)) {
       allSafe = false;
       break;
     }

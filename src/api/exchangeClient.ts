@@ -127,17 +127,17 @@ export class ExchangeClient {
   }
 
   /**
-   * Measures the offset to the server's clock from the `requestTime` of a cheap public endpoint,
-   * corrected by half the round trip, keeping the sample with the shortest round trip. Later
-   * signatures use the corrected time. Returns the offset in ms.
+   * Measures the offset to the server's clock from the `requestTime` of a cheap public request
+   * (one symbol's info), corrected by half the round trip, keeping the sample with the shortest
+   * round trip. Later signatures use the corrected time. Returns the offset in ms.
    *
    * @example
    * const offsetMs = await client.syncClock();
    */
-  async syncClock(signal?: AbortSignal, samples = 3, endpoint: EndpointName = 'publicSymbols'): Promise<number> {
+  async syncClock(opts: { signal?: AbortSignal; samples?: number } = {}): Promise<number> {
     let best: { rtt: number; offset: number } | undefined;
-    for (let i = 0; i < samples; i++) {
-      const x = await this.#call(endpoint, {}, undefined, signal === undefined ? {} : { signal });
+    for (let i = 0; i < (opts.samples ?? 3); i++) {
+      const x = await this.#call('publicSymbols', { symbol: 'BTCUSDT' }, undefined, opts.signal === undefined ? {} : { signal: opts.signal });
       const serverTime = Number(x.envelope.requestTime);
       if (!Number.isFinite(serverTime)) continue;
       const rtt = x.receivedAt - x.sentAt;
@@ -145,7 +145,7 @@ export class ExchangeClient {
       if (best === undefined || rtt < best.rtt) best = { rtt, offset };
     }
     if (best === undefined) {
-      throw new TradeledgerError('API_NO_SERVER_TIME', `${endpoint} answered without a requestTime, so the clock offset is unknown`, { kind: 'exchange', retryable: true, hint: 'run again; if it persists, report it' });
+      throw new TradeledgerError('API_NO_SERVER_TIME', 'publicSymbols answered without a requestTime, so the clock offset is unknown', { kind: 'exchange', retryable: true, hint: 'run again; if it persists, report it' });
     }
     this.#offsetMs = Math.round(best.offset);
     return this.#offsetMs;
@@ -193,7 +193,7 @@ export class ExchangeClient {
       if (f.exchangeCode === '40008' && def.signed && !clockRetried && opts.retry !== false) {
         clockRetried = true;
         this.#emit({ ...event, type: 'retry', ms: 0 });
-        await this.syncClock(opts.signal).catch(() => undefined);
+        await this.syncClock(opts.signal === undefined ? {} : { signal: opts.signal }).catch(() => undefined);
         continue;
       }
       const mayRetry = opts.retry !== false && f.retryable && attempt <= this.#maxRetries && (idempotent || f.exchangeCode === '429');
