@@ -81,6 +81,8 @@ export class ExchangeClient {
   readonly #rateLimit: boolean;
   readonly #onEvent: ((e: ClientEvent) => void) | undefined;
   #offsetMs: number;
+  /** The clock re-measure in flight, shared by every caller that met a 40008 at once. */
+  #resync: Promise<unknown> | undefined;
   #closed = false;
 
   constructor(o: ExchangeClientOptions) {
@@ -193,7 +195,8 @@ export class ExchangeClient {
       if (f.exchangeCode === '40008' && def.signed && !clockRetried && opts.retry !== false) {
         clockRetried = true;
         this.#emit({ ...event, type: 'retry', ms: 0 });
-        await this.syncClock(opts.signal === undefined ? {} : { signal: opts.signal }).catch(() => undefined);
+        this.#resync ??= this.syncClock().catch(() => undefined).finally(() => (this.#resync = undefined));
+        await this.#resync;
         continue;
       }
       const mayRetry = opts.retry !== false && f.retryable && attempt <= this.#maxRetries && (idempotent || f.exchangeCode === '429');
