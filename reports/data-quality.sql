@@ -1,0 +1,17 @@
+-- data-quality.csv: flagged records, unclassified ledger rows and known history gaps (the
+-- data_quality view, sql/0013) that touch the period. Rows without a time are always listed.
+-- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account=''):
+--   from, to   local dates or timestamps in zone tz; from inclusive, to exclusive
+--   tz         IANA zone the dates are in (UTC, Asia/Tokyo, ...)
+--   account    an account uid, or '' for every account
+-- Columns: kind (record|unclassified|history_gap), source, account_uid, record_id, time_utc,
+--   to_utc (gaps: end of the gap), problem
+SELECT kind, source, account_uid, record_id,
+       to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time_utc,
+       to_char(ts_to AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS to_utc,
+       problem
+FROM data_quality
+WHERE (ts IS NULL OR ts < (:'to')::timestamp AT TIME ZONE :'tz')
+  AND (coalesce(ts_to, ts) IS NULL OR coalesce(ts_to, ts) >= (:'from')::timestamp AT TIME ZONE :'tz')
+  AND (:'account' = '' OR account_uid = :'account')
+ORDER BY kind, ts NULLS FIRST, source, account_uid, record_id;
