@@ -5,22 +5,19 @@ import type { ClientEvent } from './clientEvent.js';
 import { endpoints } from './endpoints.js';
 import type { EndpointDef, EndpointName } from './endpoints.js';
 import { interpretResponse, toApiError } from './interpretResponse.js';
-import type { Failure, RawResponse } from './interpretResponse.js';
+import type { Outcome, RawResponse } from './interpretResponse.js';
 import type { RateBudgets } from './rateBudgets.js';
 import { defaultRateBudgets } from './rateBudgets.js';
 import type { Envelope } from './records/envelope.js';
-import { redactSecrets } from './redactSecrets.js';
+import { requestHeaders } from './requestHeaders.js';
+import type { SigningKey } from './requestHeaders.js';
 import { acquirePool, releasePool } from './sharedPool.js';
-import { canonicalQuery, preHash, sign } from './sign.js';
 import { sleep } from './sleep.js';
+import { transportFailure } from './transportFailure.js';
+import { wireQuery } from './wireQuery.js';
 
-export interface Credentials {
-  apiKey: string;
-  secretKey: string;
-  passphrase: string;
-  /** A demo-trading key: requests carry `paptrading: 1`. */
-  demo: boolean;
-}
+/** An account's API key; `demo` marks a demo-trading key (requests carry `paptrading: 1`). */
+export type Credentials = SigningKey;
 
 export interface ExchangeClientOptions {
   baseUrl: string;
@@ -209,48 +206,25 @@ export class ExchangeClient {
     }
   }
 
-  async #send(name: EndpointName, def: EndpointDef, params: Record<string, string | undefined>, body: unknown, callerSignal: AbortSignal | undefined): Promise<ReturnType<typeof interpretResponse>> {
-    const query = def.method === 'GET' ? canonicalQuery(params) : '';
+  async #send(name: EndpointName, def: EndpointDef, params: Record<string, string | undefined>, body: unknown, callerSignal: AbortSignal | undefined): Promise<Outcome> {
+    const query = def.method === 'GET' ? wireQuery(params) : { signed: '', wire: '' };
     const bodyText = def.method === 'POST' ? JSON.stringify(body ?? {}) : '';
-    const headers: Record<string, string> = { 'content-type': 'application/json', locale: this.#locale };
-    if (def.signed && this.#creds !== undefined) {
-      const ts = String(Math.round(Date.now() + this.#offsetMs));
-      headers['access-key'] = this.#creds.apiKey;
-      headers['access-sign'] = sign(this.#creds.secretKey, preHash(ts, def.method, def.path, query, bodyText));
-      headers['access-timestamp'] = ts;
-      headers['access-passphrase'] = this.#creds.passphrase;
-      if (this.#creds.demo) headers.paptrading = '1';
-    }
+    const headers = requestHeaders(def, query.signed, bodyText, { locale: this.#locale, key: this.#creds, timestampMs: Date.now() + this.#offsetMs });
     const timeout = AbortSignal.timeout(this.#timeoutMs);
     const signal = callerSignal === undefined ? timeout : AbortSignal.any([callerSignal, timeout]);
-    const wireQuery = wireQueryOf(params, query);
     let raw: RawResponse;
     try {
       const res = await this.#pool.request({
-        path: def.path + (wireQuery === '' ? '' : `?${wireQuery}`), method: def.method, headers,
+        path: def.path + (query.wire === '' ? '' : `?${query.wire}`), method: def.method, headers,
         body: bodyText === '' ? null : bodyText, signal, headersTimeout: this.#timeoutMs, bodyTimeout: this.#timeoutMs,
       });
       raw = { status: res.statusCode, headers: res.headers, text: await res.body.text() };
     } catch (e) {
       if (callerSignal?.aborted) throw callerSignal.reason;
-      return { ok: false, failure: this.#transportFailure(name, def, e, timeout.aborted) };
+      const failure = transportFailure(name, def, e, { timedOut: timeout.aborted, timeoutMs: this.#timeoutMs, origin: this.#origin, secrets: this.#secrets });
+      return { ok: false, failure };
     }
     return interpretResponse(name, def, raw, this.#secrets);
-  }
-
-  #transportFailure(name: EndpointName, def: EndpointDef, e: unknown, timedOut: boolean): Failure {
-    const err = e instanceof Error ? e : new Error(String(e));
-    const code = (err as { code?: unknown }).code;
-    const isTimeout = timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
-    // A fresh error: the original may hold request options, and none of it may leak a secret.
-    const cause = new Error(redactSecrets(err.message, this.#secrets));
-    cause.name = err.name;
-    if (typeof code === 'string') Object.assign(cause, { code });
-    const where = `${name} (${def.id} ${def.method} ${def.path})`;
-    const fix = `check the network and the base URL (${this.#origin}), then run again; the sync resumes where it stopped`;
-    return isTimeout
-      ? { code: 'API_TIMEOUT', message: `${where}: no answer within ${this.#timeoutMs} ms; ${fix}`, kind: 'network', retryable: true, hint: fix, cause }
-      : { code: 'API_NETWORK', message: `${where}: the connection failed (${cause.message}); ${fix}`, kind: 'network', retryable: true, hint: fix, cause };
   }
 
   #check(name: EndpointName, def: EndpointDef, params: Record<string, string | undefined>): void {
@@ -286,14 +260,4 @@ function originOf(baseUrl: string): string {
     throw new TradeledgerError('CONFIG_INVALID', `base URL "${baseUrl}" must be a plain http(s) origin without a path`, { kind: 'config', hint: 'use a URL such as https://api.example.com (the client adds /api/v2/...)' });
   }
   return url.origin;
-}
-
-/** The same keys and order as the signed query, percent-encoded for the wire. */
-function wireQueryOf(params: Record<string, string | undefined>, signedQuery: string): string {
-  if (signedQuery === '') return '';
-  return Object.keys(params)
-    .filter((k) => params[k] !== undefined && params[k] !== '')
-    .sort()
-    .map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(params[k] as string)}`)
-    .join('&');
 }
