@@ -1,0 +1,16 @@
+import type { FaultInjector } from './FaultInjector.js';
+
+/**
+ * The server's runtime settings. Tests change some of them over HTTP (/_sandbox/faults,
+ * /_sandbox/clock), so they live in one mutable object owned by the server.
+ */
+export interface SandboxState {
+  seed: number;
+  rateLimit: boolean;
+  /** Span of E5 and the tax endpoints in days. */
+  taxSpanDays: number;
+  /** Added to the world clock to make the server clock (tests of clock handling). */
+  skewMs: number;
+  faults: FaultInjector;
+  logRequests: boolean;
+}

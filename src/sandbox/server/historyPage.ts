@@ -1,0 +1,51 @@
+import type { HistoryRecords, HistoryResource, PartitionKey, Series } from '../world.js';
+import type { RequestContext } from './RequestContext.js';
+import type { RequestParams } from './RequestParams.js';
+import type { TimeWindow } from './resolveWindow.js';
+import { callerOf } from './RequestContext.js';
+
+export type RecordFilter<T> = ((record: T) => boolean) | undefined;
+
+/** The caller's series of one resource. */
+export function seriesOf<R extends HistoryResource>(ctx: RequestContext, resource: R, partition: PartitionKey = 'all'): Series<HistoryRecords[R]> {
+  return ctx.world.series(callerOf(ctx).uid, resource, partition);
+}
+
+/**
+ * One page of history, newest first: the time window and the idLessThan cursor both apply (a
+ * pager walks a window page by page), plus equality filters.
+ *
+ * @example
+ * historyPage(series, { startTime, endTime }, cursor, 100, byParams(params, { coin: 'coin' }));
+ */
+export function historyPage<T>(series: Series<T>, window: TimeWindow, idLessThan: bigint | undefined, limit: number, filter: RecordFilter<T>): T[] {
+  return series.query({ ...window, ...(idLessThan === undefined ? {} : { idLessThan }), limit, ...(filter ? { filter } : {}) });
+}
+
+/** An explicit id outranks the window and the cursor (api-notes.md filter precedence). */
+export function lookupById<T>(series: Series<T>, id: string, filter: RecordFilter<T>): T[] {
+  const record = series.get(id);
+  return record !== undefined && (!filter || filter(record)) ? [record] : [];
+}
+
+/** A lookup by a non-key field such as clientOid: the newest match only. */
+export function lookupByField<T>(series: Series<T>, field: keyof T & string, value: string, filter: RecordFilter<T>): T[] {
+  return series.query({ limit: 1, filter: (r) => r[field] === value && (!filter || filter(r)) });
+}
+
+/**
+ * An equality filter built from the request's optional parameters, or undefined when none is
+ * given (so the series can take its fast path).
+ *
+ * @example
+ * byParams(params, { coin: 'coin', symbol: 'symbol' })
+ */
+export function byParams<T>(params: RequestParams, fields: Record<string, keyof T & string>, extra?: (r: T) => boolean): RecordFilter<T> {
+  const checks: [keyof T & string, string][] = [];
+  for (const [param, field] of Object.entries(fields)) {
+    const v = params.optional(param);
+    if (v !== undefined) checks.push([field, v]);
+  }
+  if (checks.length === 0) return extra;
+  return (r: T) => checks.every(([f, v]) => (r[f] as unknown) === v) && (!extra || extra(r));
+}

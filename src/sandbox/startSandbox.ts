@@ -1,0 +1,89 @@
+import type { AddressInfo } from 'node:net';
+import { TradeledgerError } from '../errors.js';
+import { createWorld } from './data/createWorld.js';
+import { FaultInjector } from './server/FaultInjector.js';
+import type { SandboxState } from './server/SandboxState.js';
+import type { SandboxStats } from './server/SandboxStats.js';
+import { createSandboxServer } from './server/createSandboxServer.js';
+import { describeAccounts, type AccountLine } from './server/describeAccounts.js';
+import { parseFaultSpec } from './server/parseFaultSpec.js';
+import type { World } from './world.js';
+
+export interface SandboxOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  seed?: number;
+  /** A preset (tiny, small, medium, large, xl) and/or resource=count terms. */
+  scale?: string;
+  /** Anchor time of the generated history (Unix ms); default: now. */
+  now?: number;
+  /** Per-UID rate limits (default true). */
+  rateLimit?: boolean;
+  /** A fault spec, see `faultSyntax`. */
+  faults?: string;
+  /** One stderr line per request. */
+  logRequests?: boolean;
+  /** Span of E5 and the tax endpoints in days (30 by default; 366 in another copy of the docs). */
+  taxSpanDays?: number;
+  /** Serve this world instead of generating one from seed/scale/now. */
+  world?: World;
+}
+
+export interface RunningSandbox {
+  baseUrl: string;
+  accounts: AccountLine[];
+  world: World;
+  /** Live counters, also at GET /_sandbox/stats. */
+  stats: SandboxStats;
+  /** Runtime settings (faults, clock skew) that tests may change. */
+  state: SandboxState;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the exchange twin: generates the world (deterministic from the seed), then serves the
+ * V2 API over HTTP. Used by `tradeledger sandbox`, the demo, tests and benchmarks.
+ *
+ * @example
+ * const sandbox = await startSandbox({ seed: 1, scale: 'tiny' });
+ * // ... sign requests to sandbox.baseUrl with sandbox.accounts[0] ...
+ * await sandbox.close();
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const seed = options.seed ?? 1;
+  const world = options.world ?? makeWorld(seed, options.scale ?? 'small', options.now);
+  const state: SandboxState = {
+    seed, rateLimit: options.rateLimit ?? true, taxSpanDays: options.taxSpanDays ?? 30, skewMs: 0,
+    faults: new FaultInjector(seed, parseFaultSpec(options.faults ?? '')), logRequests: options.logRequests ?? false,
+  };
+  const { server, stats } = createSandboxServer(world, state);
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => reject(new TradeledgerError('SANDBOX_LISTEN', `the sandbox cannot listen on ${host}:${options.port ?? 0}: ${err.code ?? err.message}`, {
+      kind: 'config', hint: 'Choose another --port (0 picks a free one) or --host.', cause: err,
+    })));
+    server.listen(options.port ?? 0, host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return {
+    baseUrl: `http://${urlHost}:${port}`, accounts: describeAccounts(world), world, stats, state,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}
+
+function makeWorld(seed: number, scale: string, now: number | undefined): World {
+  if (!Number.isSafeInteger(seed)) throw new TradeledgerError('BAD_SEED', `seed must be a whole number (got ${seed})`, { kind: 'config', hint: 'Pass --seed 1, for example.' });
+  try {
+    return createWorld(now === undefined ? { seed, scale } : { seed, scale, now });
+  } catch (err) {
+    if (err instanceof Error && err.name === 'ScaleError') {
+      throw new TradeledgerError('BAD_SCALE', `bad --scale: ${err.message}`, { kind: 'config', hint: 'Use tiny, small, medium, large or xl, and/or resource=count terms.' });
+    }
+    throw err;
+  }
+}
