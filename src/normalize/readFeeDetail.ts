@@ -95,7 +95,12 @@ function readCoinFee(value: unknown, path: string, coinField: 'feeCoin' | 'feeCo
   const coin = value[coinField];
   if (typeof coin !== 'string' || coin.trim() === '') problems.push(`${at}${coinField} (the fee coin) is missing`);
   const deduction = readFlag(value['deduction']);
-  if (deduction === null) problems.push(`${at}deduction must be yes/no or true/false, got ${JSON.stringify(String(value['deduction']))}`);
+  if (deduction === null) {
+    const seen = value['deduction'];
+    problems.push(seen === undefined || seen === null || seen === ''
+      ? `${at}deduction (yes/no) is missing`
+      : `${at}deduction must be yes/no or true/false, got ${JSON.stringify(isNumberText(seen) ? seen.value : String(seen))}`);
+  }
   const totalDeductionFee = readAmount(value['totalDeductionFee'], `${at}totalDeductionFee`, raw);
   const totalFee = readAmount(value['totalFee'], `${at}totalFee`, raw);
   for (const read of [totalDeductionFee, totalFee]) if (read.problem !== undefined) problems.push(read.problem);
@@ -137,5 +142,6 @@ function malformed(format: FeeFormat, problem: string): FeeDetailShape {
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  // lossless-json numbers are objects too; they are not JSON objects.
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isNumberText(value);
 }

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { parse } from 'lossless-json';
+import { abs, add, compare, decimalString, isNegative, isZero, neg, sub, sum, toDecimalString } from '../../src/normalize/decimalString.js';
+import { TradeledgerError } from '../../src/errors.js';
+
+describe('toDecimalString', () => {
+  it.each([
+    ['-8.9E-8', '-0.000000089'],
+    ['8.9e-8', '0.000000089'],
+    ['1.2300E+2', '123'],
+    ['-0.1120000000', '-0.112'],
+    ['+5', '5'],
+    ['.5', '0.5'],
+    ['-0', '0'],
+    ['-0.000', '0'],
+    ['123456789012345678901234567890.123456789', '123456789012345678901234567890.123456789'],
+    [' 42 ', '42'],
+  ])('%s -> %s', (text, expected) => {
+    expect(toDecimalString(text)).toEqual({ ok: true, value: expected });
+  });
+
+  it('reads lossless-json numbers by their text and bigints exactly', () => {
+    const parsed = parse('{"a":-8.9E-8,"b":0.30000000000000000001}') as { a: unknown; b: unknown };
+    expect(toDecimalString(parsed.a)).toEqual({ ok: true, value: '-0.000000089' });
+    // A float would have made this 0.3.
+    expect(toDecimalString(parsed.b)).toEqual({ ok: true, value: '0.30000000000000000001' });
+    expect(toDecimalString(12345678901234567890n)).toEqual({ ok: true, value: '12345678901234567890' });
+  });
+
+  it.each([
+    ['111,1', /not a decimal number: "111,1"/],
+    ['abc', /not a decimal number: "abc"/],
+    ['', /empty string/],
+    ['NaN', /not a decimal number/],
+    ['Infinity', /not a decimal number/],
+    ['1e', /not a decimal number/],
+    ['0x10', /not a decimal number/],
+    ['1e5000', /out of range/],
+  ])('rejects %j with a flag, not a throw', (text, problem) => {
+    const out = toDecimalString(text);
+    expect(out.ok).toBe(false);
+    if (!out.ok) expect(out.problem).toMatch(problem);
+  });
+
+  it('rejects JS numbers, null and objects, saying why', () => {
+    const number = toDecimalString(0.1);
+    expect(number.ok).toBe(false);
+    if (!number.ok) expect(number.problem).toMatch(/JavaScript number .* lossless-json/);
+    expect(toDecimalString(null)).toEqual({ ok: false, problem: 'expected a decimal number, got null' });
+    expect(toDecimalString({})).toEqual({ ok: false, problem: 'expected a decimal number, got an object' });
+  });
+});
+
+describe('decimal helpers over strings', () => {
+  it('add, sub, neg, abs are exact where floats are not', () => {
+    expect(add('0.1', '0.2')).toBe('0.3');
+    expect(sub('1', '0.9')).toBe('0.1');
+    expect(add('-8.9E-8', '0.000000089')).toBe('0');
+    expect(neg('0.5')).toBe('-0.5');
+    expect(neg('0')).toBe('0');
+    expect(abs('-1.50')).toBe('1.5');
+    // 1e-30 + 1e30 needs 61 significant digits.
+    expect(add('1e-30', '1e30')).toBe(`1${'0'.repeat(30)}.${'0'.repeat(29)}1`);
+  });
+
+  it('isZero, isNegative and compare read values, not text', () => {
+    expect(isZero('-0.000')).toBe(true);
+    expect(isZero('0.0001')).toBe(false);
+    expect(isNegative('-0')).toBe(false);
+    expect(isNegative('-0.1')).toBe(true);
+    expect(compare('0.10', '0.1')).toBe(0);
+    expect(compare('-2', '1')).toBe(-1);
+    expect(compare('1E+1', '9.99')).toBe(1);
+  });
+
+  it('sum adds any number of strings', () => {
+    // 0.1 * 10 = 1 exactly.
+    expect(sum(Array.from({ length: 10 }, () => '0.1'))).toBe('1');
+    expect(sum([])).toBe('0');
+  });
+
+  it('decimalString throws a TradeledgerError that names the value and the fix', () => {
+    expect(decimalString('1.000')).toBe('1');
+    expect(() => add('1', '111,1')).toThrow(TradeledgerError);
+    const error = caught(() => decimalString('111,1'));
+    expect(error).toBeInstanceOf(TradeledgerError);
+    expect(error).toMatchObject({ code: 'BAD_DECIMAL', message: 'not a decimal number: "111,1"', kind: 'data' });
+    expect((error as TradeledgerError).hint).toMatch(/toDecimalString/);
+  });
+});
+
+function caught(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
