@@ -1,10 +1,36 @@
 import { defineConfig } from 'vitest/config';
 
+// Two projects run the suite against both database servers the product supports:
+// - service:  every test, on the PostgreSQL 15 service (TEST_DATABASE_URL overrides);
+// - embedded: the database-using folders again, on one embedded server (see test/support/databaseServer.ts).
+// Each test file gets its own database from freshDatabase(), so files run in parallel safely.
+const databaseFolders = ['test/db', 'test/extract', 'test/reports', 'test/cli'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/bench/**', 'node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // 2 cores: two workers keep both busy while tests wait on PostgreSQL and HTTP.
+    maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'service',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/bench/**', 'node_modules/**'],
+          globalSetup: ['test/support/databaseServer.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'embedded',
+          include: databaseFolders.map((folder) => `${folder}/**/*.test.ts`),
+          exclude: ['test/bench/**', 'node_modules/**'],
+          globalSetup: ['test/support/databaseServer.ts'],
+        },
+      },
+    ],
   },
 });

@@ -1,0 +1,17 @@
+/**
+ * Hides the password of a connection URL, so a URL can go into a message or a log line.
+ *
+ * @example
+ * redactUrl('postgresql://postgres:s3cret@127.0.0.1:54329/tradeledger')
+ * // 'postgresql://postgres:***@127.0.0.1:54329/tradeledger'
+ */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    // Not a URL we can parse: show nothing of it rather than risk a password.
+    return '(unparseable database URL)';
+  }
+}

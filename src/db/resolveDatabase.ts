@@ -1,0 +1,41 @@
+import { TradeledgerError } from '../errors.js';
+import { ensureEmbeddedServer } from './ensureEmbeddedServer.js';
+import type { EmbeddedServer } from './embeddedServer.js';
+import { embeddedServerOptions } from './embeddedServerOptions.js';
+import { withDefaultUser } from './withDefaultUser.js';
+import type { EmbeddedServerInput } from './embeddedServerOptions.js';
+
+/** Where the data lives for this run. */
+export interface ResolvedDatabase {
+  url: string;
+  /** The embedded server in use, or undefined when DATABASE_URL chose the server. */
+  embedded: EmbeddedServer | undefined;
+}
+
+/** Options for {@link resolveDatabase}: the embedded server's settings plus a progress log. */
+export interface ResolveDatabaseOptions extends EmbeddedServerInput {
+  log?: (message: string) => void;
+}
+
+/**
+ * Picks the database: `DATABASE_URL` when set, otherwise the embedded PostgreSQL, started on
+ * demand and left running for the next command (see `ensureEmbeddedServer`).
+ *
+ * @example
+ * const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
+ * const db = createDb(url);
+ */
+export async function resolveDatabase(options: ResolveDatabaseOptions = {}): Promise<ResolvedDatabase> {
+  const env = options.env ?? process.env;
+  const given = env.DATABASE_URL?.trim();
+  if (given) {
+    if (!/^postgres(ql)?:\/\//.test(given) || !URL.canParse(given)) {
+      throw new TradeledgerError('CONFIG_DATABASE_URL', 'DATABASE_URL is not a PostgreSQL URL', {
+        kind: 'config', hint: 'Use the form postgresql://user:password@host:5432/dbname, or unset DATABASE_URL to use the embedded server.',
+      });
+    }
+    return { url: withDefaultUser(given, env), embedded: undefined };
+  }
+  const server = await ensureEmbeddedServer(embeddedServerOptions(options), options.log);
+  return { url: server.url(), embedded: server };
+}

@@ -1,0 +1,16 @@
+import { userInfo } from 'node:os';
+
+/**
+ * Fills in the user of a PostgreSQL URL that names none, the way psql does: PGUSER, else the
+ * operating-system user. pg alone falls back to $USER, which cron, CI and containers often leave
+ * unset ("no PostgreSQL user name specified").
+ *
+ * @example
+ * withDefaultUser('postgres://127.0.0.1:5432/test') // 'postgres://root@127.0.0.1:5432/test' as root
+ */
+export function withDefaultUser(url: string, env: NodeJS.ProcessEnv = process.env): string {
+  const parsed = new URL(url);
+  if (parsed.username) return url;
+  parsed.username = encodeURIComponent(env.PGUSER || env.USER || userInfo().username);
+  return parsed.toString();
+}

@@ -1,0 +1,54 @@
+import type pg from 'pg';
+import { Kysely, PostgresDialect } from 'kysely';
+import { poolOf } from './createDb.js';
+
+/**
+ * One open transaction, seen two ways: as Kysely for ordinary queries and as the raw pg client
+ * for COPY and the bulk upsert helpers. Both run on the same connection, so everything done
+ * through either commits or rolls back together.
+ */
+export interface Tx<DB = any> {
+  db: Kysely<DB>;
+  client: pg.PoolClient;
+}
+
+/**
+ * Runs `fn` inside one transaction on one pooled connection: COMMIT when it resolves, ROLLBACK
+ * when it throws. A page's rows and its checkpoint belong in one such call.
+ *
+ * @example
+ * await withTransaction(db, async (tx) => {
+ *   await upsertRows(tx, spotOrdersTable, rows);
+ *   await tx.db.updateTable('sync_state').set({ cursor }).where('stream', '=', s).execute();
+ * });
+ */
+export async function withTransaction<DB, T>(db: Kysely<DB>, fn: (tx: Tx<DB>) => Promise<T>): Promise<T> {
+  const client = await poolOf(db).connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const result = await fn({ db: kyselyOnClient<DB>(client), client });
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    try {
+      await client.query('ROLLBACK');
+    } catch {
+      broken = true; // the connection itself failed; do not hand it back to the pool
+    }
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
+function kyselyOnClient<DB>(client: pg.PoolClient): Kysely<DB> {
+  // Kysely asks its pool for a connection per query; this pool always hands out the one
+  // client that holds the transaction and never really releases or ends it.
+  const pinned = {
+    query: (...args: unknown[]) => (client.query as (...a: unknown[]) => unknown)(...args),
+    release: () => {},
+  };
+  const pool = { connect: async () => pinned, end: async () => {} };
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool: pool as never }) });
+}

@@ -1,0 +1,82 @@
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { embeddedServerOptions } from '../../src/db/embeddedServerOptions.js';
+import { ensureEmbeddedServer } from '../../src/db/ensureEmbeddedServer.js';
+import { stopEmbeddedServer } from '../../src/db/stopEmbeddedServer.js';
+import { redactUrl } from '../../src/db/redactUrl.js';
+import { withDefaultUser } from '../../src/db/withDefaultUser.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Admin URL of the server this project's tests create their databases on. */
+    databaseUrl: string;
+  }
+}
+
+/** Where the `service` project's tests create their databases. */
+export const serviceDatabaseUrl = withDefaultUser(process.env.TEST_DATABASE_URL || 'postgres://127.0.0.1:5432/test');
+
+/**
+ * vitest globalSetup for both projects. `service` uses the PostgreSQL 15 service (or
+ * TEST_DATABASE_URL). `embedded` starts one embedded server for the whole run in
+ * `.tradeledger/test-pg` on port 54339 (TRADELEDGER_TEST_PG_PORT overrides) and leaves it
+ * running, so the next run starts in milliseconds and parallel runs share it; under CI=true a
+ * server this run started is stopped at teardown, leaving no daemon behind.
+ */
+export async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (project.name !== 'embedded') {
+    await checkReachable(serviceDatabaseUrl);
+    project.provide('databaseUrl', serviceDatabaseUrl);
+    await sweepStaleDatabases(serviceDatabaseUrl);
+    return async () => {};
+  }
+  const options = embeddedServerOptions({
+    dataDir: '.tradeledger/test-pg',
+    port: process.env.TRADELEDGER_TEST_PG_PORT || 54339,
+    fast: true,
+    env: {},
+  });
+  const server = await ensureEmbeddedServer(options, (m) => process.stderr.write(`[test-pg] ${m}\n`));
+  const url = server.url('postgres');
+  project.provide('databaseUrl', url);
+  await sweepStaleDatabases(url);
+  return async () => {
+    if (process.env.CI && server.startedNow) await stopEmbeddedServer(options);
+  };
+}
+
+async function checkReachable(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+  } catch (err) {
+    throw new Error(`The service project needs PostgreSQL at ${redactUrl(url)} (${(err as Error).message}). Start it with \`pg_ctlcluster --skip-systemctl-redirect 15 main start\`, or set TEST_DATABASE_URL.`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+// Databases left by crashed runs: test databases older than two hours, and templates of an
+// older sql/ that nobody has used for a day. Younger ones may belong to a run still going.
+async function sweepStaleDatabases(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string; comment: string | null }>(
+      `SELECT datname, shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname LIKE 'tl\\_test\\_%' OR datname LIKE 'tl\\_tpl\\_%'`,
+    );
+    const now = Date.now();
+    for (const { datname, comment } of rows) {
+      const born = datname.startsWith('tl_test_') ? parseInt(datname.split('_')[2] ?? '', 36) : Date.parse(comment ?? '');
+      const maxAge = datname.startsWith('tl_test_') ? 2 * 3600_000 : 24 * 3600_000;
+      if (Number.isFinite(born) && now - born > maxAge) {
+        if (datname.startsWith('tl_tpl_')) await client.query(`ALTER DATABASE "${datname}" IS_TEMPLATE false`).catch(() => {});
+        await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => {});
+      }
+    }
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
