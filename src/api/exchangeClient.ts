@@ -22,7 +22,7 @@ export type Credentials = SigningKey;
 export interface ExchangeClientOptions {
   baseUrl: string;
   credentials?: Credentials;
-  /** The account UID: every client with the same key shares its rate budgets. */
+  /** The account UID: every client with the same key shares its rate budgets (public endpoints share one per origin). */
   budgetKey: string;
   budgets?: RateBudgets;
   locale?: string;
@@ -160,7 +160,9 @@ export class ExchangeClient {
   async #call(name: EndpointName, params: Record<string, string | undefined>, body: unknown, opts: RequestOptions): Promise<Exchange> {
     const def: EndpointDef = endpoints[name];
     this.#check(name, def, params);
-    const budget = this.#rateLimit ? this.#budgets.get(this.#budgetKey, name, def.ratePerSecond * this.#safetyFactor) : undefined;
+    // Public endpoints are limited per IP, not per UID: all accounts share their budget.
+    const budgetKey = def.signed ? this.#budgetKey : `public@${this.#origin}`;
+    const budget = this.#rateLimit ? this.#budgets.get(budgetKey, name, def.ratePerSecond * this.#safetyFactor) : undefined;
     const idempotent = opts.retry ?? def.method === 'GET';
     const started = Date.now();
     let clockRetried = false;
