@@ -1,9 +1,50 @@
-import { Command } from 'commander';
-import { TradeledgerError } from '../errors.js';
+import { Command, Option } from 'commander';
+import { resolveDatabase } from '../db/resolveDatabase.js';
+import { migrate } from '../db/migrate.js';
+import { reportPeriod } from '../reports/reportPeriod.js';
+import { reportFormats } from '../reports/reportFormats.js';
+import type { ReportFormat } from '../reports/reportFormats.js';
+import { runReports } from '../reports/runReports.js';
 
-/** Placeholder until the report command lands; it says so plainly instead of pretending. */
+interface ReportFlags {
+  year?: string;
+  from?: string;
+  to?: string;
+  tz: string;
+  account?: string;
+  format: ReportFormat;
+  out?: string;
+}
+
+/**
+ * `tradeledger report`: writes a period's CSVs and manifest.json from the database.
+ *
+ * @example
+ * tradeledger report --year 2025 --tz Europe/Berlin --format koinly
+ */
 export function reportCommand(_setExit: (code: number) => void): Command {
-  return new Command('report').description('(not built yet)').action(() => {
-    throw new TradeledgerError('NOT_BUILT', 'the report command is not built yet', { kind: 'config' });
-  });
+  return new Command('report')
+    .description('Write a period\'s ledger and tax CSVs (plus manifest.json) from the synced database.')
+    .option('--year <YYYY>', 'the tax year, in the --tz zone')
+    .option('--from <YYYY-MM-DD>', 'first day included (use with --to)')
+    .option('--to <YYYY-MM-DD>', 'first day NOT included: --from 2025-01-01 --to 2026-01-01 is all of 2025')
+    .option('--tz <zone>', 'IANA time zone the dates and year boundaries are in', 'UTC')
+    .option('--account <uid>', 'only this account (default: every account)')
+    .addOption(new Option('--format <format>', 'native CSVs, or one file for a tax tool').choices(reportFormats).default('native'))
+    .option('--out <dir>', 'output folder (default ./tradeledger-reports/<year or from_to>)')
+    .exitOverride()
+    .addHelpText('after', '\nExample: tradeledger report --year 2025 --tz Asia/Tokyo --format koinly')
+    .action(async (flags: ReportFlags) => {
+      const period = reportPeriod(flags);
+      const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
+      await migrate(url);
+      const { outDir, manifest } = await runReports({
+        databaseUrl: url, period, format: flags.format, account: flags.account ?? '', outDir: flags.out,
+        onFile: (f) => process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows\n`),
+      });
+      process.stdout.write(`wrote ${outDir} (${manifest.parameters.fromUtc} to ${manifest.parameters.toUtc}, manifest.json)\n`);
+      const differences = manifest.reconciliation.difference ?? 0;
+      if (differences > 0) process.stderr.write(`note: ${differences} balance(s) differ from the exchange's; see reconciliation.csv (native format)\n`);
+      if (manifest.gaps.length > 0) process.stderr.write(`note: ${manifest.gaps.length} known history gap(s); listed in manifest.json and data-quality.csv\n`);
+    });
 }

@@ -1,0 +1,66 @@
+import type pg from 'pg';
+import type { ReportPeriod } from './reportPeriod.js';
+import type { ReportFormat } from './reportFormats.js';
+
+/** One written CSV, as listed in the manifest. */
+export interface ManifestFile {
+  file: string;
+  /** The query that made it, relative to the project: reports/<name>.sql. */
+  query: string;
+  rows: number;
+  bytes: number;
+  sha256: string;
+}
+
+/** manifest.json: what was asked, what was written, and how complete the data behind it is. */
+export interface ReportManifest {
+  generatedAt: string;
+  parameters: {
+    format: ReportFormat;
+    from: string;
+    to: string;
+    tz: string;
+    /** '' means every account. */
+    account: string;
+    /** The period's bounds as instants, from inclusive, to exclusive. */
+    fromUtc: string;
+    toUtc: string;
+  };
+  files: ManifestFile[];
+  /** Each stream's sync watermark: everything before it had been read when the report ran. */
+  watermarks: { account: string; stream: string; partition: string; watermark: string | null; status: string; updatedAt: string }[];
+  /** History the exchange would not serve (history_gaps). */
+  gaps: { account: string; stream: string; partition: string; from: string; to: string; reason: string }[];
+  /** Counts of the reconciliation view's statuses (match, difference, no_snapshot, no_ledger_rows). */
+  reconciliation: Record<string, number>;
+}
+
+const iso = (value: unknown): string => new Date(String(value)).toISOString();
+
+/**
+ * Reads the sync bookkeeping a manifest reports: watermarks, known gaps and the reconciliation
+ * summary, for one account or all ('').
+ *
+ * @example
+ * const { watermarks, gaps, reconciliation } = await manifestFacts(client, '');
+ */
+export async function manifestFacts(client: pg.ClientBase, account: string): Promise<Pick<ReportManifest, 'watermarks' | 'gaps' | 'reconciliation'>> {
+  const state = await client.query(
+    `SELECT account_uid, stream, partition, watermark::text AS watermark, status, updated_at::text AS updated_at
+     FROM sync_state WHERE $1 = '' OR account_uid = $1 ORDER BY account_uid, stream, partition`, [account]);
+  const gaps = await client.query(
+    `SELECT account_uid, stream, partition, gap_from::text AS gap_from, gap_to::text AS gap_to, reason
+     FROM history_gaps WHERE $1 = '' OR account_uid = $1 ORDER BY account_uid, stream, partition, gap_from`, [account]);
+  const recon = await client.query(
+    `SELECT status, count(*)::int AS n FROM reconciliation WHERE $1 = '' OR account_uid = $1 GROUP BY status ORDER BY status`, [account]);
+  return {
+    watermarks: state.rows.map((r) => ({
+      account: r.account_uid, stream: r.stream, partition: r.partition,
+      watermark: r.watermark === null ? null : iso(r.watermark), status: r.status, updatedAt: iso(r.updated_at),
+    })),
+    gaps: gaps.rows.map((r) => ({
+      account: r.account_uid, stream: r.stream, partition: r.partition, from: iso(r.gap_from), to: iso(r.gap_to), reason: r.reason,
+    })),
+    reconciliation: Object.fromEntries(recon.rows.map((r) => [r.status as string, r.n as number])),
+  };
+}

@@ -1,0 +1,74 @@
+import { TradeledgerError } from '../errors.js';
+
+/** The period a report covers: local dates in `tz`, `from` inclusive, `to` exclusive. */
+export interface ReportPeriod {
+  /** YYYY-MM-DD, the first day included. */
+  from: string;
+  /** YYYY-MM-DD, the first day no longer included. */
+  to: string;
+  /** IANA zone the dates are in; year boundaries fall at midnight there. */
+  tz: string;
+  /** Folder name: the year, or `from_to`. */
+  label: string;
+}
+
+/** Flags as the CLI receives them. */
+export interface ReportPeriodInput {
+  year?: string;
+  from?: string;
+  to?: string;
+  tz?: string;
+}
+
+/**
+ * Checks and normalises the period flags: `--year YYYY`, or `--from` and `--to` (dates, `--to`
+ * exclusive), plus an IANA `--tz` (default UTC). Bad input throws a config error naming the fix.
+ *
+ * @example
+ * reportPeriod({ year: '2025', tz: 'Asia/Tokyo' });
+ * // { from: '2025-01-01', to: '2026-01-01', tz: 'Asia/Tokyo', label: '2025' }
+ */
+export function reportPeriod(input: ReportPeriodInput): ReportPeriod {
+  const tz = checkZone(input.tz ?? 'UTC');
+  if (input.year !== undefined) {
+    if (input.from !== undefined || input.to !== undefined) {
+      throw bad('--year cannot be combined with --from/--to', 'Give either --year 2025, or --from 2025-01-01 --to 2026-01-01.');
+    }
+    if (!/^\d{4}$/.test(input.year) || Number(input.year) < 2000 || Number(input.year) > 2999) {
+      throw bad(`--year "${input.year}" is not a four-digit year`, 'Write the tax year as four digits, e.g. --year 2025.');
+    }
+    const year = Number(input.year);
+    return { from: `${year}-01-01`, to: `${year + 1}-01-01`, tz, label: String(year) };
+  }
+  if (input.from === undefined || input.to === undefined) {
+    throw bad('no period given', 'Give --year 2025, or both --from 2025-01-01 and --to 2026-01-01 (--to is exclusive).');
+  }
+  const from = checkDate('--from', input.from);
+  const to = checkDate('--to', input.to);
+  if (to <= from) {
+    throw bad(`--to ${to} is not after --from ${from}`, '--to is exclusive: to cover all of 2025 use --from 2025-01-01 --to 2026-01-01.');
+  }
+  return { from, to, tz, label: `${from}_${to}` };
+}
+
+function checkDate(flag: string, value: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : undefined;
+  if (!date || date.toISOString().slice(0, 10) !== value) {
+    throw bad(`${flag} "${value}" is not a date`, `Write ${flag} as YYYY-MM-DD, e.g. ${flag} 2025-01-01.`);
+  }
+  return value;
+}
+
+function checkZone(tz: string): string {
+  try {
+    // Intl accepts any case and returns the canonical spelling, which PostgreSQL also knows.
+    return new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+  } catch {
+    throw bad(`--tz "${tz}" is not a known time zone`, 'Use an IANA zone name such as UTC, Europe/Berlin or Asia/Tokyo.');
+  }
+}
+
+function bad(message: string, hint: string): TradeledgerError {
+  return new TradeledgerError('REPORT_BAD_FLAG', message, { kind: 'config', hint });
+}
