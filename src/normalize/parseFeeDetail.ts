@@ -80,9 +80,8 @@ function newFeesRows(part: NewFeesPart, s: Settings, format: FeeFormat): FeeRow[
 
 function coinFeeRows(part: CoinFeePart, s: Settings, format: FeeFormat): FeeRow[] | string {
   const where = format === 'legacy' ? `legacy fee of ${part.coin}` : `fee in ${part.coin}`;
-  const isPlatform = part.coin === s.platformCoin;
   if (part.deduction) {
-    if (!isPlatform) return `${where} says deduction applied, but deductions are paid in the platform coin ${s.platformCoin}: check the platformCoin setting`;
+    if (part.coin !== s.platformCoin) return `${where} says deduction applied, but deductions are paid in the platform coin ${s.platformCoin}: check the platformCoin setting`;
     if (part.totalDeductionFee === null) return `${where} says deduction applied but totalDeductionFee is missing`;
     const paid = abs(part.totalDeductionFee);
     if (isZero(paid)) {
@@ -96,9 +95,9 @@ function coinFeeRows(part: CoinFeePart, s: Settings, format: FeeFormat): FeeRow[
     }];
   }
   if (part.totalFee === null) return `${where} has no totalFee`;
-  // Without a deduction the fee coin is the received coin. A platform-coin amount is always a
-  // charge whatever its sign (real fills send platform-coin fees positive).
-  const rebate = !isPlatform && !isZero(part.totalFee) && hasRebateSign(part.totalFee, s);
+  // Without a deduction the fee coin is the received coin, even when that is the platform coin
+  // (buying BGB): the received-coin sign rule applies, so a positive maker rebate stays a rebate.
+  const rebate = !isZero(part.totalFee) && hasRebateSign(part.totalFee, s);
   const paid = rebate ? neg(abs(part.totalFee)) : abs(part.totalFee);
   if (isZero(paid)) return [];
   return [{

@@ -24,7 +24,7 @@ export const recordShapes = {
     size: 'decimal', amount: 'decimal', feeDetail: 'feeDetail?', tradeScope: 'tradeScope?', cTime: 'time', uTime: 'time?',
   },
   spotBills: {
-    billId: 'id', coin: 'text', businessType: 'text', size: 'decimal', balance: 'decimal?', fees: 'decimal?', cTime: 'time',
+    billId: 'id', coin: 'text', businessType: 'text', size: 'decimal', balance: 'decimal', fees: 'decimal?', cTime: 'time',
   },
   marginRecords: {
     id: 'id', coin: 'text', marginTaxType: 'marginTaxType', amount: 'decimal', fee: 'decimal?', total: 'decimal?', ts: 'time',

@@ -85,3 +85,14 @@ describe('checkRecord', () => {
     }
   });
 });
+
+describe("checkRecord catches the sandbox's planted bad records", () => {
+  it('truncated feeDetail, dest "lightning", a spot bill without balance', () => {
+    const order = checkRecord('spotOrders', { ...spotOrder, feeDetail: '{"newFees":{"c":0,"d":0,"deduction":false,"r":-0.0012,"t":-0.0012' });
+    expect(order.map((p) => p.code)).toEqual(['bad_fee_detail']);
+    expect(checkRecord('deposits', { ...deposit, dest: 'lightning' }).map((p) => [p.field, p.code])).toEqual([['dest', 'unknown_enum']]);
+    const bill = { billId: '7', coin: 'USDT', groupType: 'fee', businessType: 'trade_fee', size: '-0.1', fees: '0', cTime: '1700000000000' };
+    expect(checkRecord('spotBills', bill)).toEqual([{ field: 'balance', code: 'missing', message: 'required field balance is missing' }]);
+    expect(checkRecord('spotBills', { ...bill, balance: '99.9' })).toEqual([]);
+  });
+});

@@ -157,14 +157,16 @@ describe('parseFeeDetail: fill forms', () => {
     }
   });
 
-  it('spot fill object without deduction, a maker rebate, and a positive platform-coin fee', () => {
+  it('spot fill object without deduction, a maker rebate, and the platform coin as received coin', () => {
     const charge = parseFeeDetail({ deduction: 'no', feeCoin: 'BTC', totalDeductionFee: '0', totalFee: '-0.00000102' });
     expect(figures(charge.rows)).toEqual([['BTC', '0.00000102', '0', '0', '0.00000102', false]]);
     const rebate = parseFeeDetail({ deduction: 'no', feeCoin: 'USDT', totalDeductionFee: '', totalFee: '0.0035' });
     expect(figures(rebate.rows)).toEqual([['USDT', '-0.0035', '0', '0', '-0.0035', true]]);
-    // A platform-coin amount is a charge whatever its sign.
-    const platform = parseFeeDetail({ deduction: 'no', feeCoin: 'BGB', totalDeductionFee: '', totalFee: '0.02' });
-    expect(figures(platform.rows)).toEqual([['BGB', '0.02', '0', '0', '0.02', false]]);
+    // Buying BGB without a deduction: BGB is the received coin, so the sign rule applies to it too.
+    const bgbRebate = parseFeeDetail({ deduction: 'no', feeCoin: 'BGB', totalDeductionFee: '', totalFee: '0.02' });
+    expect(figures(bgbRebate.rows)).toEqual([['BGB', '-0.02', '0', '0', '-0.02', true]]);
+    const bgbCharge = parseFeeDetail({ deduction: 'no', feeCoin: 'BGB', totalDeductionFee: '', totalFee: '-0.02' });
+    expect(figures(bgbCharge.rows)).toEqual([['BGB', '0.02', '0', '0', '0.02', false]]);
   });
 
   it('futures fill array: elements of one coin merge, other coins get their own row', () => {
