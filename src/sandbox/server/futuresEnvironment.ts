@@ -3,7 +3,7 @@ import { ApiFailure } from './ApiFailure.js';
 import type { RequestContext } from './RequestContext.js';
 
 const allProductTypes: readonly string[] = [...productTypes, ...demoProductTypes];
-const demoSymbol = /^S[A-Z0-9]+S(USDT|USDC|USD|BTC|ETH|EOS)$/;
+const demoSymbol = /^S[A-Z0-9]+S(USDT|USDC|USD|BTC|ETH|EOS|PERP)$/;
 
 /** Demo symbols carry an S before each coin: SBTCSUSDT (spec §4 demo rules). */
 export function isDemoSymbol(symbol: string): boolean {
@@ -50,7 +50,7 @@ export function checkDemoPair(productType: ProductType, fields: Record<string, s
     const isDemo = name === 'symbol' ? isDemoSymbol(value) : isDemoCoin(value);
     if (isDemo !== demo) {
       throw ApiFailure.of('40017', `${name} ${value} does not match productType ${productType}: ${demo
-        ? 'demo trading uses S-prefixed coins and symbols (SUSDT, SBTCSUSDT)'
+        ? 'demo trading uses S-prefixed coins and symbols (SUSDT, SBTCSUSDT, SBTCSPERP)'
         : 'S-prefixed demo coins and symbols need a demo key and a demo product type'}`);
     }
   }
