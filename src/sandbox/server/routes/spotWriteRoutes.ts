@@ -22,10 +22,15 @@ export const spotWriteRoutes: Record<'placeSpotOrder' | 'batchCancelReplace' | '
     if (!items || items.length === 0) throw ApiFailure.of('40019', 'orderList');
     const successList: { orderId: string; clientOid: string }[] = [];
     const failureList: { orderId: string; clientOid: string; errorMsg: string; errorCode: string }[] = [];
+    const batchOids = new Set<string>();
     for (const item of items) {
       const fields = isObject(item) ? item : {};
       try {
         if (!isObject(item)) throw ApiFailure.of('40017', 'each orderList item must be an object');
+        // A clientOid repeated inside one batch fails that item instead of aliasing the first order.
+        const oid = typeof item.clientOid === 'string' && item.clientOid !== '' ? item.clientOid : undefined;
+        if (oid !== undefined && batchOids.has(oid)) throw ApiFailure.of('40017', `clientOid '${oid}' is repeated in this batch; use a new clientOid`);
+        if (oid !== undefined) batchOids.add(oid);
         // In single mode the item's own symbol is ignored (spec E17 rules).
         const order = readSpotOrder(RequestParams.fromObject(topSymbol ? { ...item, symbol: topSymbol } : item));
         successList.push(ctx.world.placeSpotOrder(callerOf(ctx).uid, order));

@@ -33,12 +33,12 @@ export const walletRoutes: Record<'brokerSubWithdrawal' | 'spotWithdrawal' | 'tr
     const subUid = p.required('subUid');
     const dest = p.requiredChoice('dest', dests);
     const request = {
-      coin: p.requiredChoice('coin', brokerCoins), transferType: dest, dest, address: p.required('address'),
-      chain: p.optional('chain'), size: p.amount('amount', true), amount: p.optional('amount'), tag: p.optional('tag'),
-      clientOid: p.optional('clientOid'), remark: p.optional('remark'),
+      subUid, coin: p.requiredChoice('coin', brokerCoins), dest, address: p.required('address'), chain: p.optional('chain'),
+      amount: p.amount('amount', true), tag: p.optional('tag'), clientOid: p.optional('clientOid'), remark: p.optional('remark'),
     };
     if (!caller.subUids.includes(subUid)) throw ApiFailure.of('40017', `subUid ${subUid} is not a sub-account of this broker`);
-    return ctx.world.withdraw(subUid, request);
+    // The world books it on the sub-account's withdrawals.
+    return ctx.world.withdraw(caller.uid, request);
   },
 
   /**
