@@ -1,0 +1,33 @@
+import { Decimal } from 'decimal.js';
+
+/**
+ * Writes an integer mantissa as a decimal string with `places` digits after the point, without
+ * going through a float.
+ *
+ * @example
+ * decimalText(12345n, 2); // '123.45'
+ * decimalText(-5, 3);     // '-0.005'
+ */
+export function decimalText(mantissa: bigint | number, places: number): string {
+  const m = BigInt(mantissa);
+  const neg = m < 0n;
+  const digits = (neg ? -m : m).toString().padStart(places + 1, '0');
+  const text = places === 0 ? digits : `${digits.slice(0, -places)}.${digits.slice(-places)}`;
+  return neg ? `-${text}` : text;
+}
+
+/** Multiplies two decimal strings and rounds to `places` (half-up), as a string. */
+export function mulText(a: string, b: string, places: number): string {
+  return new Decimal(a).mul(b).toDecimalPlaces(places, Decimal.ROUND_HALF_UP).toFixed(places);
+}
+
+/**
+ * The text of a JSON number inside feeDetail: plain for ordinary amounts, exponent notation
+ * (`-8.9E-8`) for tiny ones, as the exchange writes them.
+ */
+export function feeNumberText(value: string): string {
+  const d = new Decimal(value);
+  if (d.isZero()) return '0';
+  if (d.abs().lt('0.000001')) return d.toExponential().replace('e', 'E').replace('E+', 'E');
+  return d.toFixed();
+}

@@ -1,0 +1,33 @@
+import type { DepositRecord } from '../../../api/records/wallet.js';
+import { chainsOf, walletCoins } from '../catalog.js';
+import { decimalText } from '../decimalText.js';
+import { cover, laterTime, rngFor, type RecordGenerator } from './genContext.js';
+import { chainAddress, externalUid, txHash } from './walletText.js';
+
+const dests = ['on_chain', 'internal', 'on_chain', 'internal_transfer'] as const;
+const openStatuses = ['pending', 'fail', 'success'] as const;
+
+/** Deposits (E20): on-chain and internal (`dest` spelled both `internal` and `internal_transfer`), every status. */
+export const depositGenerator: RecordGenerator<DepositRecord> = (ctx, j, t, id) => {
+  const rng = rngFor(ctx, j);
+  const coin = cover(walletCoins, j, ctx, rng);
+  const dest = cover(dests, j, ctx, rng, 1);
+  const chain = chainsOf(coin)[0]?.chain ?? '';
+  const status = j >= ctx.openFrom ? openStatuses[(j + ctx.coverOffset) % 3]! : rng.chance(0.95) ? 'success' : 'fail';
+  const onChain = dest === 'on_chain';
+  const peer = ctx.peers.length > 0 ? ctx.peers[j % ctx.peers.length]! : externalUid;
+  return {
+    orderId: id.toString(),
+    tradeId: onChain ? txHash(rng) : (id + 17n).toString(),
+    coin,
+    type: 'deposit',
+    dest,
+    size: decimalText(rng.range(1, 900_000_000), 6),
+    status,
+    fromAddress: onChain ? chainAddress(chain, rng) : peer,
+    toAddress: onChain ? chainAddress(chain, rng) : ctx.account.uid,
+    chain: onChain ? chain : '',
+    cTime: String(t),
+    uTime: String(status === 'pending' ? t : laterTime(ctx, t, rng, 1_800_000)),
+  };
+};

@@ -1,0 +1,37 @@
+import type { ProductType } from '../../../api/endpoints.js';
+import type { FuturesBill } from '../../../api/records/mix.js';
+import { futuresMarkets } from '../catalog.js';
+import { decimalText } from '../decimalText.js';
+import { cover, rngFor, type RecordGenerator } from './genContext.js';
+
+export const futuresBillTypes = [
+  'open_long', 'open_short', 'close_long', 'close_short', 'contract_settle_fee',
+  'trans_from_exchange', 'trans_to_exchange', 'burst_long_loss_query', 'burst_short_loss_query',
+] as const;
+
+/** Futures account bills (X6): funding (`contract_settle_fee`), realized PnL on closes, open fees, transfers. */
+export const futuresBillGenerator: RecordGenerator<FuturesBill> = (ctx, j, t, id) => {
+  const rng = rngFor(ctx, j);
+  const m = cover(futuresMarkets[ctx.partition as ProductType] ?? futuresMarkets['USDT-FUTURES'], j, ctx, rng);
+  const coin = cover(m.marginCoins, j, ctx, rng, 1);
+  const type = cover(futuresBillTypes, j, ctx, rng, 2);
+  const pnlSign = rng.chance(0.55) ? 1 : -1;
+  const amount = type.startsWith('open_') ? '0'
+    : type.startsWith('close_') ? decimalText(pnlSign * rng.range(1, 50_000_000), 8)
+    : type === 'contract_settle_fee' ? decimalText(pnlSign * rng.range(1, 500_000), 8)
+    : type === 'trans_from_exchange' ? decimalText(rng.range(1_000_000, 900_000_000), 8)
+    : decimalText(-rng.range(1_000_000, 900_000_000), 8);
+  const trade = type.startsWith('open_') || type.startsWith('close_');
+  const coupon = trade && rng.chance(0.1);
+  return {
+    billId: id.toString(),
+    symbol: type.startsWith('trans_') ? '' : m.symbol,
+    amount,
+    fee: trade ? decimalText(-rng.range(1, 2_000_000), 8) : '0',
+    feeByCoupon: coupon ? decimalText(-rng.range(1, 100_000), 8) : '0',
+    businessType: type,
+    coin,
+    balance: decimalText(rng.range(0, 900_000_000_000), 8),
+    cTime: String(t),
+  };
+};

@@ -1,0 +1,44 @@
+import type { FuturesFill } from '../../../api/records/mix.js';
+import { ID_PER_MS } from '../chunk.js';
+import { platformCoin } from '../catalog.js';
+import { decimalText, mulText } from '../decimalText.js';
+import { cover, rngFor, type RecordGenerator } from './genContext.js';
+import { futuresEnterPoints, futuresTradeShape } from './futuresShape.js';
+import { feeOf, inPlatformCoin, priceNear, quantityNear } from './tradeAmounts.js';
+
+/** Futures fills (X5) per product type: array feeDetail, realized profit on closing fills. */
+export const futuresFillGenerator: RecordGenerator<FuturesFill> = (ctx, j, t, id) => {
+  const rng = rngFor(ctx, j);
+  const s = futuresTradeShape(ctx, j, rng);
+  const m = s.market;
+  const price = priceNear(m, t, rng);
+  const baseVolume = quantityNear(m, m.volumePlace, t, rng);
+  const quoteVolume = mulText(baseVolume, price, m.pricePlace + m.volumePlace);
+  const tradeScope = cover(['taker', 'maker'] as const, j, ctx, rng, 5);
+  const fee = feeOf(quoteVolume, tradeScope === 'maker' ? '0.0002' : '0.0006');
+  const variant = (j + ctx.coverOffset) % 4;
+  const feeDetail = variant === 0 && !ctx.account.demo
+    ? [{ deduction: 'yes' as const, feeCoin: platformCoin, totalDeductionFee: inPlatformCoin(fee, t), totalFee: inPlatformCoin(fee, t) }]
+    : variant === 1 && tradeScope === 'maker'
+      ? [{ deduction: 'no' as const, feeCoin: s.marginCoin, totalDeductionFee: '0', totalFee: fee.replace(/^-/, '') }]
+      : [{ deduction: 'no' as const, feeCoin: s.marginCoin, totalDeductionFee: '0', totalFee: fee }];
+  const orderTime = Math.max(0, t - rng.int(120_000));
+  return {
+    tradeId: id.toString(),
+    symbol: m.symbol,
+    orderId: (BigInt(orderTime) * ID_PER_MS + BigInt(rng.int(999_000))).toString(),
+    price,
+    baseVolume,
+    feeDetail,
+    side: s.side,
+    quoteVolume,
+    profit: s.closing ? decimalText((rng.chance(0.55) ? 1 : -1) * rng.range(1, 50_000_000), 8) : '0',
+    enterPointSource: cover(futuresEnterPoints, j, ctx, rng, 6),
+    tradeSide: s.tradeSide,
+    posMode: s.posMode,
+    tradeScope,
+    marginCoin: s.marginCoin,
+    marginMode: s.marginMode,
+    cTime: String(t),
+  };
+};

@@ -1,0 +1,49 @@
+import type { SandboxAccount } from '../../world.js';
+import { recordRng, type Rng } from '../rng.js';
+
+/** Everything a record generator needs besides the record's own index, time and id. */
+export interface GenContext {
+  seed: number;
+  account: SandboxAccount;
+  /** The main account of this account's family (itself for a main account). */
+  mainUid: string;
+  /** Accounts this one can transfer to or receive from. */
+  peers: readonly string[];
+  partition: string;
+  /** Rotates the enum cycles so that accounts and partitions together cover every value. */
+  coverOffset: number;
+  /** rng key of the chunk. */
+  key: number;
+  /** Records at or past this index of the chunk may still be open (live, pending, Processing). */
+  openFrom: number;
+  /** The chunk's last allowed time: no uTime goes past it. */
+  chunkEnd: number;
+  /** Time from which history uses the newer formats (newFees). */
+  modernFrom: number;
+}
+
+/** A record builder: record j of a chunk at time t with id. */
+export type RecordGenerator<T> = (ctx: GenContext, j: number, t: number, id: bigint) => T;
+
+export function rngFor(ctx: GenContext, j: number): Rng {
+  return recordRng(ctx.key, j);
+}
+
+/**
+ * The first records of every chunk walk through `items` in turn (shifted per account and
+ * partition) so even a tiny world holds every enum value; later ones pick at random.
+ */
+export function cover<T>(items: readonly T[], j: number, ctx: GenContext, rng: Rng, salt = 0): T {
+  if (j < items.length * 3) return items[(j + ctx.coverOffset + salt) % items.length] as T;
+  return rng.pick(items);
+}
+
+/** A 32-hex-digit client order id. */
+export function hexId(rng: Rng): string {
+  return Array.from({ length: 4 }, () => rng.u32().toString(16).padStart(8, '0')).join('');
+}
+
+/** A later time, never past the chunk end. */
+export function laterTime(ctx: GenContext, t: number, rng: Rng, maxDelayMs: number): number {
+  return Math.min(ctx.chunkEnd, t + rng.int(maxDelayMs));
+}

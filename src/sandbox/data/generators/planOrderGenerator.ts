@@ -1,0 +1,56 @@
+import type { PlanOrder } from '../../../api/records/mix.js';
+import { cover, hexId, laterTime, rngFor, type RecordGenerator } from './genContext.js';
+import { futuresEnterPoints, futuresTradeShape } from './futuresShape.js';
+import { priceNear, quantityNear } from './tradeAmounts.js';
+
+const orderSources = [
+  'normal', 'market', 'profit_market', 'loss_market', 'Trader_delegate', 'trader_profit', 'trader_loss', 'trader_reverse',
+  'profit_limit', 'loss_limit', 'delivery_close_short', 'pos_profit_limit', 'pos_profit_market', 'pos_loss_limit', 'pos_loss_market',
+] as const;
+const triggerTypes = ['fill_price', 'mark_price', 'index_price'] as const;
+
+/** Pending trigger orders (E11): normal_plan, track_plan (callbackRatio, no price) and profit_loss. */
+export const planOrderGenerator: RecordGenerator<PlanOrder> = (ctx, j, t, id) => {
+  const rng = rngFor(ctx, j);
+  const s = futuresTradeShape(ctx, j, rng);
+  const m = s.market;
+  const planType = cover(['normal_plan', 'track_plan', 'profit_loss'] as const, j, ctx, rng, 5);
+  const orderType = planType === 'track_plan' ? 'market' : cover(['limit', 'market'] as const, j, ctx, rng, 6);
+  const executePrice = orderType === 'limit' ? priceNear(m, t, rng, 50) : '0';
+  const preset = rng.chance(0.3);
+  const base = {
+    planType,
+    symbol: m.symbol,
+    size: quantityNear(m, m.volumePlace, t, rng),
+    orderId: id.toString(),
+    clientOid: hexId(rng),
+  };
+  const tail = {
+    executePrice,
+    triggerPrice: priceNear(m, t, rng, 50),
+    triggerType: cover(triggerTypes, j, ctx, rng, 7),
+    // The spec's sample shows `not_trigger` once; current orders are otherwise `live`.
+    planStatus: (j + ctx.coverOffset) % 17 === 4 ? 'not_trigger' as const : 'live' as const,
+    side: s.side,
+    posSide: s.posSide,
+    marginCoin: s.marginCoin,
+    marginMode: s.marginMode,
+    enterPointSource: cover(futuresEnterPoints, j, ctx, rng, 8),
+    tradeSide: s.closing ? 'close' as const : 'open' as const,
+    posMode: s.posMode,
+    orderType,
+    orderSource: cover(orderSources, j, ctx, rng, 9),
+    cTime: String(t),
+    uTime: String(laterTime(ctx, t, rng, 3_600_000)),
+    stopSurplusExecutePrice: preset ? priceNear(m, t, rng, 90) : '',
+    stopSurplusTriggerPrice: preset ? priceNear(m, t, rng, 90) : '',
+    stopSurplusTriggerType: preset ? cover(triggerTypes, j, ctx, rng, 10) : '',
+    stopLossExecutePrice: preset ? priceNear(m, t, rng, 90) : '',
+    stopLossTriggerPrice: preset ? priceNear(m, t, rng, 90) : '',
+    stopLossTriggerType: preset ? cover(triggerTypes, j, ctx, rng, 11) : '',
+  };
+  // A trailing stop has callbackRatio and no price; the others have price and no callbackRatio.
+  return planType === 'track_plan'
+    ? { ...base, callbackRatio: String(rng.range(1, 10)), ...tail }
+    : { ...base, price: executePrice, ...tail };
+};

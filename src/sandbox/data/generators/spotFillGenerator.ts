@@ -1,0 +1,44 @@
+import type { SpotFill } from '../../../api/records/spot.js';
+import { platformCoin, spotMarkets } from '../catalog.js';
+import { mulText } from '../decimalText.js';
+import { ID_PER_MS } from '../chunk.js';
+import { cover, rngFor, type RecordGenerator } from './genContext.js';
+import { feeOf, inPlatformCoin, priceNear, quantityNear } from './tradeAmounts.js';
+
+/** Spot fills (X2): object feeDetail, platform-coin deductions positive, maker rebates positive. */
+export const spotFillGenerator: RecordGenerator<SpotFill> = (ctx, j, t, id) => {
+  const rng = rngFor(ctx, j);
+  const m = cover(spotMarkets, j, ctx, rng);
+  const side = cover(['buy', 'sell'] as const, j, ctx, rng, 1);
+  const orderType = rng.chance(0.7) ? 'limit' : 'market';
+  const tradeScope = orderType === 'market' ? 'taker' : cover(['taker', 'maker'] as const, j, ctx, rng, 2);
+  const price = priceNear(m, t, rng);
+  const size = quantityNear(m, m.qtyPlace, t, rng);
+  const amount = mulText(size, price, m.pricePlace + m.qtyPlace);
+  const received = side === 'buy' ? size : amount;
+  const coin = side === 'buy' ? m.base : m.quote;
+  const fee = feeOf(received, tradeScope === 'maker' ? '0.0008' : '0.001');
+  const variant = (j + ctx.coverOffset) % 4;
+  const quoteValue = side === 'buy' ? mulText(fee, price, 12) : fee;
+  const feeDetail = variant === 0
+    ? { deduction: 'yes' as const, feeCoin: platformCoin, totalDeductionFee: inPlatformCoin(quoteValue, t), totalFee: inPlatformCoin(quoteValue, t) }
+    : variant === 1 && tradeScope === 'maker'
+      ? { deduction: 'no' as const, feeCoin: coin, totalDeductionFee: '0', totalFee: fee.replace(/^-/, '') }
+      : { deduction: 'no' as const, feeCoin: coin, totalDeductionFee: '0', totalFee: fee };
+  const orderTime = Math.max(0, t - rng.int(120_000));
+  return {
+    userId: ctx.account.uid,
+    symbol: m.symbol,
+    orderId: (BigInt(orderTime) * ID_PER_MS + BigInt(rng.int(999_000))).toString(),
+    tradeId: id.toString(),
+    orderType,
+    side,
+    priceAvg: price,
+    size,
+    amount,
+    feeDetail,
+    tradeScope,
+    cTime: String(t),
+    uTime: String(t),
+  };
+};

@@ -1,0 +1,46 @@
+import { Decimal } from 'decimal.js';
+import { decimalText } from '../decimalText.js';
+import { priceMantissa, spotMarket } from '../catalog.js';
+import type { Rng } from '../rng.js';
+
+export interface MarketLike { basePrice: number; pricePlace: number; quote: string }
+
+/** A limit price near the market at time t, as text at the market's price precision. */
+export function priceNear(m: MarketLike, t: number, rng: Rng, spreadPerMille = 20): string {
+  const pm = priceMantissa(m, t);
+  return decimalText(Math.max(1, Math.round((pm * (1000 + rng.range(-spreadPerMille, spreadPerMille))) / 1000)), m.pricePlace);
+}
+
+/**
+ * An order quantity (base coin) worth roughly 10-5000 quote units at time t; one in ten is a
+ * dust-sized order, which is where exponent-notation fees come from.
+ */
+export function quantityNear(m: MarketLike, qtyPlace: number, t: number, rng: Rng): string {
+  if (rng.chance(0.1)) return decimalText(rng.range(1, 99), qtyPlace);
+  const notional = rng.range(10, 5000) * (m.quote === 'BTC' ? 0.000_015 : 1);
+  const price = priceMantissa(m, t) / 10 ** m.pricePlace;
+  return decimalText(Math.max(1, Math.round((notional * 10 ** qtyPlace) / price)), qtyPlace);
+}
+
+/** A fraction of a decimal text, rounded down to `places`. */
+export function part(amount: string, perMille: number, places: number): string {
+  return new Decimal(amount).mul(perMille).div(1000).toDecimalPlaces(places, Decimal.ROUND_DOWN).toFixed(places);
+}
+
+/** Fee at `rate` of an amount, negative (money leaving), to 10 places without trailing zeros. */
+export function feeOf(amount: string, rate: string): string {
+  const f = new Decimal(amount).mul(rate).toDecimalPlaces(10, Decimal.ROUND_HALF_UP);
+  return f.isZero() ? '0' : f.neg().toFixed();
+}
+
+/** The value of a fee in platform-coin units (positive), given its value in the quote coin at time t. */
+export function inPlatformCoin(quoteValue: string, t: number): string {
+  const bgb = spotMarket('BGBUSDT');
+  const price = bgb === undefined ? '1' : decimalText(priceMantissa(bgb, t), bgb.pricePlace);
+  return new Decimal(quoteValue).abs().div(price).toDecimalPlaces(8, Decimal.ROUND_HALF_UP).toFixed();
+}
+
+/** A signed amount text from an integer mantissa. */
+export function signed(rng: Rng, lo: number, hi: number, places: number, sign: 1 | -1): string {
+  return decimalText(sign * rng.range(lo, hi), places);
+}

@@ -1,0 +1,36 @@
+import type { WithdrawalRecord } from '../../../api/records/wallet.js';
+import { chainsOf, walletCoins } from '../catalog.js';
+import { decimalText } from '../decimalText.js';
+import { cover, hexId, laterTime, rngFor, type RecordGenerator } from './genContext.js';
+import { chainAddress, externalUid, txHash } from './walletText.js';
+
+const openStatuses = ['pending', 'fail', 'success'] as const;
+
+/** Withdrawals (X3): on-chain with the chain's fee, internal with none, every status. */
+export const withdrawalGenerator: RecordGenerator<WithdrawalRecord> = (ctx, j, t, id) => {
+  const rng = rngFor(ctx, j);
+  const coin = cover(walletCoins, j, ctx, rng);
+  const dest = cover(['on_chain', 'internal_transfer'] as const, j, ctx, rng, 1);
+  const chainSpec = cover(chainsOf(coin), j, ctx, rng, 2);
+  const chain = chainSpec?.chain ?? '';
+  const status = j >= ctx.openFrom ? openStatuses[(j + ctx.coverOffset) % 3]! : rng.chance(0.95) ? 'success' : 'fail';
+  const onChain = dest === 'on_chain';
+  return {
+    orderId: id.toString(),
+    tradeId: onChain ? (status === 'success' ? txHash(rng) : '') : (id + 11n).toString(),
+    coin,
+    dest,
+    clientOid: rng.chance(0.5) ? hexId(rng) : '',
+    type: 'withdraw',
+    tag: onChain && chainSpec?.needTag === true ? String(rng.range(100_000, 999_999)) : '',
+    size: decimalText(rng.range(10_000_000, 900_000_000), 6),
+    fee: onChain ? `-${chainSpec?.withdrawFee ?? '0'}` : '0',
+    status,
+    toAddress: onChain ? chainAddress(chain, rng) : ctx.peers[j % Math.max(1, ctx.peers.length)] ?? externalUid,
+    fromAddress: onChain ? chainAddress(chain, rng) : ctx.account.uid,
+    confirm: status === 'success' && onChain ? String(rng.range(12, 64)) : '0',
+    chain: onChain ? chain : '',
+    cTime: String(t),
+    uTime: String(status === 'pending' ? t : laterTime(ctx, t, rng, 1_800_000)),
+  };
+};

@@ -1,0 +1,148 @@
+import type { HistoryRecords, HistoryResource, SandboxAccount, TruthRecord } from '../world.js';
+import { badRecordIndex, badRecordPlan, spoil } from './badRecords.js';
+import { ID_PER_MS, lazyChunk, type Chunk } from './chunk.js';
+import { ChunkedSeries } from './chunkedSeries.js';
+import type { GenContext } from './generators/genContext.js';
+import { generatorFor } from './generators/generatorFor.js';
+import { dataPartitionsOf, partitionsOf } from './partitionsOf.js';
+import { resourceKeys } from './resourceKeys.js';
+import { hashKey } from './rng.js';
+import { historyResources, type ScalePlan } from './scalePlan.js';
+
+const DAY = 86_400_000;
+/** How far back generated history reaches. */
+export const HISTORY_SPAN_MS = 730 * DAY;
+/** Records this close to the end of their chunk may still be open (live, pending, Processing). */
+export const OPEN_WINDOW_MS = 2 * DAY;
+
+type AnySeries = ChunkedSeries<HistoryRecords[HistoryResource]>;
+
+/** One series with what it takes to grow it. */
+export interface SeriesEntry {
+  uid: string;
+  resource: HistoryResource;
+  partition: string;
+  series: AnySeries;
+  /** Records per ms at which `advance` grows the series. */
+  density: number;
+  carry: number;
+  chunks: number;
+  salt: bigint;
+  base: Omit<GenContext, 'key' | 'openFrom' | 'chunkEnd'>;
+}
+
+const keyOf = (uid: string, resource: string, partition: string): string => `${uid}|${resource}|${partition}`;
+
+/**
+ * Every (account, resource, partition) series of a world, generated lazily from the seed, and
+ * the one place that appends to them (writes and `advance`), so ids stay monotone.
+ *
+ * @example
+ * const book = new SeriesBook(1, accounts, parseScale('tiny'), Date.now());
+ * book.get(uid, 'spotOrders', 'all').query({ limit: 10 });
+ */
+export class SeriesBook {
+  private readonly entries = new Map<string, SeriesEntry>();
+
+  constructor(private readonly seed: number, private readonly accounts: SandboxAccount[], plan: ScalePlan, now: number) {
+    const start = now - HISTORY_SPAN_MS;
+    accounts.forEach((account, accountIndex) => {
+      for (const resource of historyResources) {
+        const parts = dataPartitionsOf(resource, account.demo);
+        const total = (account.demo ? plan.demoPerAccount : plan.perAccount)[resource];
+        parts.forEach((partition, p) => {
+          const count = Math.round(total / parts.length);
+          const entry = this.entry(account, accountIndex, resource, partition, p, now);
+          entry.density = count / HISTORY_SPAN_MS;
+          entry.series.addChunk(this.chunk(entry, count, start, now - 1));
+        });
+      }
+    });
+  }
+
+  /** The series; an unknown account or partition gets an empty one. */
+  get<R extends HistoryResource>(uid: string, resource: R, partition: string): ChunkedSeries<HistoryRecords[R]> {
+    const e = this.entries.get(keyOf(uid, resource, partition));
+    if (e !== undefined) return e.series as unknown as ChunkedSeries<HistoryRecords[R]>;
+    const account = this.accounts.find((a) => a.uid === uid);
+    if (account === undefined || !partitionsOf(resource).includes(partition)) return new ChunkedSeries<HistoryRecords[R]>();
+    const created = this.entry(account, this.accounts.indexOf(account), resource, partition, 0, 0);
+    return created.series as unknown as ChunkedSeries<HistoryRecords[R]>;
+  }
+
+  all(): Iterable<SeriesEntry> {
+    return this.entries.values();
+  }
+
+  /** Appends a written record at time `t` (clamped to keep time order); returns it and its index. */
+  append<R extends HistoryResource>(uid: string, resource: R, partition: string, t: number, build: (id: bigint, time: number) => HistoryRecords[R]): { record: HistoryRecords[R]; index: number } {
+    const series = this.get(uid, resource, partition);
+    const salt = this.entries.get(keyOf(uid, resource, partition))?.salt ?? 0n;
+    const time = Math.max(t, series.lastTime());
+    let id = BigInt(time) * ID_PER_MS + salt;
+    if (id <= series.lastId()) id = series.lastId() + 1n;
+    const record = build(id, time);
+    return { record, index: series.append(record, time, id) };
+  }
+
+  /** Grows every series over (from, to] at its own density. */
+  grow(from: number, to: number): void {
+    for (const e of this.entries.values()) {
+      const expected = e.density * (to - from) + e.carry;
+      const n = Math.floor(expected);
+      e.carry = expected - n;
+      if (n === 0) continue;
+      const start = Math.max(from + 1, Number(e.series.lastId() / ID_PER_MS) + 1);
+      if (start + n > to) continue;
+      e.series.addChunk(this.chunk(e, n, start, to));
+    }
+  }
+
+  *truth(): Iterable<TruthRecord> {
+    for (const e of this.entries.values()) {
+      const idField = resourceKeys[e.resource].id;
+      for (const record of e.series.all()) {
+        yield { uid: e.uid, resource: e.resource, partition: e.partition, id: String((record as unknown as Record<string, unknown>)[idField]), record };
+      }
+    }
+  }
+
+  private entry(account: SandboxAccount, accountIndex: number, resource: HistoryResource, partition: string, p: number, now: number): SeriesEntry {
+    const family = account.parentUid !== null ? [account.parentUid] : account.subUids;
+    const entry: SeriesEntry = {
+      uid: account.uid, resource, partition, series: new ChunkedSeries(), density: 0, carry: 0, chunks: 0,
+      salt: BigInt(hashKey(this.seed, account.uid, resource, partition) % 60_000) * 16n,
+      base: {
+        seed: this.seed, account, mainUid: account.parentUid ?? account.uid, peers: family, partition,
+        coverOffset: accountIndex * 7 + p * 5, modernFrom: now - 365 * DAY,
+      },
+    };
+    this.entries.set(keyOf(account.uid, resource, partition), entry);
+    return entry;
+  }
+
+  private chunk(e: SeriesEntry, count: number, start: number, end: number): Chunk<HistoryRecords[HistoryResource]> {
+    const chunkNo = e.chunks++;
+    const key = hashKey(this.seed, e.uid, e.resource, e.partition, String(chunkNo));
+    const ctx: GenContext = { ...e.base, key, openFrom: count, chunkEnd: end };
+    const generate = generatorFor(e.resource);
+    const spoilAt = chunkNo === 0 && e.base.account === this.accounts[0]
+      && badRecordPlan.some((b) => b.resource === e.resource && b.partition === e.partition) ? badRecordIndex(count) : -1;
+    const chunk = lazyChunk({
+      count, start, end, key, salt: e.salt,
+      make: (j, t, id) => {
+        const r = generate(ctx, j, t, id);
+        return (j === spoilAt ? spoil(e.resource, r) : r) as HistoryRecords[HistoryResource];
+      },
+    });
+    let lo = 0;
+    let hi = count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (chunk.timeAt(mid) < end - OPEN_WINDOW_MS) lo = mid + 1;
+      else hi = mid;
+    }
+    ctx.openFrom = Math.max(0, Math.min(lo, count - 6));
+    return chunk;
+  }
+}

@@ -1,0 +1,26 @@
+import type { HistoryResource } from '../world.js';
+import { mix } from './rng.js';
+import { OPEN_WINDOW_MS, type SeriesBook } from './seriesBook.js';
+import { settleableResources, settleRecord } from './settleRecord.js';
+
+/**
+ * The settling half of `advance`: open records up to `oldNow` settle, every one older than the
+ * open window for sure and younger ones with probability 1/2 (deterministic per advance).
+ *
+ * @example
+ * settlePass(book, oldNow, newNow, 1);
+ */
+export function settlePass(book: SeriesBook, oldNow: number, newNow: number, round: number): void {
+  for (const e of book.all()) {
+    if (!settleableResources.includes(e.resource)) continue;
+    const s = e.series;
+    const end = s.firstAtOrAfter(oldNow + 1);
+    const from = Math.max(0, Math.min(s.firstAtOrAfter(oldNow - OPEN_WINDOW_MS), end - 8));
+    for (let i = from; i < end; i++) {
+      const t = s.timeAt(i);
+      if (t >= newNow - OPEN_WINDOW_MS && (mix(Number(s.idAt(i) % 0xffff_ffffn), round) & 1) === 0) continue;
+      const settled = settleRecord(e.resource as HistoryResource, s.at(i), newNow);
+      if (settled !== undefined) s.replace(i, settled);
+    }
+  }
+}
