@@ -1,9 +1,91 @@
 import { Command } from 'commander';
-import { TradeledgerError } from '../errors.js';
+import { exitCodes } from '../errors.js';
+import { databaseStatus } from '../db/databaseStatus.js';
+import { findEmbeddedServer } from '../db/embeddedServer.js';
+import { embeddedServerOptions } from '../db/embeddedServerOptions.js';
+import { migrate } from '../db/migrate.js';
+import { redactUrl } from '../db/redactUrl.js';
+import { resolveDatabase } from '../db/resolveDatabase.js';
+import { stopEmbeddedServer } from '../db/stopEmbeddedServer.js';
 
-/** Placeholder until the db command lands; it says so plainly instead of pretending. */
-export function dbCommand(_setExit: (code: number) => void): Command {
-  return new Command('db').description('(not built yet)').action(() => {
-    throw new TradeledgerError('NOT_BUILT', 'the db command is not built yet', { kind: 'config' });
-  });
+interface DbFlags { dataDir?: string; port?: string }
+
+/**
+ * `tradeledger db migrate | url | status | stop`. Without DATABASE_URL these use the embedded
+ * PostgreSQL, starting it when needed and leaving it running for later commands and psql
+ * (`psql "$(tradeledger db url)"`); `db stop` ends it.
+ *
+ * @example
+ * tradeledger db migrate && psql "$(tradeledger db url)" -c '\dt'
+ */
+export function dbCommand(setExit: (code: number) => void): Command {
+  const db = new Command('db')
+    .description('Manage the database: migrate, print its URL, show status, stop the embedded server.')
+    .option('--data-dir <dir>', 'embedded PostgreSQL data folder (env TRADELEDGER_DATA_DIR; default .tradeledger/pg)')
+    .option('--port <port>', 'embedded PostgreSQL port (env TRADELEDGER_PG_PORT; default 54329)')
+    .addHelpText('after', `
+Without DATABASE_URL, an embedded PostgreSQL runs from the data folder on 127.0.0.1. The first
+command that needs it starts it; it keeps running after the command ends, so later commands and
+psql reuse it. \`tradeledger db stop\` stops it. With DATABASE_URL set, that server is used.`);
+  const flags = (cmd: Command): DbFlags => cmd.optsWithGlobals<DbFlags>();
+  const log = (m: string) => process.stderr.write(`tradeledger: ${m}\n`);
+
+  db.command('migrate')
+    .description('Apply the pending migrations in sql/, each in its own transaction.')
+    .action(async (_o: unknown, cmd: Command) => {
+      const { url } = await resolveDatabase({ ...flags(cmd), log });
+      const plan = await migrate(url, { onApplied: (f) => process.stdout.write(`applied ${f.fileName}\n`) });
+      const total = plan.applied.length + plan.pending.length;
+      process.stdout.write(`${plan.pending.length} applied now, ${total} in total; ${redactUrl(url)} is up to date.\n`);
+    });
+
+  db.command('url')
+    .description('Print the database URL (psql accepts it): psql "$(tradeledger db url)".')
+    .action(async (_o: unknown, cmd: Command) => {
+      const { url } = await resolveDatabase({ ...flags(cmd), log });
+      process.stdout.write(`${url}\n`);
+    });
+
+  db.command('status')
+    .description('Show the server, its version, applied and pending migrations, and table row counts.')
+    .option('--json', 'print one JSON object')
+    .action(async (o: { json?: boolean }, cmd: Command) => {
+      const { url, embedded } = await resolveDatabase({ ...flags(cmd), log });
+      const s = await databaseStatus(url);
+      const server = embedded ? `embedded, pid ${embedded.pid}, data ${embedded.dataDir}` : 'from DATABASE_URL';
+      if (s.migrationProblem) setExit(exitCodes.internal);
+      if (o.json) {
+        process.stdout.write(`${JSON.stringify({
+          url: redactUrl(url), server, version: s.serverVersion, database: s.database,
+          applied: s.migrations?.applied.map((m) => ({ version: m.version, name: m.name, appliedAt: m.appliedAt })) ?? null,
+          pending: s.migrations?.pending.map((m) => m.fileName) ?? null,
+          migrationProblem: s.migrationProblem ? { message: s.migrationProblem.message, hint: s.migrationProblem.hint } : null,
+          tables: Object.fromEntries(s.tables.map((t) => [t.name, t.rows])),
+        })}\n`);
+        return;
+      }
+      const lines = [`server:     ${redactUrl(url)} (${server})`, `version:    PostgreSQL ${s.serverVersion}`];
+      if (s.migrations) {
+        const last = s.migrations.applied.at(-1);
+        lines.push(`migrations: ${s.migrations.applied.length} applied${last ? ` (latest ${String(last.version).padStart(4, '0')}_${last.name})` : ''}, ${s.migrations.pending.length} pending${s.migrations.pending.length ? `: ${s.migrations.pending.map((m) => m.fileName).join(', ')} (run tradeledger db migrate)` : ''}`);
+      } else {
+        lines.push(`migrations: REFUSED: ${s.migrationProblem?.message}`, `            fix: ${s.migrationProblem?.hint}`);
+      }
+      lines.push('tables:');
+      const width = Math.max(0, ...s.tables.map((t) => t.name.length));
+      for (const t of s.tables) lines.push(`  ${t.name.padEnd(width)}  ${t.rows.padStart(10)}`);
+      if (s.tables.length === 0) lines.push('  (none: run tradeledger db migrate)');
+      process.stdout.write(`${lines.join('\n')}\n`);
+    });
+
+  db.command('stop')
+    .description('Stop the embedded PostgreSQL of the data folder (a fast shutdown; committed data is kept).')
+    .action(async (_o: unknown, cmd: Command) => {
+      const options = embeddedServerOptions(flags(cmd));
+      const running = await findEmbeddedServer(options);
+      const stopped = await stopEmbeddedServer(options);
+      process.stdout.write(stopped ? `stopped the embedded PostgreSQL${running ? ` on port ${running.port}` : ''} (${options.dataDir})\n` : `the embedded PostgreSQL in ${options.dataDir} is not running\n`);
+    });
+
+  return db;
 }

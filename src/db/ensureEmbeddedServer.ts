@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -33,25 +35,32 @@ export async function ensureEmbeddedServer(options: EmbeddedServerOptions, log: 
     const again = await findEmbeddedServer(options);
     if (again) return again;
     const paths = embeddedPaths(options.dataDir);
+    const starting = await livePostmaster(paths.cluster);
+    if (!starting && await portInUse(options.port)) {
+      throw new TradeledgerError('DB_PORT_IN_USE', `port ${options.port} on 127.0.0.1 is already in use by another program, so the embedded PostgreSQL for ${options.dataDir} cannot start there`, {
+        kind: 'config',
+        hint: 'Pick a free port with --port or TRADELEDGER_PG_PORT (for example 54330), or stop the program using that port.',
+      });
+    }
     let credentials = await readCredentials(paths.connection);
     if (!credentials) {
+      if (starting || existsSync(join(paths.cluster, 'PG_VERSION'))) {
+        // Never wipe a cluster: it may hold the only copy of someone's data.
+        throw new TradeledgerError('DB_NO_CREDENTIALS', `${paths.connection} is missing, so the embedded PostgreSQL in ${paths.cluster} cannot be used`, {
+          kind: 'config',
+          hint: `Restore that file, or (if the data there is not needed) run \`tradeledger db stop\`, delete ${options.dataDir} and run the command again.`,
+        });
+      }
       log(`initialising a new embedded PostgreSQL in ${paths.cluster} (first use; takes a few seconds)`);
-      // A folder left by an initialisation that died half-way would make initdb refuse.
+      // An empty folder left by an initialisation that failed early would make initdb refuse.
       await rm(paths.cluster, { recursive: true, force: true });
       credentials = { user: 'postgres', password: randomBytes(18).toString('base64url') };
       await initialiseCluster(paths.cluster, credentials.password);
       await writeFile(paths.connection, JSON.stringify(credentials) + '\n', { mode: 0o600 });
     }
-    const starting = await livePostmaster(paths.cluster);
     if (starting) {
       await waitUntilReady(paths.cluster, starting.pid, paths.log);
       return describe(options.dataDir, starting.pid, starting.port, credentials, false);
-    }
-    if (await portInUse(options.port)) {
-      throw new TradeledgerError('DB_PORT_IN_USE', `port ${options.port} on 127.0.0.1 is already in use by another program, so the embedded PostgreSQL for ${options.dataDir} cannot start there`, {
-        kind: 'config',
-        hint: 'Pick a free port with --port or TRADELEDGER_PG_PORT (for example 54330), or stop the program using that port.',
-      });
     }
     log(`starting the embedded PostgreSQL on 127.0.0.1:${options.port} (data in ${options.dataDir}; stop it with \`tradeledger db stop\`)`);
     const pid = await startServer(options, paths);
