@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { parse } from 'csv-parse/sync';
+import { Decimal as DecimalBase } from 'decimal.js';
+import { freshDatabase } from '../support/database.js';
+import type { FreshDatabase } from '../support/database.js';
+import { runReports } from '../../src/reports/runReports.js';
+import { reportPeriod } from '../../src/reports/reportPeriod.js';
+import type { ReportFormat } from '../../src/reports/reportFormats.js';
+import { fixtureSql } from './ledgerFixture.js';
+
+// Amounts reach 30+ significant digits; decimal.js rounds to 20 by default.
+const Decimal = DecimalBase.clone({ precision: 200 });
+type Decimal = InstanceType<typeof Decimal>;
+
+let fresh: FreshDatabase;
+let outRoot: string;
+/** The ledger's own per-coin sums for 2025 (UTC), the figure every format must reproduce. */
+let ledgerTotals: Record<string, string>;
+
+beforeAll(async () => {
+  fresh = await freshDatabase();
+  await sql.raw(fixtureSql).execute(fresh.db);
+  outRoot = await mkdtemp(path.join(tmpdir(), 'tl-reports-'));
+  const { rows } = await sql<{ coin: string; total: string }>`
+    SELECT coin, sum(amount)::text AS total FROM ledger
+    WHERE ts >= '2025-01-01Z' AND ts < '2026-01-01Z' GROUP BY coin`.execute(fresh.db);
+  ledgerTotals = Object.fromEntries(rows.map((r) => [r.coin, new Decimal(r.total).toFixed()]));
+});
+afterAll(async () => {
+  await fresh?.drop();
+  if (outRoot) await rm(outRoot, { recursive: true, force: true });
+});
+
+async function run(format: ReportFormat, account = '') {
+  const outDir = path.join(outRoot, `${format}-${account || 'all'}`);
+  const result = await runReports({ databaseUrl: fresh.url, format, account, outDir, period: reportPeriod({ year: '2025' }) });
+  return { ...result, outDir };
+}
+
+async function csv(dir: string, file: string): Promise<{ header: string[]; records: Record<string, string>[]; text: string }> {
+  const text = await readFile(path.join(dir, file), 'utf8');
+  const header = (parse(text, { to_line: 1 }) as string[][])[0] ?? [];
+  return { header, records: parse(text, { columns: true }) as Record<string, string>[], text };
+}
+
+/** received - sent - fee per coin, as a tax tool would compute the year's net movement. */
+function netPerCoin(records: Record<string, string>[], cols: { in: [string, string]; out: [string, string]; fee: [string, string] }) {
+  const net = new Map<string, Decimal>();
+  const add = (coin: string | undefined, amount: string | undefined, sign: 1 | -1) => {
+    if (!coin || !amount) return;
+    net.set(coin, (net.get(coin) ?? new Decimal(0)).plus(new Decimal(amount).times(sign)));
+  };
+  for (const r of records) {
+    add(r[cols.in[1]], r[cols.in[0]], 1);
+    add(r[cols.out[1]], r[cols.out[0]], -1);
+    add(r[cols.fee[1]], r[cols.fee[0]], -1);
+  }
+  return Object.fromEntries([...net].map(([coin, d]) => [coin, d.toFixed()]));
+}
+
+const noExponent = (text: string) => expect(text).not.toMatch(/\d[eE][+-]?\d/);
+
+describe('native format', () => {
+  it('writes every subject file, with exact amounts and totals equal to the database', async () => {
+    const { outDir, manifest } = await run('native');
+    expect((await readdir(outDir)).sort()).toEqual([
+      'balances.csv', 'data-quality.csv', 'deposits-withdrawals.csv', 'fees.csv', 'futures-pnl.csv', 'ledger.csv',
+      'manifest.json', 'margin-records.csv', 'reconciliation.csv', 'trades.csv', 'transfers.csv',
+    ]);
+    const ledger = await csv(outDir, 'ledger.csv');
+    expect(ledger.header).toEqual(['time_utc', 'time_local', 'account_uid', 'wallet', 'coin', 'amount', 'kind', 'source',
+      'source_id', 'leg', 'order_id', 'symbol', 'counterparty']);
+    const sums = new Map<string, Decimal>();
+    for (const r of ledger.records) sums.set(r.coin!, (sums.get(r.coin!) ?? new Decimal(0)).plus(r.amount!));
+    expect(Object.fromEntries([...sums].map(([c, d]) => [c, d.toFixed()]))).toEqual(ledgerTotals);
+    expect(ledger.text).toContain(',0.000000089,trade_buy,');
+    expect(ledger.text).toContain(',-12345678901234.123456789012,trade_sell,');
+    noExponent(ledger.text);
+
+    const trades = await csv(outDir, 'trades.csv');
+    expect(trades.records.map((r) => `${r.trade_id} ${r.base}/${r.quote} ${r.fees}`)).toEqual([
+      'f1 BTC/USDT 0.5 BGB', 'f3 BTC/USDT -0.2 USDT', 'f2 ETH/USDT 3.5 USDT; 0.1 BGB',
+    ]);
+    const fees = await csv(outDir, 'fees.csv');
+    const feePaid = fees.records.filter((r) => r.kind === 'fee').reduce((s, r) => s.plus(r.paid!), new Decimal(0));
+    // spot: 0.5 + 3.5 + 0.1 - 0.2; withdrawal 1; isolated margin 0.07; futures 0.3 + 0.1
+    expect(feePaid.toFixed()).toBe('5.37');
+    const dw = await csv(outDir, 'deposits-withdrawals.csv');
+    expect(dw.records.map((r) => `${r.order_id} ${r.status} ${r.dest} ${r.in_ledger}`)).toEqual([
+      'd1 success on_chain true', 'd2 pending on_chain false', 'd3 failed internal false', 'w1 success on_chain true', 'w2 pending on_chain false',
+    ]);
+    const futures = await csv(outDir, 'futures-pnl.csv');
+    expect(futures.records.map((r) => `${r.bill_id} ${r.realized_pnl} ${r.trading_fee} ${r.funding_fee} ${r.net}`)).toEqual([
+      'b1 12.5 -0.3 0 12.2', 'b2 0 0 -0.02 -0.02', 'b3 0 -0.1 0 -0.1',
+    ]);
+    const quality = await csv(outDir, 'data-quality.csv');
+    expect(quality.records.map((r) => `${r.kind} ${r.source}`)).toEqual(['history_gap futuresOrders/USDT-FUTURES', 'record spot_bills']);
+    const balances = await csv(outDir, 'balances.csv');
+    expect(balances.records.find((r) => r.account_uid === 'B')).toMatchObject({ wallet: 'spot', coin: 'USDT', ledger_balance: '250' });
+
+    expect(manifest.gaps).toEqual([{ account: 'A', stream: 'futuresOrders', partition: 'USDT-FUTURES',
+      from: '2024-01-01T00:00:00.000Z', to: '2025-09-01T00:00:00.000Z', reason: 'E21 serves only the last 90 days' }]);
+    expect(manifest.watermarks).toEqual([expect.objectContaining({ account: 'A', stream: 'spotFills', watermark: '2026-01-05T00:00:00.000Z' })]);
+  });
+
+  it('lists a SHA-256 and row count in the manifest that match each file', async () => {
+    const { outDir, manifestPath } = await run('native');
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { files: { file: string; rows: number; sha256: string }[] };
+    expect(manifest.files).toHaveLength(10);
+    for (const f of manifest.files) {
+      const bytes = await readFile(path.join(outDir, f.file));
+      expect(createHash('sha256').update(bytes).digest('hex'), f.file).toBe(f.sha256);
+      expect((await csv(outDir, f.file)).records.length, f.file).toBe(f.rows);
+    }
+  });
+
+  it('limits every file to one account with --account', async () => {
+    const { outDir } = await run('native', 'B');
+    const ledger = await csv(outDir, 'ledger.csv');
+    expect(ledger.records.map((r) => `${r.account_uid} ${r.amount} ${r.kind}`)).toEqual(['B 250 transfer_in']);
+  });
+});
+
+describe('tax tool formats', () => {
+  it('koinly: universal columns, UTC dates, labels, and the ledger\'s totals', async () => {
+    const { outDir } = await run('koinly');
+    const k = await csv(outDir, 'koinly.csv');
+    expect(k.header).toEqual(['Date', 'Sent Amount', 'Sent Currency', 'Received Amount', 'Received Currency', 'Fee Amount',
+      'Fee Currency', 'Net Worth Amount', 'Net Worth Currency', 'Label', 'Description', 'TxHash']);
+    for (const r of k.records) expect(r.Date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    expect(netPerCoin(k.records, { in: ['Received Amount', 'Received Currency'], out: ['Sent Amount', 'Sent Currency'], fee: ['Fee Amount', 'Fee Currency'] }))
+      .toEqual(ledgerTotals);
+    const labels = new Set(k.records.map((r) => r.Label));
+    expect([...labels].sort()).toEqual(['', 'cost', 'fee refund', 'margin fee', 'margin loan', 'margin repayment', 'realized gain']);
+    const f1 = k.records.find((r) => r.Description!.includes('spot_fills:f1'));
+    expect(f1).toMatchObject({ 'Sent Amount': '12345678901234.123456789012', 'Sent Currency': 'USDT', 'Received Amount': '0.000000089',
+      'Received Currency': 'BTC', 'Fee Amount': '0.5', 'Fee Currency': 'BGB' });
+    expect(k.records.find((r) => r.Description!.includes('deposits:d1'))?.TxHash).toBe('0xhash1');
+    noExponent(k.text);
+  });
+
+  it('cointracking: its 11 columns, types, and the ledger\'s totals', async () => {
+    const { outDir } = await run('cointracking');
+    const c = await csv(outDir, 'cointracking.csv');
+    expect(c.header).toEqual(['Type', 'Buy Amount', 'Buy Currency', 'Sell Amount', 'Sell Currency', 'Fee', 'Fee Currency',
+      'Exchange', 'Trade-Group', 'Comment', 'Date']);
+    for (const r of c.records) expect(r.Date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(netPerCoin(c.records, { in: ['Buy Amount', 'Buy Currency'], out: ['Sell Amount', 'Sell Currency'], fee: ['Fee', 'Fee Currency'] }))
+      .toEqual(ledgerTotals);
+    expect(new Set(c.records.map((r) => r.Type))).toEqual(new Set(['Trade', 'Deposit', 'Withdrawal', 'Receive Loan', 'Repay Loan',
+      'Borrowing Fee', 'Margin Fee', 'Other Fee', 'Income', 'Lost', 'Derivatives / Futures Profit', 'Derivatives / Futures Loss']));
+    noExponent(c.text);
+  });
+
+  it('cointracker: the 8 columns, US dates, tags, and the ledger\'s totals', async () => {
+    const { outDir } = await run('cointracker');
+    const c = await csv(outDir, 'cointracker.csv');
+    expect(c.header).toEqual(['Date', 'Received Quantity', 'Received Currency', 'Sent Quantity', 'Sent Currency', 'Fee Amount',
+      'Fee Currency', 'Tag']);
+    for (const r of c.records) expect(r.Date).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/);
+    expect(netPerCoin(c.records, { in: ['Received Quantity', 'Received Currency'], out: ['Sent Quantity', 'Sent Currency'], fee: ['Fee Amount', 'Fee Currency'] }))
+      .toEqual(ledgerTotals);
+    expect(new Set(c.records.map((r) => r.Tag))).toEqual(new Set(['', 'margin fee', 'margin gain', 'margin loss']));
+    noExponent(c.text);
+  });
+});
