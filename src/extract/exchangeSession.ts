@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import { ExchangeClient } from '../api/exchangeClient.js';
+import type { ClientEvent } from '../api/clientEvent.js';
+import { RateBudgets } from '../api/rateBudgets.js';
+import type { EndpointName } from '../api/endpoints.js';
+import { ApiError } from '../api/apiError.js';
+import { TradeledgerError } from '../errors.js';
+import type { SyncAccount, SyncOptions } from './syncOptions.js';
+import { asList } from './asList.js';
+
+/** A connected account: its resolved UID and the signed call into the exchange. */
+export interface AccountSession {
+  readonly account: SyncAccount;
+  readonly uid: string;
+  readonly demo: boolean;
+  readonly client: ExchangeClient;
+  readonly call: (endpoint: EndpointName, params: Record<string, string>) => Promise<unknown>;
+}
+
+/**
+ * Opens one client per account over one shared set of rate budgets, measures the clock offset,
+ * and proves each key works with one cheap signed request before any stream starts. A wrong
+ * key, passphrase, IP or clock fails here, as an 'auth' error naming the account and the fix.
+ *
+ * The account UID comes from the config; without one it is discovered from the `userId` of the
+ * account's newest spot fill, and failing that a stable stand-in derived from the API key
+ * (`key-<sha256 prefix>`) is used and a warning says so.
+ *
+ * @example
+ * const sessions = await openSessions(options, (e) => log(e));
+ */
+export async function openSessions(o: SyncOptions, onClientEvent: (account: string, e: ClientEvent) => void): Promise<AccountSession[]> {
+  const budgets = new RateBudgets();
+  const sessions: AccountSession[] = [];
+  let offset: number | undefined;
+  try {
+    for (const account of o.accounts) {
+      const demo = account.kind === 'demo';
+      const provisional = account.uid ?? `key-${createHash('sha256').update(account.credentials.apiKey).digest('hex').slice(0, 12)}`;
+      const client = new ExchangeClient({
+        baseUrl: o.baseUrl, budgetKey: provisional, budgets, credentials: { ...account.credentials, demo },
+        safetyFactor: o.client.safetyFactor, maxRetries: o.client.maxRetries, retryBaseMs: o.client.retryBaseMs,
+        timeoutMs: o.client.timeoutMs, rateLimit: o.client.rateLimit, ...(offset === undefined ? {} : { clockOffsetMs: offset }),
+        onEvent: (e) => onClientEvent(account.name, e),
+      });
+      const call = (endpoint: EndpointName, params: Record<string, string>) => client.request<unknown>(endpoint, params);
+      sessions.push({ account, uid: provisional, demo, client, call });
+      if (offset === undefined) offset = await client.syncClock();
+      const uid = await proveKey(account, demo, call);
+      (sessions[sessions.length - 1] as { uid: string }).uid = account.uid ?? uid ?? provisional;
+    }
+    return sessions;
+  } catch (e) {
+    await Promise.all(sessions.map((s) => s.client.close()));
+    throw e;
+  }
+}
+
+async function proveKey(account: SyncAccount, demo: boolean, call: AccountSession['call']): Promise<string | undefined> {
+  try {
+    if (demo) {
+      await call('futuresAccounts', { productType: 'SUSDT-FUTURES' });
+      return undefined;
+    }
+    const fills = asList(await call('spotFills', { limit: '1' }));
+    const userId = fills[0]?.userId;
+    return typeof userId === 'string' && userId !== '' ? userId : undefined;
+  } catch (e) {
+    if (e instanceof ApiError && e.kind === 'auth') {
+      throw new TradeledgerError(e.code, `account "${account.name}": ${e.message}`, { kind: 'auth', hint: e.hint, cause: e, details: { account: account.name } });
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,76 @@
+import type { Kysely } from 'kysely';
+import type { ClientBase } from 'pg';
+import { withTransaction } from '../db/withTransaction.js';
+import type { FeeRow } from '../normalize/feeRow.js';
+import { upsertPage } from './upsertPage.js';
+import type { UpsertCounts, UpsertSpec } from './upsertPage.js';
+import type { RecordRow } from './recordRow.js';
+import { writeCheckpoint } from './syncState.js';
+import type { CheckpointWrite, StateKey } from './syncState.js';
+
+/** The fee rows a page brings, per record key (only records whose row changed are rewritten). */
+export interface PageFees {
+  readonly source: string;
+  readonly account: string;
+  readonly byKey: ReadonlyMap<string, { sourceId: string; cTime: string | null; rows: readonly FeeRow[] }>;
+}
+
+export interface PageLoad {
+  readonly spec: UpsertSpec;
+  readonly rows: readonly RecordRow[];
+  readonly fees?: PageFees;
+  /** Stamp last_seen_at on every row of the page (current-state streams). */
+  readonly touchSeen?: boolean;
+  /** The checkpoint committed with the page; absent for out-of-band refreshes (E15). */
+  readonly state?: StateKey;
+  readonly checkpoint?: CheckpointWrite;
+}
+
+/**
+ * Loads one page in ONE transaction: the upsert, the fee rows of changed records, and the
+ * checkpoint that says the page was read. A crash before COMMIT leaves neither; after, both.
+ * Rows are deduplicated by key first (a window edge or a page overlap can repeat a record).
+ *
+ * @example
+ * const counts = await loadPage(db, { spec, rows, state, checkpoint });
+ */
+export async function loadPage(db: Kysely<any>, load: PageLoad): Promise<UpsertCounts> {
+  const unique = new Map<string, RecordRow>();
+  for (const r of load.rows) unique.set(r.key, r);
+  const rows = [...unique.values()];
+  return withTransaction(db, async (tx) => {
+    const counts = await upsertPage(tx.client, load.spec, rows.map((r) => r.values));
+    if (load.fees && counts.changedKeys.length > 0) await replaceFees(tx.client, load.fees, counts.changedKeys.map((k) => k.join('\u0000')));
+    if (load.touchSeen && rows.length > 0) await touchSeen(tx.client, load.spec, rows);
+    if (load.state && load.checkpoint) await writeCheckpoint(tx.db, load.state, load.checkpoint);
+    return { inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged };
+  });
+}
+
+async function replaceFees(client: ClientBase, fees: PageFees, changed: string[]): Promise<void> {
+  const items = changed.map((k) => fees.byKey.get(k)).filter((x) => x !== undefined);
+  if (items.length === 0) return;
+  await client.query('DELETE FROM fees WHERE account_uid = $1 AND source = $2 AND source_id = ANY($3::text[])',
+    [fees.account, fees.source, items.map((i) => i.sourceId)]);
+  const flat = items.flatMap((item) => item.rows.map((f, seq) => ({ item, f, seq })));
+  if (flat.length === 0) return;
+  await client.query(`
+    INSERT INTO fees (account_uid, source, source_id, seq, coin, paid, platform_deducted, coupon_covered,
+                      payable_in_received_coin, format, rebate, c_time)
+    SELECT $1, $2, * FROM unnest($3::text[], $4::int[], $5::text[], $6::numeric[], $7::numeric[], $8::numeric[],
+                                 $9::numeric[], $10::text[], $11::boolean[], $12::timestamptz[])`, [
+    fees.account, fees.source,
+    flat.map((x) => x.item.sourceId), flat.map((x) => x.seq), flat.map((x) => x.f.coin), flat.map((x) => x.f.paid),
+    flat.map((x) => x.f.platformDeducted), flat.map((x) => x.f.couponCovered), flat.map((x) => x.f.payableInReceivedCoin),
+    flat.map((x) => x.f.format), flat.map((x) => x.f.rebate), flat.map((x) => x.item.cTime),
+  ]);
+}
+
+async function touchSeen(client: ClientBase, spec: UpsertSpec, rows: RecordRow[]): Promise<void> {
+  const keyIdx = spec.key.map((k) => spec.columns.indexOf(k));
+  const arrays = keyIdx.map((i) => rows.map((r) => r.values[i]));
+  const match = spec.key.map((k, n) => `t."${k}" = u.k${n}`).join(' AND ');
+  const unnest = spec.key.map((_, n) => `$${n + 1}::text[]`).join(', ');
+  const names = spec.key.map((_, n) => `k${n}`).join(', ');
+  await client.query(`UPDATE "${spec.table}" t SET last_seen_at = now() FROM unnest(${unnest}) AS u(${names}) WHERE ${match}`, arrays);
+}

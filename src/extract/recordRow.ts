@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import { checkRecord } from '../normalize/checkRecord.js';
+import type { CheckedResource } from '../normalize/recordShapes.js';
+import { recordShapes } from '../normalize/recordShapes.js';
+import { mapColumns } from './column.js';
+import type { Column, ColumnValue } from './column.js';
+import type { Partition } from './streamDef.js';
+
+/** One record ready to load: its values in `columnsOf` order, its key, and its problems. */
+export interface RecordRow {
+  readonly values: unknown[];
+  readonly key: string;
+  readonly typed: Record<string, ColumnValue>;
+  readonly problems: string[];
+}
+
+/** Field names that would hold a secret; stripped from raw before storing (E8 must never keep one). */
+const secretFields = new Set(['secretKey', 'secret', 'apiSecret', 'passphrase', 'password']);
+
+/**
+ * The column list a stream's rows are written with: account column, partition columns, typed
+ * columns, then raw and problems.
+ *
+ * @example
+ * columnsOf('account_uid', ['product_type'], futuresFills.columns) // ['account_uid', 'product_type', 'trade_id', ..., 'raw', 'problems']
+ */
+export function columnsOf(accountColumn: string | null, partitionColumns: readonly string[], columns: Readonly<Record<string, Column>>): string[] {
+  return [...(accountColumn ? [accountColumn] : []), ...partitionColumns, ...Object.keys(columns), 'raw', 'problems'];
+}
+
+/**
+ * Maps one raw record to a row: typed columns (NULL plus a problem when a value is unreadable),
+ * the record's data-quality problems from checkRecord, and the raw record kept as received.
+ * Never throws for bad data.
+ *
+ * @example
+ * const row = recordRow('deposits', uid, partition, deposits.columns, ['order_id'], raw);
+ */
+export function recordRow(
+  resource: string, account: string | null, partition: Partition, columns: Readonly<Record<string, Column>>,
+  key: readonly string[], raw: Record<string, unknown>, extraProblems: readonly string[] = [],
+): RecordRow {
+  const clean = stripSecrets(raw);
+  const { values: typed, problems } = mapColumns(columns, clean);
+  const all = new Set<string>(problems);
+  for (const k of key) {
+    // A record without its id is still kept: under a stable stand-in id derived from its content.
+    if (k in typed && typed[k] === null) {
+      typed[k] = `missing-id-${createHash('sha256').update(JSON.stringify(clean)).digest('hex').slice(0, 16)}`;
+      all.add(`${columns[k]?.field ?? k}: the record has no id; stored under ${typed[k]}`);
+    }
+  }
+  if (resource in recordShapes) {
+    for (const p of checkRecord(resource as CheckedResource, clean)) all.add(p.message);
+  }
+  for (const p of extraProblems) all.add(p);
+  const partitionValues = Object.values(partition.columns);
+  const values: unknown[] = [...(account === null ? [] : [account]), ...partitionValues, ...Object.values(typed), JSON.stringify(clean), [...all]];
+  const keyValues = key.map((k) => partition.columns[k] ?? typed[k] ?? '');
+  return { values, key: keyValues.join('\u0000'), typed, problems: [...all] };
+}
+
+function stripSecrets(raw: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.keys(raw).some((k) => secretFields.has(k))) return raw;
+  return Object.fromEntries(Object.entries(raw).filter(([k]) => !secretFields.has(k)));
+}

@@ -1,0 +1,128 @@
+import type { AccountRun } from './accountRun.js';
+import type { HistoryStream, Partition } from './streamDef.js';
+import { columnsOf, recordRow } from './recordRow.js';
+import type { RecordRow } from './recordRow.js';
+import { feeRows } from './feeRows.js';
+import type { FeeRow } from '../normalize/feeRow.js';
+import { loadPage } from './loadPage.js';
+import type { PageFees } from './loadPage.js';
+import type { UpsertSpec } from './upsertPage.js';
+import { planWindows } from './windowPlan.js';
+import type { Window } from './windowPlan.js';
+import { readCheckpoint } from './syncState.js';
+import type { StateKey } from './syncState.js';
+import { recordGap } from './historyGap.js';
+import { emptyCounts } from './streamCounts.js';
+import type { StreamCounts } from './streamCounts.js';
+
+const feeSource = { spotOrder: 'spot_orders', spotFill: 'spot_fills', futuresFill: 'futures_fills' } as const;
+
+/**
+ * Walks one partition of one history stream: windows oldest to newest, pages newest to oldest
+ * inside each window by the stream's cursor, the cursor reset per window. Every page commits its
+ * rows together with the checkpoint, so a killed run resumes at the next page. Throws when the
+ * exchange fails for good; what was committed stays.
+ *
+ * @example
+ * const { counts } = await runHistoryPartition(run, deposits, single[0]);
+ */
+export async function runHistoryPartition(run: AccountRun, stream: HistoryStream, partition: Partition): Promise<{ counts: StreamCounts; firstWindowStart: number | undefined }> {
+  const state: StateKey = { account: run.account.uid, stream: stream.name, partition: partition.key };
+  const checkpoint = await readCheckpoint(run.db, state);
+  const t = run.timing;
+  const plan = planWindows({
+    spanDays: run.windowDays[stream.name] ?? stream.spanDays, horizonDays: stream.horizonDays, mutable: stream.mutable,
+    rescanAll: stream.rescanAll ?? false, checkpoint, now: t.now, safetyLagMs: t.safetyLagMs, since: t.since,
+    defaultStart: t.defaultStart, lookbackMs: t.lookbackMs, horizonMarginMs: t.horizonMarginMs,
+  });
+  const where = { account: run.account.name, stream: stream.name, partition: partition.key };
+  if (plan.gap) {
+    await recordGap(run.db, state, plan.gap, `${stream.endpoint} serves only the last ${stream.horizonDays} days`, run.runId);
+    run.emit({ type: 'gap', ...where, from: new Date(plan.gap.from).toISOString(), to: new Date(plan.gap.to).toISOString() });
+  }
+  run.emit({ type: 'partition-start', ...where, windows: plan.windows.length });
+  const spec: UpsertSpec = {
+    table: stream.table, key: ['account_uid', ...stream.key],
+    columns: [...columnsOf('account_uid', Object.keys(partition.columns), stream.columns), 'seen_run_id'],
+    compare: ['raw', 'problems'], onChange: ['updated_at = now()'],
+  };
+  const counts = emptyCounts();
+  let watermark = checkpoint?.watermark;
+  for (const [i, window] of plan.windows.entries()) {
+    await walkWindow(run, stream, partition, spec, state, window, watermark, counts, i, plan.windows.length);
+    watermark = Math.max(watermark ?? -Infinity, window.end);
+    counts.windows++;
+    run.emit({ type: 'window-done', ...where, window: i + 1, windows: plan.windows.length });
+  }
+  return { counts, firstWindowStart: plan.windows[0]?.start };
+}
+
+async function walkWindow(
+  run: AccountRun, stream: HistoryStream, partition: Partition, spec: UpsertSpec, state: StateKey,
+  window: Window, watermark: number | undefined, counts: StreamCounts, index: number, total: number,
+): Promise<void> {
+  let cursor = window.cursor;
+  for (;;) {
+    const params: Record<string, string> = {
+      ...partition.params, startTime: String(window.start), endTime: String(window.end), limit: String(stream.limit),
+    };
+    if (cursor !== undefined) params.idLessThan = cursor;
+    const page = stream.readPage(await run.call(stream.endpoint, params));
+    counts.requests++;
+    const next = page.next;
+    // A short page, a missing cursor or one that does not move down ends the window.
+    const done = page.records.length < stream.limit || next === undefined || (cursor !== undefined && BigInt(next) >= BigInt(cursor));
+    const rows = page.records.map((raw) => toRow(run, stream, partition, raw));
+    const got = await loadPage(run.db, {
+      spec, rows: rows.map((r) => r.row), ...(stream.fees ? { fees: pageFees(run, stream, rows) } : {}),
+      touchSeen: stream.rescanAll ?? false, state,
+      checkpoint: {
+        watermark: done ? Math.max(watermark ?? -Infinity, window.end) : watermark,
+        window: done ? undefined : { start: window.start, end: window.end, cursor: next },
+        status: 'running', runId: run.runId,
+      },
+    });
+    counts.pages++;
+    counts.inserted += got.inserted;
+    counts.updated += got.updated;
+    counts.unchanged += got.unchanged;
+    run.emit({ type: 'page', account: run.account.name, stream: stream.name, partition: partition.key, records: page.records.length, inserted: got.inserted, updated: got.updated, window: index + 1, windows: total });
+    if (done) return;
+    cursor = next;
+  }
+}
+
+interface Loaded {
+  row: RecordRow;
+  fees: { rows: readonly FeeRow[] } | undefined;
+}
+
+/**
+ * Builds one record's row and fee rows for a stream; shared with the E15 refresh of live orders.
+ *
+ * @example
+ * const { row } = toRow(run, spotOrders, single[0], rawOrder);
+ */
+export function toRow(run: AccountRun, stream: HistoryStream, partition: Partition, raw: Record<string, unknown>): Loaded {
+  const fees = stream.fees ? feeRows(stream.fees, raw, run.coinsOf) : undefined;
+  const row = recordRow(stream.name, run.account.uid, partition, stream.columns, stream.key, raw, fees?.problems ?? []);
+  row.values.push(run.runId);
+  return { row, fees: fees && fees.problems.length === 0 ? { rows: fees.rows } : { rows: [] } };
+}
+
+/**
+ * The fee rows of a page keyed like the upsert reports changed rows.
+ *
+ * @example
+ * const fees = pageFees(run, spotOrders, loaded);
+ */
+export function pageFees(run: AccountRun, stream: HistoryStream, rows: readonly Loaded[]): PageFees {
+  const idColumn = stream.key[stream.key.length - 1] as string;
+  const byKey = new Map<string, { sourceId: string; cTime: string | null; rows: readonly FeeRow[] }>();
+  for (const r of rows) {
+    const sourceId = String(r.row.typed[idColumn] ?? '');
+    const cTime = r.row.typed.c_time;
+    byKey.set(`${run.account.uid}\u0000${r.row.key}`, { sourceId, cTime: typeof cTime === 'string' ? cTime : null, rows: r.fees?.rows ?? [] });
+  }
+  return { source: feeSource[stream.fees ?? 'spotOrder'], account: run.account.uid, byKey };
+}

@@ -1,0 +1,159 @@
+import pLimit from 'p-limit';
+import { DAY_MS } from '../api/endpoints.js';
+import { TradeledgerError } from '../errors.js';
+import type { AccountRun } from './accountRun.js';
+import { openSessions } from './exchangeSession.js';
+import type { AccountSession } from './exchangeSession.js';
+import { partitionContext, symbolBook } from './partitionContext.js';
+import { historyStreams, snapshotStreams } from './streamRegistry.js';
+import type { Partition, Stream } from './streamDef.js';
+import { runHistoryPartition } from './runHistoryPartition.js';
+import { runSnapshotPartition } from './runSnapshotPartition.js';
+import { refreshLiveSpotOrders } from './refreshLiveSpotOrders.js';
+import { markState } from './syncState.js';
+import { closeRun, openRun, recordAccount } from './syncRunRecord.js';
+import type { RunError, RunGap } from './syncRunRecord.js';
+import type { StreamCounts } from './streamCounts.js';
+import type { SyncOptions } from './syncOptions.js';
+import { selectStreams } from './selectStreams.js';
+import { holdSyncLock } from './syncLock.js';
+
+export interface SyncResult {
+  readonly runId: string;
+  readonly status: 'ok' | 'partial';
+  readonly counts: Record<string, StreamCounts>;
+  readonly errors: RunError[];
+  readonly gaps: RunGap[];
+}
+
+/**
+ * One sync run: opens and checks every account, then runs every selected stream partition of
+ * every account at once (p-limit), each inside its endpoint's rate budget. A partition that
+ * fails for good is recorded and the others go on (status 'partial'). Throws only for setup
+ * failures (config, auth, database), before anything is written.
+ *
+ * @example
+ * const result = await runSync(options); // result.status: 'ok' | 'partial'
+ */
+export async function runSync(o: SyncOptions): Promise<SyncResult> {
+  const selected = selectStreams(o.streams);
+  const lock = await holdSyncLock(o.db);
+  const sessions = await openSessions(o, (account, e) => {
+    if (e.type === 'rate-wait' || e.type === 'rate-limited') o.emit({ type: 'rate-wait', account, endpoint: e.endpoint, ms: e.ms });
+    else if (e.type === 'retry') o.emit({ type: 'retry', account, endpoint: e.endpoint, ms: e.ms, reason: e.exchangeCode ?? e.message ?? 'error' });
+  }).catch(async (e) => { await lock.release(); throw e; });
+  try {
+    const first = sessions[0]!;
+    const now = Math.min(Date.now(), first.client.serverNow());
+    const runId = await openRun(o.db, { streams: selected.map((s) => s.name), since: o.since, accounts: sessions.map((s) => s.account.name) });
+    for (const s of sessions) {
+      const parent = sessions.find((p) => p.account.name === s.account.parentName);
+      await recordAccount(o.db, { uid: s.uid, name: s.account.name, kind: s.account.kind, parentUid: parent?.uid ?? null });
+    }
+    let book: ReturnType<typeof symbolBook> | undefined;
+    const getBook = () => (book ??= symbolBook(first.call));
+    if (selected.some((s) => s.name === 'spotOrders' || s.name === 'crossMarginOrders')) await getBook();
+    const coins = (await book)?.coins ?? new Map();
+    const symbols = async () => o.symbols ?? (await getBook()).names;
+
+    const counts: Record<string, StreamCounts> = {};
+    const errors: RunError[] = [];
+    const gaps: RunGap[] = [];
+    const limit = pLimit(o.concurrency);
+    const jobs: Promise<void>[] = [];
+    let globalDone = false;
+    o.emit({ type: 'run-start', runId, accounts: sessions.length, tasks: 0 });
+
+    for (const session of sessions) {
+      const run = accountRun(o, session, runId, now, (sym) => coins.get(sym), gaps);
+      const ctx = partitionContext(session, symbols);
+      for (const stream of selected) {
+        if (!applies(stream, session)) continue;
+        if (stream.kind === 'snapshot' && stream.global) {
+          if (globalDone) continue;
+          globalDone = true;
+        }
+        jobs.push((async () => {
+          let partitions: readonly Partition[];
+          try {
+            partitions = await stream.partitions(ctx);
+          } catch (e) {
+            errors.push(errorOf(session, stream.name, '*', e));
+            o.emit({ type: 'partition-failed', account: session.account.name, stream: stream.name, partition: '*', code: codeOf(e), message: messageOf(e) });
+            return;
+          }
+          await Promise.all(partitions.map((p) => limit(() => runOne(o, run, session, stream, p, counts, errors))));
+        })());
+      }
+    }
+    await Promise.all(jobs);
+    const status = errors.length === 0 ? 'ok' : 'partial';
+    await closeRun(o.db, runId, status, counts, errors, gaps);
+    const total = Object.values(counts).reduce((a, c) => ({ i: a.i + c.inserted, u: a.u + c.updated, n: a.n + c.unchanged }), { i: 0, u: 0, n: 0 });
+    o.emit({ type: 'run-done', runId, status, inserted: total.i, updated: total.u, unchanged: total.n, failed: errors.length });
+    return { runId, status, counts, errors, gaps };
+  } finally {
+    await Promise.all(sessions.map((s) => s.client.close()));
+    await lock.release();
+  }
+}
+
+function applies(stream: Stream, s: AccountSession): boolean {
+  if (s.demo) return stream.demo;
+  if (s.account.kind === 'sub' && !stream.sub) return false;
+  if (stream.kind === 'snapshot' && stream.accountColumn === 'main_uid') return s.account.kind === 'main';
+  return true;
+}
+
+async function runOne(o: SyncOptions, run: AccountRun, session: AccountSession, stream: Stream, p: Partition, counts: Record<string, StreamCounts>, errors: RunError[]): Promise<void> {
+  const key = { account: session.uid, stream: stream.name, partition: p.key };
+  const label = `${session.account.name}/${stream.name}/${p.key}`;
+  try {
+    if (stream.kind === 'history') {
+      const r = await runHistoryPartition(run, stream, p);
+      counts[label] = r.counts;
+      if (stream.name === 'spotOrders') {
+        const refreshed = await refreshLiveSpotOrders(run, r.firstWindowStart);
+        counts[`${session.account.name}/spotOrders/live-refresh`] = refreshed;
+      }
+      await markState(o.db, key, 'ok', run.runId, null);
+    } else {
+      counts[label] = await runSnapshotPartition(run, stream, p);
+    }
+    const c = counts[label]!;
+    o.emit({ type: 'partition-done', account: session.account.name, stream: stream.name, partition: p.key, records: c.inserted + c.updated + c.unchanged, inserted: c.inserted, updated: c.updated, unchanged: c.unchanged });
+  } catch (e) {
+    errors.push(errorOf(session, stream.name, p.key, e));
+    if (stream.kind === 'history') await markState(o.db, key, 'failed', run.runId, messageOf(e)).catch(() => undefined);
+    o.emit({ type: 'partition-failed', account: session.account.name, stream: stream.name, partition: p.key, code: codeOf(e), message: messageOf(e) });
+  }
+}
+
+function accountRun(o: SyncOptions, s: AccountSession, runId: string, now: number, coinsOf: AccountRun['coinsOf'], gaps: RunGap[]): AccountRun {
+  return {
+    db: o.db, call: s.call, runId, coinsOf,
+    account: { uid: s.uid, name: s.account.name, demo: s.demo, main: s.account.kind === 'main' },
+    snapshotAt: new Date(now).toISOString(),
+    timing: {
+      now, safetyLagMs: o.safetyLagMs, since: o.since, defaultStart: now - o.defaultHistoryDays * DAY_MS,
+      lookbackMs: o.lookbackDays * DAY_MS, horizonMarginMs: o.horizonMarginMs,
+    },
+    windowDays: o.windowDays,
+    emit: (e) => {
+      if (e.type === 'gap') gaps.push({ account: e.account, stream: e.stream, partition: e.partition, from: e.from, to: e.to });
+      o.emit(e);
+    },
+  };
+}
+
+function errorOf(s: AccountSession, stream: string, partition: string, e: unknown): RunError {
+  return { account: s.account.name, stream, partition, code: codeOf(e), message: messageOf(e) };
+}
+
+function codeOf(e: unknown): string {
+  return e instanceof TradeledgerError ? e.code : 'INTERNAL';
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,92 @@
+import type { EndpointName } from '../api/endpoints.js';
+import type { Column } from './column.js';
+
+/** What a stream needs to know about the account it runs for, to choose its partitions. */
+export interface PartitionContext {
+  readonly demo: boolean;
+  readonly main: boolean;
+  /** Spot symbols to ask E13 about (config, or the public symbol list). */
+  readonly symbols: () => Promise<readonly string[]>;
+  /** Sub-account UIDs of a main account (E10), for E8. */
+  readonly subAccountUids: () => Promise<readonly string[]>;
+}
+
+/** One partition of a stream: its sync_state key, the extra query it sends, the column it fills. */
+export interface Partition {
+  readonly key: string;
+  readonly params: Readonly<Record<string, string>>;
+  /** Typed columns set from the partition rather than the record (e.g. product_type). */
+  readonly columns: Readonly<Record<string, string>>;
+}
+
+/** A page as the stream reads it: records newest first, and the cursor for the next older page. */
+export interface Page {
+  readonly records: readonly Record<string, unknown>[];
+  /** undefined when the endpoint gave no cursor; the engine then falls back to the last record id. */
+  readonly next: string | undefined;
+}
+
+/** How fee rows are derived from a stream's records (parseFeeDetail's form). */
+export type FeeForm = 'spotOrder' | 'spotFill' | 'futuresFill';
+
+/**
+ * One declarative history stream: everything the engine needs to walk an endpoint's windows and
+ * pages and load them into one table. Streams hold no logic beyond reading their own page shape.
+ *
+ * @example
+ * export const marginRecords: HistoryStream = { name: 'marginRecords', endpoint: 'marginRecords', ... };
+ */
+export interface HistoryStream {
+  readonly kind: 'history';
+  readonly name: string;
+  readonly endpoint: EndpointName;
+  /** Target table; its primary key is account_uid plus `key`. */
+  readonly table: string;
+  readonly key: readonly string[];
+  readonly partitions: (ctx: PartitionContext) => Promise<readonly Partition[]> | readonly Partition[];
+  /** Window span in days; undefined when the endpoint has no span limit (one window). */
+  readonly spanDays: number | undefined;
+  readonly limit: number;
+  /** How far back the endpoint can see; older history is recorded as a gap. */
+  readonly horizonDays: number | undefined;
+  /** Records change after creation (status, fills): re-read the configured look-back each run. */
+  readonly mutable: boolean;
+  /** Re-read everything every run (current-state endpoints such as pending trigger orders). */
+  readonly rescanAll?: boolean;
+  /** The record field holding its time (ms), used for sanity checks and reports. */
+  readonly timeField: string;
+  readonly idField: string;
+  readonly readPage: (data: unknown) => Page;
+  readonly columns: Readonly<Record<string, Column>>;
+  readonly fees?: FeeForm;
+  /** Runs for demo accounts (futures streams with demo product types) or not. */
+  readonly demo: boolean;
+  /** Runs for sub-accounts. */
+  readonly sub: boolean;
+}
+
+/**
+ * One snapshot stream: state the exchange shows only "as of now", stored with snapshot_at each
+ * run. `fetch` pages the endpoint itself (snapshot endpoints have no time windows).
+ */
+export interface SnapshotStream {
+  readonly kind: 'snapshot';
+  readonly name: string;
+  readonly endpoint: EndpointName;
+  readonly table: string;
+  /** The table's primary key without snapshot_at. */
+  readonly key: readonly string[];
+  /** Column naming the account: account_uid, or main_uid for sub-account listings; null when global. */
+  readonly accountColumn: 'account_uid' | 'main_uid' | null;
+  readonly partitions: (ctx: PartitionContext) => Promise<readonly Partition[]> | readonly Partition[];
+  readonly fetch: (call: SnapshotCall, partition: Partition) => Promise<readonly Record<string, unknown>[]>;
+  readonly columns: Readonly<Record<string, Column>>;
+  readonly demo: boolean;
+  readonly sub: boolean;
+  /** Global streams (demo contracts) run once per sync, not per account. */
+  readonly global?: boolean;
+}
+
+export type SnapshotCall = (endpoint: EndpointName, params: Record<string, string>) => Promise<unknown>;
+
+export type Stream = HistoryStream | SnapshotStream;

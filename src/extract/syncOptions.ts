@@ -1,0 +1,38 @@
+import type { Kysely } from 'kysely';
+import type { SyncEventSink } from './syncEvent.js';
+
+/** One account to sync, with its secrets held in memory only. */
+export interface SyncAccount {
+  /** Configured UID; discovered at preflight when absent. */
+  readonly uid: string | undefined;
+  readonly name: string;
+  readonly kind: 'main' | 'sub' | 'demo';
+  readonly parentName: string | undefined;
+  readonly credentials: { readonly apiKey: string; readonly secretKey: string; readonly passphrase: string };
+}
+
+/** Everything one sync run needs. Built by the CLI from the frozen config. */
+export interface SyncOptions {
+  readonly db: Kysely<any>;
+  readonly baseUrl: string;
+  readonly accounts: readonly SyncAccount[];
+  /** Stream names to run; undefined = all. */
+  readonly streams: readonly string[] | undefined;
+  readonly since: number | undefined;
+  readonly defaultHistoryDays: number;
+  readonly safetyLagMs: number;
+  readonly lookbackDays: number;
+  readonly horizonMarginMs: number;
+  readonly windowDays: Readonly<Record<string, number>>;
+  readonly concurrency: number;
+  /** Spot symbols for E13; undefined = every online symbol of the public list. */
+  readonly symbols: readonly string[] | undefined;
+  readonly client: {
+    readonly safetyFactor: number;
+    readonly maxRetries: number;
+    readonly retryBaseMs: number;
+    readonly timeoutMs: number;
+    readonly rateLimit: boolean;
+  };
+  readonly emit: SyncEventSink;
+}

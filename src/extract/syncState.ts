@@ -1,0 +1,74 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Checkpoint } from './windowPlan.js';
+
+/** Which (account, stream, partition) a checkpoint belongs to. */
+export interface StateKey {
+  readonly account: string;
+  readonly stream: string;
+  readonly partition: string;
+}
+
+/**
+ * Reads a partition's checkpoint from sync_state; undefined before its first page.
+ *
+ * @example
+ * const cp = await readCheckpoint(db, { account: uid, stream: 'deposits', partition: 'all' });
+ */
+export async function readCheckpoint(db: Kysely<any>, key: StateKey): Promise<Checkpoint | undefined> {
+  const { rows } = await sql<{ watermark: Date | null; window_start: Date | null; window_end: Date | null; cursor: string | null }>`
+    SELECT watermark, window_start, window_end, cursor FROM sync_state
+    WHERE account_uid = ${key.account} AND stream = ${key.stream} AND partition = ${key.partition}`.execute(db);
+  const r = rows[0];
+  if (r === undefined) return undefined;
+  const cp: { -readonly [K in keyof Checkpoint]: Checkpoint[K] } = {};
+  if (r.watermark) cp.watermark = r.watermark.getTime();
+  if (r.window_start && r.window_end) {
+    cp.windowStart = r.window_start.getTime();
+    cp.windowEnd = r.window_end.getTime();
+    if (r.cursor) cp.cursor = r.cursor;
+  }
+  return cp;
+}
+
+export interface CheckpointWrite {
+  readonly watermark: number | undefined;
+  /** The window being walked and the cursor for its next page; undefined once it is finished. */
+  readonly window: { start: number; end: number; cursor: string | undefined } | undefined;
+  readonly status: 'running' | 'ok' | 'failed';
+  readonly runId: string;
+  readonly error?: string | null;
+}
+
+/**
+ * Writes a checkpoint; called inside the page's transaction so rows and checkpoint commit
+ * together. The watermark only ever moves forward.
+ *
+ * @example
+ * await writeCheckpoint(tx.db, key, { watermark, window: { start, end, cursor }, status: 'running', runId });
+ */
+export async function writeCheckpoint(db: Kysely<any>, key: StateKey, w: CheckpointWrite): Promise<void> {
+  const ts = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+  await sql`
+    INSERT INTO sync_state AS s (account_uid, stream, partition, watermark, window_start, window_end, cursor, status, last_error, last_run_id, updated_at)
+    VALUES (${key.account}, ${key.stream}, ${key.partition}, ${ts(w.watermark)}::timestamptz, ${ts(w.window?.start)}::timestamptz,
+            ${ts(w.window?.end)}::timestamptz, ${w.window?.cursor ?? null}, ${w.status}, ${w.error ?? null}, ${w.runId}, now())
+    ON CONFLICT (account_uid, stream, partition) DO UPDATE SET
+      watermark = GREATEST(s.watermark, EXCLUDED.watermark),
+      window_start = EXCLUDED.window_start, window_end = EXCLUDED.window_end, cursor = EXCLUDED.cursor,
+      status = EXCLUDED.status, last_error = EXCLUDED.last_error, last_run_id = EXCLUDED.last_run_id, updated_at = now()`.execute(db);
+}
+
+/**
+ * Records a partition's final status of a run without touching its window or watermark.
+ *
+ * @example
+ * await markState(db, key, 'failed', runId, 'E5: 429 after 7 attempts');
+ */
+export async function markState(db: Kysely<any>, key: StateKey, status: 'running' | 'ok' | 'failed', runId: string, error: string | null): Promise<void> {
+  await sql`
+    INSERT INTO sync_state (account_uid, stream, partition, status, last_error, last_run_id)
+    VALUES (${key.account}, ${key.stream}, ${key.partition}, ${status}, ${error}, ${runId})
+    ON CONFLICT (account_uid, stream, partition) DO UPDATE SET status = EXCLUDED.status,
+      last_error = EXCLUDED.last_error, last_run_id = EXCLUDED.last_run_id, updated_at = now()`.execute(db);
+}

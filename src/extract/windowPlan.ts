@@ -1,0 +1,89 @@
+import { DAY_MS } from '../api/endpoints.js';
+
+/** A time window [start, end) in Unix ms, and the cursor to resume it with (none = newest page). */
+export interface Window {
+  readonly start: number;
+  readonly end: number;
+  readonly cursor?: string;
+}
+
+/** The checkpoint a stream partition left behind (sync_state), in ms. */
+export interface Checkpoint {
+  readonly watermark?: number;
+  readonly windowStart?: number;
+  readonly windowEnd?: number;
+  readonly cursor?: string;
+}
+
+export interface WindowPlanInput {
+  readonly spanDays: number | undefined;
+  readonly horizonDays: number | undefined;
+  readonly mutable: boolean;
+  readonly rescanAll?: boolean;
+  readonly checkpoint: Checkpoint | undefined;
+  /** min(server time, local time), ms. */
+  readonly now: number;
+  readonly safetyLagMs: number;
+  /** --since, when given. */
+  readonly since: number | undefined;
+  /** Where a first sync starts without --since (e.g. two years back). */
+  readonly defaultStart: number;
+  readonly lookbackMs: number;
+  /** Kept between our horizon start and the server's, so clock drift never trips 40704. */
+  readonly horizonMarginMs: number;
+}
+
+export interface WindowPlan {
+  readonly windows: readonly Window[];
+  /** History the horizon hides and that was never read: [from, to). */
+  readonly gap: { readonly from: number; readonly to: number } | undefined;
+  /** The time the last window ends at: the watermark after a complete run. */
+  readonly end: number;
+}
+
+/**
+ * Plans the windows of one stream partition: oldest to newest, back to back with no gap, each
+ * within the endpoint's span, ending at now - safety lag. A half-walked window is resumed first
+ * with its cursor. Mutable streams start a look-back before the watermark; a horizon clamps the
+ * start and reports what it hides.
+ *
+ * @example
+ * planWindows({ spanDays: 30, horizonDays: undefined, mutable: false, checkpoint: undefined,
+ *   now, safetyLagMs: 120_000, since: undefined, defaultStart: now - 730 * DAY_MS,
+ *   lookbackMs: 0, horizonMarginMs: 300_000 }).windows.length // 25
+ */
+export function planWindows(input: WindowPlanInput): WindowPlan {
+  const end = input.now - input.safetyLagMs;
+  const horizonStart = input.horizonDays === undefined ? -Infinity : input.now - input.horizonDays * DAY_MS + input.horizonMarginMs;
+  const cp = input.checkpoint;
+  const windows: Window[] = [];
+  let from: number;
+  let gap: WindowPlan['gap'];
+
+  if (cp?.windowStart !== undefined && cp.windowEnd !== undefined) {
+    // Resume the half-walked window exactly, then carry on from its end.
+    const start = Math.max(cp.windowStart, horizonStart);
+    if (start < cp.windowEnd) windows.push(cp.cursor === undefined ? { start, end: cp.windowEnd } : { start, end: cp.windowEnd, cursor: cp.cursor });
+    from = cp.windowEnd;
+  } else {
+    const firstStart = input.since ?? input.defaultStart;
+    let start: number;
+    if (cp?.watermark === undefined || input.rescanAll) start = firstStart;
+    else start = Math.min(input.mutable ? cp.watermark - input.lookbackMs : cp.watermark, input.since ?? Infinity);
+    if (start < horizonStart) {
+      // Only history never read counts as a gap; a look-back reaching past the horizon does not.
+      const unread = cp?.watermark === undefined || input.rescanAll ? start : Math.min(cp.watermark, input.since ?? Infinity);
+      if (unread < horizonStart) gap = { from: unread, to: horizonStart };
+      start = horizonStart;
+    }
+    from = start;
+  }
+
+  const span = input.spanDays === undefined ? Infinity : input.spanDays * DAY_MS;
+  while (from < end) {
+    const to = Math.min(end, from + span);
+    windows.push({ start: from, end: to });
+    from = to;
+  }
+  return { windows, gap, end: Math.max(end, windows.at(-1)?.end ?? end) };
+}
