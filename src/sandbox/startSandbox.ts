@@ -52,10 +52,10 @@ export interface RunningSandbox {
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const seed = options.seed ?? 1;
+  const faults = new FaultInjector(seed, parseFaultSpec(options.faults ?? ''));
   const world = options.world ?? makeWorld(seed, options.scale ?? 'small', options.now);
   const state: SandboxState = {
-    seed, rateLimit: options.rateLimit ?? true, taxSpanDays: options.taxSpanDays ?? 30, skewMs: 0,
-    faults: new FaultInjector(seed, parseFaultSpec(options.faults ?? '')), logRequests: options.logRequests ?? false,
+    seed, rateLimit: options.rateLimit ?? true, taxSpanDays: options.taxSpanDays ?? 30, skewMs: 0, faults, logRequests: options.logRequests ?? false,
   };
   const { server, stats } = createSandboxServer(world, state);
   const host = options.host ?? '127.0.0.1';
