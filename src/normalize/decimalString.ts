@@ -1,21 +1,12 @@
-import decimalModule from 'decimal.js';
-import type { Decimal as DecimalClass } from 'decimal.js';
 import { TradeledgerError } from '../errors.js';
 import { isNumberText } from './isNumberText.js';
-
-/**
- * Decimal arithmetic over amount strings. Every amount stays a string; decimal.js does the maths.
- * The clone is private so no other module's Decimal settings can change our rounding.
- * Precision is far beyond any exchange amount (inputs are capped at |exponent| <= 1000 by
- * toDecimalString), so additions and subtractions here are exact.
- */
-// decimal.js ships ESM with only a default export but CommonJS-style typings; this cast
-// lines the two up under NodeNext.
-const Decimal = decimalModule as unknown as typeof DecimalClass;
-const Exact = Decimal.clone({ precision: 4000, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15 });
+import { ExactDecimal as Exact } from './exactDecimal.js';
 
 /** The pattern of a plain or exponent-notation decimal number, as JSON and the exchange write them. */
 const decimalPattern = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** Short plain decimals (the usual case) are normalised with string operations: far cheaper than decimal.js. */
+const plainPattern = /^([+-]?)(\d+)(?:\.(\d+))?$/;
 
 /** Inputs whose exponent goes beyond this are refused: no real amount needs it, and it bounds the text we emit. */
 const maxExponent = 1000;
@@ -40,6 +31,8 @@ export function toDecimalString(text: unknown): DecimalParse {
   if (typeof source !== 'string') return { ok: false, problem: `expected a decimal number, got ${describe(source)}` };
   const trimmed = source.trim();
   if (trimmed === '') return { ok: false, problem: 'expected a decimal number, got an empty string' };
+  const plain = trimmed.length <= 100 ? plainPattern.exec(trimmed) : null;
+  if (plain !== null) return { ok: true, value: plainDecimal(plain[1] ?? '', plain[2] ?? '0', plain[3] ?? '') };
   if (!decimalPattern.test(trimmed)) return { ok: false, problem: `not a decimal number: ${JSON.stringify(clip(trimmed))}` };
   const value = new Exact(trimmed);
   if (!value.isZero() && Math.abs(value.e) > maxExponent) {
@@ -111,6 +104,13 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : typeof value;
+}
+
+function plainDecimal(sign: string, integer: string, fraction: string): string {
+  const whole = integer.replace(/^0+(?=\d)/, '');
+  const decimals = fraction.replace(/0+$/, '');
+  const text = decimals === '' ? whole : `${whole}.${decimals}`;
+  return sign === '-' && text !== '0' ? `-${text}` : text;
 }
 
 function clip(text: string): string {

@@ -1,6 +1,7 @@
 // The public surface of src/normalize: pure functions, no I/O. See README.md for the fee semantics.
 export { toDecimalString, decimalString, add, sub, neg, abs, isZero, isNegative, compare, sum } from './decimalString.js';
 export type { DecimalParse } from './decimalString.js';
+export { ExactDecimal } from './exactDecimal.js';
 export { parseJsonLossless } from './parseJsonLossless.js';
 export { isNumberText } from './isNumberText.js';
 export { parseExchangeTime } from './parseExchangeTime.js';

@@ -1,4 +1,4 @@
-import { abs, add, compare, isZero, neg, sub } from './decimalString.js';
+import { ExactDecimal } from './exactDecimal.js';
 import { readFeeDetail } from './readFeeDetail.js';
 import type { CoinFeePart, NewFeesPart } from './readFeeDetail.js';
 import type { FeeFormat } from './feeFormat.js';
@@ -34,75 +34,86 @@ export interface ParsedFeeDetail {
 export function parseFeeDetail(input: unknown, context: FeeContext = {}): ParsedFeeDetail {
   const shape = readFeeDetail(input);
   if (shape.problems.length > 0) return { rows: [], format: shape.format, problems: shape.problems };
-  const settings = {
+  const settings: Settings = {
     receivedCoin: context.receivedCoin ?? null,
     platformCoin: context.platformCoin ?? 'BGB',
     positiveFeeIs: context.positiveFeeIs ?? 'rebate',
+    format: shape.format,
   };
-  const rows: FeeRow[] = [];
+  const rows: Row[] = [];
   const problems: string[] = [];
   for (const part of shape.parts) {
-    const result = part.kind === 'newFees' ? newFeesRows(part, settings, shape.format) : coinFeeRows(part, settings, shape.format);
+    const result = part.kind === 'newFees' ? newFeesRows(part, settings) : coinFeeRows(part, settings);
     if (typeof result === 'string') problems.push(result);
     else rows.push(...result);
   }
   if (problems.length > 0) return { rows: [], format: shape.format, problems };
-  return { rows: mergeByCoin(rows), format: shape.format, problems: [] };
+  return { rows: mergeByCoin(rows).map((row) => finish(row, shape.format)), format: shape.format, problems: [] };
 }
 
-type Settings = { receivedCoin: string | null; platformCoin: string; positiveFeeIs: 'rebate' | 'charge' };
+type Settings = { receivedCoin: string | null; platformCoin: string; positiveFeeIs: 'rebate' | 'charge'; format: FeeFormat };
 
-function newFeesRows(part: NewFeesPart, s: Settings, format: FeeFormat): FeeRow[] | string {
+// Rows are computed on decimals and written as text once, at the end.
+interface Row {
+  coin: string;
+  paid: ExactDecimal;
+  platformDeducted: ExactDecimal;
+  couponCovered: ExactDecimal;
+  payableInReceivedCoin: ExactDecimal;
+  receivedCoin: string | null;
+  raw: Record<string, string>;
+}
+
+const zero = new ExactDecimal(0);
+
+function newFeesRows(part: NewFeesPart, s: Settings): Row[] | string {
   const received = s.receivedCoin;
   if (received === null) return 'newFees names no coin: pass receivedCoin (the base coin on a buy, the quote coin on a sell)';
-  const [t, c, d, r] = [abs(part.t), abs(part.c), abs(part.d), abs(part.r)];
-  const row = (coin: string, paid: string, extra: Partial<FeeRow> = {}): FeeRow => ({
-    coin, paid, platformDeducted: '0', couponCovered: '0', payableInReceivedCoin: '0', receivedCoin: received,
-    format, rebate: paid.startsWith('-'), raw: part.raw, ...extra,
+  const [t, c, d, r] = [part.t, part.c, part.d, part.r].map((text) => new ExactDecimal(text).abs()) as [ExactDecimal, ExactDecimal, ExactDecimal, ExactDecimal];
+  const row = (coin: string, paid: ExactDecimal, extra: Partial<Row> = {}): Row => ({
+    coin, paid, platformDeducted: zero, couponCovered: zero, payableInReceivedCoin: zero, receivedCoin: received, raw: part.raw, ...extra,
   });
-  if (isZero(d) && isZero(c) && !isZero(t) && hasRebateSign(part.t, s)) {
-    if (!isZero(r) && compare(r, t) !== 0) return `newFees rebate t=${part.t} disagrees with r=${part.r}`;
-    return [row(received, neg(t), { payableInReceivedCoin: neg(t) })];
+  if (d.isZero() && c.isZero() && !t.isZero() && hasRebateSign(part.t, s)) {
+    if (!r.isZero() && !r.eq(t)) return `newFees rebate t=${part.t} disagrees with r=${part.r}`;
+    return [row(received, t.negated(), { payableInReceivedCoin: t.negated() })];
   }
-  if (compare(c, t) > 0) return `newFees coupon c=${part.c} exceeds the fee payable t=${part.t}`;
-  if (isZero(d)) {
+  if (c.gt(t)) return `newFees coupon c=${part.c} exceeds the fee payable t=${part.t}`;
+  if (d.isZero()) {
     // No platform-coin deduction: whatever the coupon didn't cover was paid in the received coin.
     // Real responses repeat that amount in r; the spec's reading leaves r at 0. Both agree with t - c.
-    const paid = sub(t, c);
-    if (!isZero(r) && compare(r, paid) !== 0) return `newFees r=${part.r} disagrees with t - c = ${paid} although nothing was deducted in the platform coin`;
-    return isZero(t) ? [] : [row(received, paid, { couponCovered: c, payableInReceivedCoin: t })];
+    const paid = t.minus(c);
+    if (!r.isZero() && !r.eq(paid)) return `newFees r=${part.r} disagrees with t - c = ${paid.toFixed()} although nothing was deducted in the platform coin`;
+    return t.isZero() ? [] : [row(received, paid, { couponCovered: c, payableInReceivedCoin: t })];
   }
-  if (compare(add(r, c), t) > 0) return `newFees remainder r=${part.r} plus coupon c=${part.c} exceeds the fee payable t=${part.t}`;
+  if (r.plus(c).gt(t)) return `newFees remainder r=${part.r} plus coupon c=${part.c} exceeds the fee payable t=${part.t}`;
   const platform = row(s.platformCoin, d, { platformDeducted: d });
-  if (isZero(r) && isZero(c)) return [{ ...platform, payableInReceivedCoin: t }];
+  if (r.isZero() && c.isZero()) return [{ ...platform, payableInReceivedCoin: t }];
   return [row(received, r, { couponCovered: c, payableInReceivedCoin: t }), platform];
 }
 
-function coinFeeRows(part: CoinFeePart, s: Settings, format: FeeFormat): FeeRow[] | string {
-  const where = format === 'legacy' ? `legacy fee of ${part.coin}` : `fee in ${part.coin}`;
+function coinFeeRows(part: CoinFeePart, s: Settings): Row[] | string {
+  const where = s.format === 'legacy' ? `legacy fee of ${part.coin}` : `fee in ${part.coin}`;
+  const totalFee = part.totalFee === null ? null : new ExactDecimal(part.totalFee);
   if (part.deduction) {
     if (part.coin !== s.platformCoin) return `${where} says deduction applied, but deductions are paid in the platform coin ${s.platformCoin}: check the platformCoin setting`;
     if (part.totalDeductionFee === null) return `${where} says deduction applied but totalDeductionFee is missing`;
-    const paid = abs(part.totalDeductionFee);
-    if (isZero(paid)) {
-      if (part.totalFee !== null && !isZero(part.totalFee)) return `${where} says deduction applied but totalDeductionFee is 0 while totalFee=${part.totalFee}`;
+    const paid = new ExactDecimal(part.totalDeductionFee).abs();
+    if (paid.isZero()) {
+      if (totalFee !== null && !totalFee.isZero()) return `${where} says deduction applied but totalDeductionFee is 0 while totalFee=${part.totalFee}`;
       return [];
     }
-    const payable = part.totalFee === null ? '0' : abs(part.totalFee);
     return [{
-      coin: part.coin, paid, platformDeducted: paid, couponCovered: '0', payableInReceivedCoin: payable,
-      receivedCoin: s.receivedCoin, format, rebate: false, raw: part.raw,
+      coin: part.coin, paid, platformDeducted: paid, couponCovered: zero, payableInReceivedCoin: totalFee === null ? zero : totalFee.abs(),
+      receivedCoin: s.receivedCoin, raw: part.raw,
     }];
   }
-  if (part.totalFee === null) return `${where} has no totalFee`;
+  if (totalFee === null || part.totalFee === null) return `${where} has no totalFee`;
+  if (totalFee.isZero()) return [];
   // Without a deduction the fee coin is the received coin, even when that is the platform coin
   // (buying BGB): the received-coin sign rule applies, so a positive maker rebate stays a rebate.
-  const rebate = !isZero(part.totalFee) && hasRebateSign(part.totalFee, s);
-  const paid = rebate ? neg(abs(part.totalFee)) : abs(part.totalFee);
-  if (isZero(paid)) return [];
+  const paid = hasRebateSign(part.totalFee, s) ? totalFee.abs().negated() : totalFee.abs();
   return [{
-    coin: part.coin, paid, platformDeducted: '0', couponCovered: '0', payableInReceivedCoin: paid,
-    receivedCoin: part.coin, format, rebate, raw: part.raw,
+    coin: part.coin, paid, platformDeducted: zero, couponCovered: zero, payableInReceivedCoin: paid, receivedCoin: part.coin, raw: part.raw,
   }];
 }
 
@@ -111,25 +122,35 @@ function hasRebateSign(amount: string, s: Settings): boolean {
   return s.positiveFeeIs === 'rebate' ? !negative : negative;
 }
 
-function mergeByCoin(rows: FeeRow[]): FeeRow[] {
-  const merged = new Map<string, FeeRow>();
+function mergeByCoin(rows: Row[]): Row[] {
+  if (rows.length < 2) return rows;
+  const merged = new Map<string, Row>();
   for (const row of rows) {
     const seen = merged.get(row.coin);
-    if (seen === undefined) {
-      merged.set(row.coin, { ...row, raw: { ...row.raw } });
-      continue;
-    }
-    const paid = add(seen.paid, row.paid);
-    merged.set(row.coin, {
-      ...seen,
-      paid,
-      platformDeducted: add(seen.platformDeducted, row.platformDeducted),
-      couponCovered: add(seen.couponCovered, row.couponCovered),
-      payableInReceivedCoin: add(seen.payableInReceivedCoin, row.payableInReceivedCoin),
+    merged.set(row.coin, seen === undefined ? row : {
+      coin: row.coin,
+      paid: seen.paid.plus(row.paid),
+      platformDeducted: seen.platformDeducted.plus(row.platformDeducted),
+      couponCovered: seen.couponCovered.plus(row.couponCovered),
+      payableInReceivedCoin: seen.payableInReceivedCoin.plus(row.payableInReceivedCoin),
       receivedCoin: seen.receivedCoin ?? row.receivedCoin,
-      rebate: paid.startsWith('-'),
       raw: { ...seen.raw, ...row.raw },
     });
   }
   return [...merged.values()];
+}
+
+function finish(row: Row, format: FeeFormat): FeeRow {
+  const paid = row.paid.toFixed();
+  return {
+    coin: row.coin,
+    paid,
+    platformDeducted: row.platformDeducted.toFixed(),
+    couponCovered: row.couponCovered.toFixed(),
+    payableInReceivedCoin: row.payableInReceivedCoin.toFixed(),
+    receivedCoin: row.receivedCoin,
+    format,
+    rebate: paid.startsWith('-'),
+    raw: { ...row.raw },
+  };
 }

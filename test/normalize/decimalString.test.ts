@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'lossless-json';
 import { abs, add, compare, decimalString, isNegative, isZero, neg, sub, sum, toDecimalString } from '../../src/normalize/decimalString.js';
 import { TradeledgerError } from '../../src/errors.js';
+import { ExactDecimal } from '../../src/normalize/exactDecimal.js';
 
 describe('toDecimalString', () => {
   it.each([
@@ -15,8 +16,25 @@ describe('toDecimalString', () => {
     ['-0.000', '0'],
     ['123456789012345678901234567890.123456789', '123456789012345678901234567890.123456789'],
     [' 42 ', '42'],
+    ['007.500', '7.5'],
+    ['-000', '0'],
+    ['+0.0', '0'],
+    ['00.001', '0.001'],
+    ['-10', '-10'],
   ])('%s -> %s', (text, expected) => {
     expect(toDecimalString(text)).toEqual({ ok: true, value: expected });
+  });
+
+  it('the string fast path for plain decimals agrees with decimal.js on generated texts', () => {
+    // A small deterministic generator (no Math.random) of signs, leading and trailing zeros.
+    let state = 12345;
+    const next = (n: number) => ((state = (state * 1103515245 + 12345) % 2147483648) % n);
+    const digits = (n: number) => Array.from({ length: n }, () => String(next(10))).join('');
+    for (let i = 0; i < 2000; i++) {
+      const sign = ['', '-', '+'][next(3)] ?? '';
+      const text = `${sign}${'0'.repeat(next(3))}${digits(1 + next(20))}${next(2) ? `.${digits(1 + next(20))}${'0'.repeat(next(3))}` : ''}`;
+      expect(toDecimalString(text)).toEqual({ ok: true, value: new ExactDecimal(text).toFixed() });
+    }
   });
 
   it('reads lossless-json numbers by their text and bigints exactly', () => {
