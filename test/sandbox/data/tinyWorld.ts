@@ -8,11 +8,21 @@ export function tinyWorld(seed = 1, scale = 'tiny'): World {
   return createWorld({ seed, scale, now: anchor });
 }
 
-/** Every record of one resource across all accounts and partitions, as plain objects. */
+const cache = new WeakMap<World, Map<HistoryResource, Record<string, unknown>[]>>();
+
+/** Every record of one resource across all accounts and partitions, as plain objects (read once per world). */
 export function recordsOf(world: World, resource: HistoryResource): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  for (const t of world.truth()) if (t.resource === resource) out.push(t.record as Record<string, unknown>);
-  return out;
+  let byResource = cache.get(world);
+  if (byResource === undefined) {
+    byResource = new Map();
+    for (const t of world.truth()) {
+      const list = byResource.get(t.resource) ?? [];
+      list.push(t.record as Record<string, unknown>);
+      byResource.set(t.resource, list);
+    }
+    cache.set(world, byResource);
+  }
+  return byResource.get(resource) ?? [];
 }
 
 export function valuesOf(world: World, resource: HistoryResource, field: string): Set<unknown> {
