@@ -57,13 +57,14 @@ function readValue(value: unknown): FeeDetailShape {
     return collect('fill-array', value.map((item, index) => readCoinFee(item, `[${index}]`, 'feeCoin')));
   }
   if (!isObject(value)) return malformed('malformed', `feeDetail must be a JSON object or array, got ${typeof value}`);
-  const keys = Object.keys(value);
+  // null or "" stand for "absent" (api-notes.md), on any key.
+  const keys = Object.keys(value).filter((key) => !isAbsent(value[key]));
   if (keys.length === 0) return empty();
-  if ('newFees' in value) return collect('new', [readNewFees(value['newFees'], 'newFees')]);
+  if (keys.includes('newFees')) return collect('new', [readNewFees(value['newFees'], 'newFees')]);
   if ('feeCoin' in value) return collect('fill-object', [readCoinFee(value, '', 'feeCoin')]);
   // Legacy: keyed by coin. The old variant nests newFees in a coin object; when it does, the
   // newFees copy is the fee and any sibling legacy keys repeat it, so only newFees counts.
-  const nested = keys.filter((key) => isObject(value[key]) && 'newFees' in (value[key] as object));
+  const nested = keys.filter((key) => isObject(value[key]) && !isAbsent((value[key] as Record<string, unknown>)['newFees']));
   if (nested.length > 0) {
     return collect('new', nested.map((key) => readNewFees((value[key] as Record<string, unknown>)['newFees'], `${key}.newFees`)));
   }
@@ -111,11 +112,15 @@ function readCoinFee(value: unknown, path: string, coinField: 'feeCoin' | 'feeCo
 }
 
 function readAmount(value: unknown, path: string, raw: Record<string, string>): { value: string | null; problem?: string } {
-  if (value === undefined || value === null || value === '') return { value: null };
+  if (isAbsent(value)) return { value: null };
   const parsed = toDecimalString(value);
   if (!parsed.ok) return { value: null, problem: `${path}: ${parsed.problem}` };
   raw[path] = isNumberText(value) ? value.value : String(value);
   return { value: parsed.value };
+}
+
+function isAbsent(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
 }
 
 function readFlag(value: unknown): boolean | null {

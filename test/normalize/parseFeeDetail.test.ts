@@ -206,6 +206,14 @@ describe('parseFeeDetail: empty and malformed', () => {
     expect(parseFeeDetail(input, { receivedCoin: 'USDT' })).toEqual({ rows: [], format: 'empty', problems: [] });
   });
 
+  it('null or "" on a key means absent: newFees null falls back to the legacy key beside it', () => {
+    const out = parseFeeDetail('{"newFees":null,"USDT":{"deduction":false,"feeCoinCode":"USDT","totalFee":-0.3}}');
+    expect(out.format).toBe('legacy');
+    expect(figures(out.rows)).toEqual([['USDT', '0.3', '0', '0', '0.3', false]]);
+    expect(parseFeeDetail('{"newFees":"","USDT":null}')).toEqual({ rows: [], format: 'empty', problems: [] });
+    expect(parseFeeDetail({ deduction: '', feeCoin: '', totalDeductionFee: '', totalFee: '' }).format).toBe('empty');
+  });
+
   it.each([
     ['truncated JSON', '{"newFees":', /not valid JSON/],
     ['plain text', 'abc', /not valid JSON/],
