@@ -137,9 +137,10 @@ async function createAppDatabase(server: EmbeddedServer): Promise<void> {
   try {
     const found = await client.query(`SELECT 1 FROM pg_database WHERE datname = 'tradeledger'`);
     if (found.rowCount === 0) {
-      // Two commands may race here; the loser's duplicate_database error is harmless.
+      // Two commands may race here. The loser gets duplicate_database, or a unique violation on
+      // pg_database when both passed the check at once; either way the database now exists.
       await client.query('CREATE DATABASE tradeledger').catch((err: { code?: string }) => {
-        if (err.code !== '42P04') throw err;
+        if (err.code !== '42P04' && err.code !== '23505') throw err;
       });
     }
   } finally {

@@ -43,6 +43,23 @@ export async function freshDatabase(): Promise<FreshDatabase> {
   };
 }
 
+/**
+ * An empty database (no migrations) on the current project's server, for tests of the
+ * migrator itself.
+ *
+ * @example
+ * const { url, drop } = await emptyDatabase();
+ */
+export async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = inject('databaseUrl');
+  const name = `tl_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await onAdmin(adminUrl, (c) => c.query(`CREATE DATABASE "${name}"`));
+  return {
+    url: withDatabase(adminUrl, name),
+    drop: () => onAdmin(adminUrl, async (c) => { await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`); }),
+  };
+}
+
 /** The URL of another database on the same server. */
 export function withDatabase(url: string, database: string): string {
   const u = new URL(url);

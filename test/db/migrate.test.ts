@@ -1,0 +1,113 @@
+import { mkdtemp, rm, writeFile, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TradeledgerError } from '../../src/errors.js';
+import { migrate, migrationStatus } from '../../src/db/migrate.js';
+import { emptyDatabase } from '../support/database.js';
+
+async function query<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query<T>(text)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+async function refusal(p: Promise<unknown>): Promise<TradeledgerError> {
+  const err = await p.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(TradeledgerError);
+  return err as TradeledgerError;
+}
+
+describe('migrate', () => {
+  let dir: string;
+  let database: { url: string; drop(): Promise<void> };
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tl-migrations-'));
+    await writeFile(join(dir, '0001_first.sql'), 'CREATE TABLE a (id int PRIMARY KEY);\nINSERT INTO a VALUES (1);\n');
+    await writeFile(join(dir, '0002_second.sql'), 'CREATE TABLE b (id int);');
+    await writeFile(join(dir, 'README.md'), 'not a migration');
+    database = await emptyDatabase();
+  });
+  afterEach(async () => {
+    await database.drop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('applies the files in order and records version, name and sha256', async () => {
+    const applied: string[] = [];
+    const plan = await migrate(database.url, { dir, onApplied: (f) => applied.push(f.fileName) });
+    expect(applied).toEqual(['0001_first.sql', '0002_second.sql']);
+    expect(plan.pending.map((f) => f.version)).toEqual([1, 2]);
+    const rows = await query<{ version: number; name: string; sha256: string }>(database.url, 'SELECT version, name, sha256 FROM schema_migrations ORDER BY version');
+    expect(rows.map((r) => [r.version, r.name])).toEqual([[1, 'first'], [2, 'second']]);
+    expect(rows[0]!.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(await query(database.url, 'SELECT id FROM a')).toEqual([{ id: 1 }]);
+  });
+
+  it('applies nothing the second time, and only the new file after one is added', async () => {
+    await migrate(database.url, { dir });
+    expect((await migrate(database.url, { dir })).pending).toEqual([]);
+    await writeFile(join(dir, '0003_third.sql'), 'ALTER TABLE b ADD COLUMN note text;');
+    const plan = await migrate(database.url, { dir });
+    expect(plan.pending.map((f) => f.fileName)).toEqual(['0003_third.sql']);
+    expect((await migrationStatus(database.url, { dir })).applied.map((a) => a.version)).toEqual([1, 2, 3]);
+  });
+
+  it('refuses to run when an applied file changed, naming the file and the fix', async () => {
+    await migrate(database.url, { dir });
+    await writeFile(join(dir, '0002_second.sql'), 'CREATE TABLE b (id bigint);');
+    await writeFile(join(dir, '0003_third.sql'), 'CREATE TABLE c (id int);');
+    const err = await refusal(migrate(database.url, { dir }));
+    expect(err.code).toBe('MIGRATION_CHANGED');
+    expect(err.message).toContain('0002_second.sql');
+    expect(err.hint).toMatch(/never edit/i);
+    // Nothing after the refusal ran.
+    expect(await query(database.url, "SELECT to_regclass('c') AS t")).toEqual([{ t: null }]);
+  });
+
+  it('refuses to run when an applied file is missing', async () => {
+    await migrate(database.url, { dir });
+    await unlink(join(dir, '0001_first.sql'));
+    const err = await refusal(migrationStatus(database.url, { dir }));
+    expect(err.code).toBe('MIGRATION_MISSING');
+    expect(err.message).toContain('0001_first.sql');
+  });
+
+  it('refuses a new file numbered below an applied one', async () => {
+    await unlink(join(dir, '0001_first.sql'));
+    await migrate(database.url, { dir });
+    await writeFile(join(dir, '0001_late.sql'), 'SELECT 1;');
+    expect((await refusal(migrate(database.url, { dir }))).code).toBe('MIGRATION_ORDER');
+  });
+
+  it('rolls back a failing file entirely and keeps the ones before it', async () => {
+    await writeFile(join(dir, '0003_broken.sql'), 'CREATE TABLE half (id int);\nSELECT * FROM no_such_table;');
+    const err = await refusal(migrate(database.url, { dir }));
+    expect(err.code).toBe('MIGRATION_FAILED');
+    expect(err.message).toContain('0003_broken.sql');
+    expect(err.message).toContain('no_such_table');
+    expect(await query(database.url, "SELECT to_regclass('half') AS t")).toEqual([{ t: null }]);
+    const rows = await query<{ version: number }>(database.url, 'SELECT version FROM schema_migrations ORDER BY 1');
+    expect(rows.map((r) => r.version)).toEqual([1, 2]);
+  });
+
+  it('rejects badly named and duplicate-numbered files', async () => {
+    await writeFile(join(dir, '2_oops.sql'), 'SELECT 1;');
+    expect((await refusal(migrate(database.url, { dir }))).code).toBe('MIGRATION_NAME');
+    await unlink(join(dir, '2_oops.sql'));
+    await writeFile(join(dir, '0002_again.sql'), 'SELECT 1;');
+    expect((await refusal(migrate(database.url, { dir }))).code).toBe('MIGRATION_DUPLICATE');
+  });
+
+  it('is safe to run from several processes at once: each file applies exactly once', async () => {
+    const applied: string[] = [];
+    await Promise.all([1, 2, 3, 4].map(() => migrate(database.url, { dir, onApplied: (f) => applied.push(f.fileName) })));
+    expect(applied.sort()).toEqual(['0001_first.sql', '0002_second.sql']);
+    expect(await query(database.url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: 2 }]);
+  });
+});
