@@ -66,7 +66,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     server.listen(options.port ?? 0, host, resolve);
   });
   const { port } = server.address() as AddressInfo;
-  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  // A wildcard address is not connectable; point clients at loopback instead.
+  const urlHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
   return {
     baseUrl: `http://${urlHost}:${port}`, accounts: describeAccounts(world), world, stats, state,
     close: () => new Promise<void>((resolve) => {

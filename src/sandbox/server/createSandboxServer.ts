@@ -51,7 +51,13 @@ export function createSandboxServer(world: World, state: SandboxState): { server
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const rawQuery = q < 0 ? '' : url.slice(q + 1);
-    const body = await readBody(req);
+    let body: string;
+    try {
+      body = await readBody(req);
+    } catch (err) {
+      if (err instanceof ApiFailure) return sendJson(res, err.httpStatus, errorBody(err.code, err.message, serverNow()));
+      throw err;
+    }
     if (path.startsWith('/_sandbox/')) return handleControl(req, res, path, rawQuery, body, { world, state, stats });
     const route = routes.get(path);
     if (!route || route.endpoint.method !== req.method) {
