@@ -1,9 +1,39 @@
 import { Command } from 'commander';
-import { TradeledgerError } from '../errors.js';
+import { createDb } from '../db/createDb.js';
+import { migrate } from '../db/migrate.js';
+import { resolveDatabase } from '../db/resolveDatabase.js';
+import { syncStatus } from '../extract/syncStatus.js';
 
-/** Placeholder until the status command lands; it says so plainly instead of pretending. */
+/**
+ * `tradeledger status`: per account and stream the watermark, state, row count and known history
+ * gaps, and the last run.
+ *
+ * @example
+ * tradeledger status --json | jq '.streams[] | select(.state == "failed")'
+ */
 export function statusCommand(_setExit: (code: number) => void): Command {
-  return new Command('status').description('(not built yet)').action(() => {
-    throw new TradeledgerError('NOT_BUILT', 'the status command is not built yet', { kind: 'config' });
-  });
+  return new Command('status')
+    .description('Show per account and stream: the last run, the watermark, row counts and known history gaps.')
+    .option('--json', 'print one JSON object')
+    .action(async (flags: { json?: boolean }) => {
+      const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`tradeledger: ${m}\n`) });
+      await migrate(url);
+      const db = createDb(url, { maxConnections: 2 });
+      try {
+        const s = await syncStatus(db);
+        if (flags.json) {
+          process.stdout.write(`${JSON.stringify(s)}\n`);
+          return;
+        }
+        const run = s.lastRun;
+        process.stdout.write(run ? `last run ${run.id}: ${run.status}, started ${run.startedAt}${run.finishedAt ? `, finished ${run.finishedAt}` : ''}${run.errors ? `, ${run.errors} failed partitions` : ''}\n` : 'no sync has run yet: run `tradeledger sync`\n');
+        for (const x of s.streams) {
+          process.stdout.write(`${`${x.accountName}/${x.stream}`.padEnd(40)} ${x.state.padEnd(11)} ${String(x.rows).padStart(9)} rows  ${x.state === 'snapshot' ? 'latest snapshot' : 'complete to'} ${x.watermark ?? '-'}\n`);
+          if (x.lastError && x.state === 'failed') process.stdout.write(`    last error: ${x.lastError}\n`);
+          for (const g of x.gaps) process.stdout.write(`    history gap ${g.partition}: ${g.from.slice(0, 10)} .. ${g.to.slice(0, 10)} (beyond the endpoint's horizon)\n`);
+        }
+      } finally {
+        await db.destroy();
+      }
+    });
 }

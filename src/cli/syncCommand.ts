@@ -1,9 +1,63 @@
 import { Command } from 'commander';
-import { TradeledgerError } from '../errors.js';
+import { exitCodes } from '../errors.js';
+import { createDb } from '../db/createDb.js';
+import { migrate } from '../db/migrate.js';
+import { resolveDatabase } from '../db/resolveDatabase.js';
+import { runSync } from '../extract/runSync.js';
+import { planSync } from '../extract/planSync.js';
+import { loadConfig } from './config/loadConfig.js';
+import { syncOptionsOf } from './config/syncOptionsOf.js';
+import { syncProgress } from './progress/syncProgress.js';
+import { syncSummary } from './progress/syncSummary.js';
 
-/** Placeholder until the sync command lands; it says so plainly instead of pretending. */
-export function syncCommand(_setExit: (code: number) => void): Command {
-  return new Command('sync').description('(not built yet)').action(() => {
-    throw new TradeledgerError('NOT_BUILT', 'the sync command is not built yet', { kind: 'config' });
-  });
+interface SyncFlags { config?: string; account?: string; streams?: string; since?: string; dryRun?: boolean; json?: boolean }
+
+const list = (v: string | undefined) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter((s) => s !== ''));
+
+/**
+ * `tradeledger sync`: copies every configured account's history into PostgreSQL, resuming where
+ * the last run stopped. Exit codes: 0 complete, 3 partial (some streams failed, the rest saved),
+ * 2 configuration or authentication error, 1 internal error.
+ *
+ * @example
+ * tradeledger sync --config tradeledger.json --since 2024-01-01 --json
+ */
+export function syncCommand(setExit: (code: number) => void): Command {
+  return new Command('sync')
+    .description('Copy the accounts\' history into PostgreSQL, incrementally (resumes after any crash).')
+    .option('--config <file>', 'config file (JSON) listing accounts; default: one account from TRADELEDGER_* variables')
+    .option('--account <names>', 'only these accounts (comma-separated names or UIDs)')
+    .option('--streams <names>', 'only these streams (comma-separated), e.g. deposits,withdrawals')
+    .option('--since <date>', 'first sync starts here (YYYY-MM-DD UTC, ISO time or Unix ms); default: as far back as each endpoint allows')
+    .option('--dry-run', 'print the plan (windows and request counts) and write nothing')
+    .option('--json', 'print a machine-readable summary on stdout')
+    .addHelpText('after', '\nExit codes: 0 complete, 3 partial (rerun to resume), 2 config or authentication error, 1 internal error.')
+    .action(async (flags: SyncFlags) => {
+      const config = loadConfig({ config: flags.config, account: list(flags.account), streams: list(flags.streams), since: flags.since }, process.env);
+      const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`tradeledger: ${m}\n`) });
+      await migrate(url);
+      const db = createDb(url, { maxConnections: Math.min(20, config.sync.concurrency + 2) });
+      const progress = flags.dryRun ? undefined : syncProgress();
+      try {
+        const options = syncOptionsOf(config, db, progress?.sink ?? (() => undefined));
+        if (flags.dryRun) {
+          const plan = await planSync(options);
+          if (flags.json) process.stdout.write(`${JSON.stringify(plan)}\n`);
+          else {
+            for (const l of plan.lines) {
+              process.stdout.write(`${`${l.account}/${l.stream}/${l.partition}`.padEnd(48)} ${l.endpoint.padEnd(28)} windows ${String(l.windows).padStart(3)}  requests >= ${l.minRequests}${l.from ? `  ${l.from.slice(0, 10)}..${l.to?.slice(0, 10)}` : ''}${l.gap ? `  gap ${l.gap.from.slice(0, 10)}..${l.gap.to.slice(0, 10)}` : ''}\n`);
+            }
+            process.stdout.write(`total: at least ${plan.requests} requests, at least ${plan.minSeconds.toFixed(1)} s at the rate limits\n`);
+          }
+          return;
+        }
+        const result = await runSync(options);
+        progress?.stop();
+        process.stdout.write(flags.json ? `${JSON.stringify(result)}\n` : syncSummary(result));
+        setExit(result.status === 'ok' ? exitCodes.ok : exitCodes.partial);
+      } finally {
+        progress?.stop();
+        await db.destroy();
+      }
+    });
 }

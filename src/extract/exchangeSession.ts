@@ -38,7 +38,7 @@ export async function openSessions(o: SyncOptions, onClientEvent: (account: stri
       const demo = account.kind === 'demo';
       const provisional = account.uid ?? `key-${createHash('sha256').update(account.credentials.apiKey).digest('hex').slice(0, 12)}`;
       const client = new ExchangeClient({
-        baseUrl: o.baseUrl, budgetKey: provisional, budgets, credentials: { ...account.credentials, demo },
+        baseUrl: o.baseUrl, budgetKey: provisional, budgets, credentials: { apiKey: account.credentials.apiKey, secretKey: account.credentials.secretKey, passphrase: account.credentials.passphrase, demo },
         safetyFactor: o.client.safetyFactor, maxRetries: o.client.maxRetries, retryBaseMs: o.client.retryBaseMs,
         timeoutMs: o.client.timeoutMs, rateLimit: o.client.rateLimit, ...(offset === undefined ? {} : { clockOffsetMs: offset }),
         onEvent: (e) => onClientEvent(account.name, e),

@@ -98,7 +98,8 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
   }
 }
 
-function applies(stream: Stream, s: AccountSession): boolean {
+/** Whether a stream runs for an account (demo accounts: futures only; sub-account listings: main only). */
+export function applies(stream: Stream, s: AccountSession): boolean {
   if (s.demo) return stream.demo;
   if (s.account.kind === 'sub' && !stream.sub) return false;
   if (stream.kind === 'snapshot' && stream.accountColumn === 'main_uid') return s.account.kind === 'main';
@@ -118,6 +119,7 @@ async function runOne(o: SyncOptions, run: AccountRun, session: AccountSession, 
       }
       await markState(o.db, key, 'ok', run.runId, null);
     } else {
+      o.emit({ type: 'partition-start', account: session.account.name, stream: stream.name, partition: p.key, windows: 0 });
       counts[label] = await runSnapshotPartition(run, stream, p);
     }
     const c = counts[label]!;

@@ -1,0 +1,46 @@
+import type { SyncAccount } from '../../extract/syncOptions.js';
+
+/**
+ * The frozen, fully layered configuration of one command run (defaults, then the file, then the
+ * environment, then the flags). Passed explicitly; never a global. Account secrets live only in
+ * memory and are hidden from JSON and inspection.
+ */
+export interface SyncConfig {
+  /** The config file path, or 'environment' when the one account came from TRADELEDGER_* variables. */
+  readonly source: string;
+  readonly baseUrl: string;
+  readonly databaseUrl: string | undefined;
+  readonly accounts: readonly SyncAccount[];
+  readonly sync: {
+    readonly since: number | undefined;
+    readonly historyDays: number;
+    readonly safetyLagMs: number;
+    readonly lookbackDays: number;
+    readonly horizonMarginMs: number;
+    readonly concurrency: number;
+    readonly symbols: readonly string[] | undefined;
+    readonly streams: readonly string[] | undefined;
+    readonly windowDays: Readonly<Record<string, number>>;
+  };
+  readonly client: {
+    readonly safetyFactor: number;
+    readonly maxRetries: number;
+    readonly retryBaseMs: number;
+    readonly timeoutMs: number;
+    readonly rateLimit: boolean;
+  };
+}
+
+/** The defaults every layer starts from. */
+export const configDefaults = {
+  baseUrl: 'https://api.bitget.com',
+  historyDays: 730,
+  safetyLagSeconds: 120,
+  lookbackDays: 7,
+  horizonMarginSeconds: 300,
+  concurrency: 16,
+  safetyFactor: 0.9,
+  maxRetries: 6,
+  retryBaseMs: 250,
+  timeoutMs: 15_000,
+} as const;

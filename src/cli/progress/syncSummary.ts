@@ -1,0 +1,30 @@
+import type { SyncResult } from '../../extract/runSync.js';
+import type { StreamCounts } from '../../extract/streamCounts.js';
+
+/**
+ * A short human summary of a run: per account and stream the rows inserted, updated and
+ * unchanged, then failures and history gaps, and what to do next.
+ *
+ * @example
+ * process.stdout.write(syncSummary(result));
+ */
+export function syncSummary(r: SyncResult): string {
+  const byStream = new Map<string, StreamCounts>();
+  for (const [label, c] of Object.entries(r.counts)) {
+    const [account, stream] = label.split('/');
+    const key = `${account}/${stream}`;
+    const t = byStream.get(key) ?? { inserted: 0, updated: 0, unchanged: 0, pages: 0, requests: 0, windows: 0 };
+    for (const k of Object.keys(t) as (keyof StreamCounts)[]) t[k] += c[k];
+    byStream.set(key, t);
+  }
+  const lines = [`sync run ${r.runId}: ${r.status === 'ok' ? 'complete' : 'PARTIAL (some streams failed; rerun to resume them)'}`];
+  lines.push(`${'account/stream'.padEnd(40)} ${'inserted'.padStart(9)} ${'updated'.padStart(8)} ${'unchanged'.padStart(10)} ${'requests'.padStart(9)}`);
+  for (const [key, c] of [...byStream.entries()].sort()) {
+    lines.push(`${key.padEnd(40)} ${String(c.inserted).padStart(9)} ${String(c.updated).padStart(8)} ${String(c.unchanged).padStart(10)} ${String(c.requests).padStart(9)}`);
+  }
+  for (const e of r.errors) lines.push(`FAILED ${e.account}/${e.stream}/${e.partition}: ${e.message}`);
+  const gaps = new Map<string, string>();
+  for (const g of r.gaps) gaps.set(`${g.account}/${g.stream}`, `${g.from.slice(0, 10)} .. ${g.to.slice(0, 10)}`);
+  for (const [k, v] of gaps) lines.push(`history gap ${k}: ${v} (older than the endpoint's horizon)`);
+  return `${lines.join('\n')}\n`;
+}

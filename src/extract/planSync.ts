@@ -1,0 +1,86 @@
+import { DAY_MS, endpoints } from '../api/endpoints.js';
+import { openSessions } from './exchangeSession.js';
+import { partitionContext, symbolBook } from './partitionContext.js';
+import { readCheckpoint } from './syncState.js';
+import { planWindows } from './windowPlan.js';
+import { selectStreams } from './selectStreams.js';
+import { applies } from './runSync.js';
+import type { SyncOptions } from './syncOptions.js';
+
+/** One line of a dry-run plan. */
+export interface PlanLine {
+  account: string;
+  stream: string;
+  partition: string;
+  endpoint: string;
+  windows: number;
+  /** At least one request per window (more when a window holds more than a page). */
+  minRequests: number;
+  from: string | null;
+  to: string | null;
+  gap: { from: string; to: string } | null;
+}
+
+/**
+ * What a sync would do, without writing anything: per account, stream and partition the windows
+ * and the least number of requests, and the least time the rate limits allow. Reads the
+ * checkpoints and asks the exchange only for the lists partitions come from (symbols,
+ * sub-accounts), after proving each key works.
+ *
+ * @example
+ * const { lines, minSeconds } = await planSync(options);
+ */
+export async function planSync(o: SyncOptions): Promise<{ lines: PlanLine[]; requests: number; minSeconds: number }> {
+  const selected = selectStreams(o.streams);
+  const sessions = await openSessions(o, () => undefined);
+  try {
+    const first = sessions[0]!;
+    const now = Math.min(Date.now(), first.client.serverNow());
+    let book: ReturnType<typeof symbolBook> | undefined;
+    const symbols = async () => o.symbols ?? (await (book ??= symbolBook(first.call))).names;
+    const lines: PlanLine[] = [];
+    let globalDone = false;
+    for (const s of sessions) {
+      const ctx = partitionContext(s, symbols);
+      for (const stream of selected) {
+        if (!applies(stream, s)) continue;
+        if (stream.kind === 'snapshot' && stream.global) {
+          if (globalDone) continue;
+          globalDone = true;
+        }
+        for (const p of await stream.partitions(ctx)) {
+          const base = { account: s.account.name, stream: stream.name, partition: p.key, endpoint: `${endpoints[stream.endpoint].id} ${stream.endpoint}` };
+          if (stream.kind === 'snapshot') {
+            lines.push({ ...base, windows: 0, minRequests: 1, from: null, to: null, gap: null });
+            continue;
+          }
+          const plan = planWindows({
+            spanDays: o.windowDays[stream.name] ?? stream.spanDays, horizonDays: stream.horizonDays, mutable: stream.mutable,
+            rescanAll: stream.rescanAll ?? false, checkpoint: await readCheckpoint(o.db, { account: s.uid, stream: stream.name, partition: p.key }),
+            now, safetyLagMs: o.safetyLagMs, since: o.since, defaultStart: now - o.defaultHistoryDays * DAY_MS,
+            lookbackMs: o.lookbackDays * DAY_MS, horizonMarginMs: o.horizonMarginMs,
+          });
+          const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+          lines.push({
+            ...base, windows: plan.windows.length, minRequests: plan.windows.length,
+            from: iso(plan.windows[0]?.start), to: iso(plan.windows.at(-1)?.end),
+            gap: plan.gap ? { from: iso(plan.gap.from)!, to: iso(plan.gap.to)! } : null,
+          });
+        }
+      }
+    }
+    // Per (account, endpoint) the budget is the binding constraint; accounts and endpoints run in parallel.
+    const perBudget = new Map<string, { requests: number; rate: number }>();
+    for (const l of lines) {
+      const name = l.endpoint.split(' ')[1] as keyof typeof endpoints;
+      const key = `${l.account}/${name}`;
+      const b = perBudget.get(key) ?? { requests: 0, rate: endpoints[name].ratePerSecond * o.client.safetyFactor };
+      b.requests += l.minRequests;
+      perBudget.set(key, b);
+    }
+    const minSeconds = Math.max(0, ...[...perBudget.values()].map((b) => b.requests / b.rate));
+    return { lines, requests: lines.reduce((a, l) => a + l.minRequests, 0), minSeconds };
+  } finally {
+    await Promise.all(sessions.map((s) => s.client.close()));
+  }
+}

@@ -1,0 +1,69 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { historyStreams, snapshotStreams } from './streamRegistry.js';
+
+export interface StreamStatus {
+  account: string;
+  accountName: string;
+  stream: string;
+  partitions: number;
+  /** Oldest watermark across partitions: everything before it is complete. */
+  watermark: string | null;
+  state: string;
+  lastError: string | null;
+  rows: number;
+  gaps: { partition: string; from: string; to: string }[];
+}
+
+export interface SyncStatus {
+  lastRun: { id: string; startedAt: string; finishedAt: string | null; status: string; errors: number } | null;
+  streams: StreamStatus[];
+}
+
+/**
+ * What the database holds per account and stream: the watermark, the checkpoint state and last
+ * error, the row count, the known history gaps, and the last run.
+ *
+ * @example
+ * const s = await syncStatus(db); s.streams.filter((x) => x.state === 'failed')
+ */
+export async function syncStatus(db: Kysely<any>): Promise<SyncStatus> {
+  const runs = await sql<{ id: string; started_at: Date; finished_at: Date | null; status: string; errors: unknown[] }>`
+    SELECT id::text, started_at, finished_at, status, errors FROM sync_runs ORDER BY id DESC LIMIT 1`.execute(db);
+  const r = runs.rows[0];
+  const states = await sql<{ account_uid: string; name: string | null; stream: string; partitions: string; watermark: Date | null; failed: string; running: string; last_error: string | null }>`
+    SELECT s.account_uid, a.name, s.stream, count(*)::text AS partitions, min(s.watermark) AS watermark,
+           count(*) FILTER (WHERE s.status = 'failed')::text AS failed, count(*) FILTER (WHERE s.status = 'running')::text AS running,
+           max(s.last_error) AS last_error
+    FROM sync_state s LEFT JOIN accounts a ON a.uid = s.account_uid
+    GROUP BY s.account_uid, a.name, s.stream ORDER BY a.name, s.stream`.execute(db);
+  const gaps = await sql<{ account_uid: string; stream: string; partition: string; gap_from: Date; gap_to: Date }>`
+    SELECT account_uid, stream, partition, gap_from, gap_to FROM history_gaps ORDER BY gap_from`.execute(db);
+  const counts = new Map<string, number>();
+  for (const s of historyStreams) {
+    const { rows } = await sql<{ account_uid: string; n: string }>`SELECT account_uid, count(*)::text AS n FROM ${sql.table(s.table)} GROUP BY account_uid`.execute(db);
+    for (const row of rows) counts.set(`${row.account_uid}/${s.name}`, Number(row.n));
+  }
+  const streams: StreamStatus[] = states.rows.map((s) => ({
+    account: s.account_uid, accountName: s.name ?? s.account_uid, stream: s.stream, partitions: Number(s.partitions),
+    watermark: s.watermark?.toISOString() ?? null,
+    state: Number(s.failed) > 0 ? 'failed' : Number(s.running) > 0 ? 'interrupted' : 'ok',
+    lastError: s.last_error, rows: counts.get(`${s.account_uid}/${s.stream}`) ?? 0,
+    gaps: gaps.rows.filter((g) => g.account_uid === s.account_uid && g.stream === s.stream)
+      .map((g) => ({ partition: g.partition, from: g.gap_from.toISOString(), to: g.gap_to.toISOString() })),
+  }));
+  const names = new Map((await sql<{ uid: string; name: string }>`SELECT uid, name FROM accounts`.execute(db)).rows.map((a) => [a.uid, a.name]));
+  for (const s of snapshotStreams) {
+    const accountCol = s.accountColumn;
+    const { rows } = accountCol === null
+      ? await sql<{ a: string; n: string; at: Date }>`SELECT '-' AS a, count(*)::text AS n, max(snapshot_at) AS at FROM ${sql.table(s.table)} HAVING count(*) > 0`.execute(db)
+      : await sql<{ a: string; n: string; at: Date }>`SELECT ${sql.ref(accountCol)} AS a, count(*)::text AS n, max(snapshot_at) AS at FROM ${sql.table(s.table)} GROUP BY 1`.execute(db);
+    for (const row of rows) {
+      streams.push({ account: row.a, accountName: names.get(row.a) ?? row.a, stream: s.name, partitions: 0, watermark: row.at.toISOString(), state: 'snapshot', lastError: null, rows: Number(row.n), gaps: [] });
+    }
+  }
+  return {
+    lastRun: r ? { id: r.id, startedAt: r.started_at.toISOString(), finishedAt: r.finished_at?.toISOString() ?? null, status: r.status, errors: r.errors.length } : null,
+    streams,
+  };
+}
