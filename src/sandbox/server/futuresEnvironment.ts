@@ -47,6 +47,8 @@ export function checkDemoPair(productType: ProductType, fields: Record<string, s
   const demo = (demoProductTypes as readonly string[]).includes(productType);
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined) continue;
+    // Coins and symbols are upper case on the wire (E12/E16: "marginCoin, capitalized").
+    if (value !== value.toUpperCase()) throw ApiFailure.of('40017', `${name} must be upper case (got ${value}, use ${value.toUpperCase()})`);
     const isDemo = name === 'symbol' ? isDemoSymbol(value) : isDemoCoin(value);
     if (isDemo !== demo) {
       throw ApiFailure.of('40017', `${name} ${value} does not match productType ${productType}: ${demo

@@ -42,6 +42,9 @@ describe('signing', () => {
     const { startTime, endTime } = window();
     const unsorted = await call(sandbox.baseUrl, main, path, { rawQuery: `startTime=${startTime}&endTime=${endTime}&coin=%24AI` });
     expect(unsorted.json?.code).toBe('00000');
+    const dollar = await call(sandbox.baseUrl, main, '/api/v2/spot/trade/history-orders', { rawQuery: 'symbol=%24WIFUSDT' });
+    expect(dollar.json?.code).toBe('00000');
+    expect(dollar.json!.data.every((o: { symbol: string }) => o.symbol === '$WIFUSDT')).toBe(true);
   });
 
   it('refuses one changed byte of the query or of the body with 40009', async () => {

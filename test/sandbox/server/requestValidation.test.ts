@@ -48,6 +48,7 @@ const cases: Case[] = [
   ['E3 with a demo symbol and a live margin coin', () => demo, '/api/v2/mix/order/place-order', {
     body: { symbol: 'SBTCSUSDT', productType: 'SUSDT-FUTURES', marginMode: 'isolated', marginCoin: 'USDT', size: '0.01', price: '60000', side: 'buy', orderType: 'limit' },
   }, '40017', /marginCoin USDT does not match/],
+  ['E16 with a lower-case marginCoin', () => main, '/api/v2/mix/position/all-position', { query: { productType: 'USDT-FUTURES', marginCoin: 'usdt' } }, '40017', /marginCoin must be upper case/],
   ['E1 with an unknown side', () => main, '/api/v2/spot/trade/place-order', { body: { symbol: 'BTCUSDT', side: 'long', orderType: 'market', size: '1' } }, '40017', /side must be one of buy, sell/],
   ['E1 limit without price', () => main, '/api/v2/spot/trade/place-order', { body: { symbol: 'BTCUSDT', side: 'buy', orderType: 'limit', force: 'gtc', size: '1' } }, '40019', /price/],
   ['E1 with a number where a String belongs', () => main, '/api/v2/spot/trade/place-order', { body: { symbol: 'BTCUSDT', side: 'buy', orderType: 'market', size: 1 } }, '40017', /size must be a String/],
