@@ -1,9 +1,65 @@
 import { Command } from 'commander';
-import { TradeledgerError } from '../errors.js';
+import { DAY_MS } from '../api/endpoints.js';
+import { exitCodes } from '../errors.js';
+import { createDb } from '../db/createDb.js';
+import { migrate } from '../db/migrate.js';
+import { redactUrl } from '../db/redactUrl.js';
+import { resolveDatabase } from '../db/resolveDatabase.js';
+import { startSandbox } from '../sandbox/startSandbox.js';
+import { runSync } from '../extract/runSync.js';
+import { sandboxAccounts } from './config/sandboxAccounts.js';
+import { configDefaults } from './config/syncConfig.js';
+import { syncProgress } from './progress/syncProgress.js';
+import { syncSummary } from './progress/syncSummary.js';
 
-/** Placeholder until the demo command lands; it says so plainly instead of pretending. */
-export function demoCommand(_setExit: (code: number) => void): Command {
-  return new Command('demo').description('(not built yet)').action(() => {
-    throw new TradeledgerError('NOT_BUILT', 'the demo command is not built yet', { kind: 'config' });
-  });
+interface DemoFlags { scale: string; seed: string; rateLimits?: boolean }
+
+/**
+ * `tradeledger demo`: starts the sandbox in-process, syncs every stream of every sandbox account
+ * into the default database (embedded PostgreSQL unless DATABASE_URL is set), and says where to
+ * look next. No exchange account needed.
+ *
+ * @example
+ * tradeledger demo && psql "$(tradeledger db url)" -c 'select count(*) from spot_fills'
+ */
+export function demoCommand(setExit: (code: number) => void): Command {
+  return new Command('demo')
+    .description('Try everything without an account: start the sandbox and sync all of it into the database.')
+    .option('--scale <scale>', 'sandbox data size: tiny, small, medium, ...', 'small')
+    .option('--seed <n>', 'sandbox seed', '1')
+    .option('--rate-limits', 'run the sandbox and the client at the real rate limits (slower, realistic)')
+    .action(async (flags: DemoFlags) => {
+      const log = (m: string) => process.stderr.write(`tradeledger: ${m}\n`);
+      const rateLimit = flags.rateLimits ?? false;
+      const sandbox = await startSandbox({ port: 0, seed: Number(flags.seed), scale: flags.scale, rateLimit });
+      log(`sandbox serving at ${sandbox.baseUrl} (seed ${flags.seed}, scale ${flags.scale})`);
+      const { url } = await resolveDatabase({ log });
+      await migrate(url);
+      const db = createDb(url, { maxConnections: 12 });
+      const progress = syncProgress();
+      try {
+        const result = await runSync({
+          db, baseUrl: sandbox.baseUrl, accounts: sandboxAccounts(sandbox.accounts), streams: undefined,
+          since: sandbox.world.now() - 731 * DAY_MS, defaultHistoryDays: configDefaults.historyDays,
+          safetyLagMs: configDefaults.safetyLagSeconds * 1000, lookbackDays: configDefaults.lookbackDays,
+          horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, windowDays: {}, concurrency: configDefaults.concurrency,
+          symbols: undefined, emit: progress.sink,
+          client: { safetyFactor: configDefaults.safetyFactor, maxRetries: configDefaults.maxRetries, retryBaseMs: 100, timeoutMs: configDefaults.timeoutMs, rateLimit },
+        });
+        progress.stop();
+        process.stdout.write(syncSummary(result));
+        process.stdout.write([
+          '',
+          `The data is in ${redactUrl(url)}. Next:`,
+          '  tradeledger status                          per stream: watermark, rows, history gaps',
+          '  psql "$(tradeledger db url)" -c "\\dt"        the tables (see the README for the schema)',
+          '',
+        ].join('\n'));
+        setExit(result.status === 'ok' ? exitCodes.ok : exitCodes.partial);
+      } finally {
+        progress.stop();
+        await db.destroy();
+        await sandbox.close();
+      }
+    });
 }
