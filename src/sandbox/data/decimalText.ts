@@ -26,8 +26,8 @@ export function mulText(a: string, b: string, places: number): string {
  * (`-8.9E-8`) for tiny ones, as the exchange writes them.
  */
 export function feeNumberText(value: string): string {
-  const d = new Decimal(value);
-  if (d.isZero()) return '0';
-  if (d.abs().lt('0.000001')) return d.toExponential().replace('e', 'E').replace('E+', 'E');
-  return d.toFixed();
+  if (/^-?0*(\.0*)?$/.test(value)) return '0';
+  // Text checks first: this runs for every number of every generated feeDetail.
+  if (/^-?0\.000000/.test(value)) return new Decimal(value).toExponential().replace('e', 'E').replace('E+', 'E');
+  return value.includes('.') ? value.replace(/\.?0+$/, '') : value;
 }

@@ -43,22 +43,36 @@ export function hashKey(seed: number, ...parts: string[]): number {
   return mix(...words);
 }
 
-/** A small splitmix32 stream seeded by (key, index). */
-export function recordRng(key: number, index: number): Rng {
-  let state = mix(key, index);
-  const u32 = (): number => {
-    state = (state + 0x9e3779b9) | 0;
-    let z = state;
+/** A small splitmix32 stream; a class so that making one per record allocates no closures. */
+class SplitMix implements Rng {
+  constructor(private state: number) {}
+
+  u32(): number {
+    this.state = (this.state + 0x9e3779b9) | 0;
+    let z = this.state;
     z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
     z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
     return (z ^ (z >>> 16)) >>> 0;
-  };
-  const int = (n: number): number => (n <= 1 ? 0 : u32() % n);
-  return {
-    u32,
-    int,
-    range: (lo, hi) => lo + int(hi - lo + 1),
-    chance: (p) => u32() / 0x1_0000_0000 < p,
-    pick: <T>(items: readonly T[]): T => items[int(items.length)] as T,
-  };
+  }
+
+  int(n: number): number {
+    return n <= 1 ? 0 : this.u32() % n;
+  }
+
+  range(lo: number, hi: number): number {
+    return lo + this.int(hi - lo + 1);
+  }
+
+  chance(p: number): boolean {
+    return this.u32() / 0x1_0000_0000 < p;
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[this.int(items.length)] as T;
+  }
+}
+
+/** A stream seeded by (key, index). */
+export function recordRng(key: number, index: number): Rng {
+  return new SplitMix(mix(key, index));
 }

@@ -28,10 +28,9 @@ function coinEntry(key: string, feeCoin: string, deduction: boolean, deducted: s
  * spotFeeDetail('newPlain', 'USDT', '-0.1', '0.08'); // '{"newFees":{"c":0,"d":0,...,"t":-0.1,...}}'
  */
 export function spotFeeDetail(form: FeeForm, coin: string, fee: string, platformFee: string): string {
-  const f = new Decimal(fee);
-  const half = f.div(2).toDecimalPlaces(12).toFixed();
-  const rest = f.minus(half).toFixed();
-  const halfPlatform = new Decimal(platformFee).div(2).toDecimalPlaces(12).toFixed();
+  const half = (): string => new Decimal(fee).div(2).toDecimalPlaces(12).toFixed();
+  const rest = (): string => new Decimal(fee).minus(half()).toFixed();
+  const halfPlatform = (): string => new Decimal(platformFee).div(2).toDecimalPlaces(12).toFixed();
   switch (form) {
     case 'newOnly':
       return `{"newFees":${newFees('0', '0', fee, fee, false)}}`;
@@ -40,12 +39,12 @@ export function spotFeeDetail(form: FeeForm, coin: string, fee: string, platform
     case 'newPlatform':
       return `{${coinEntry(platformCoin, platformCoin, true, platformFee, platformFee)},"newFees":${newFees('0', platformFee, '0', fee, true)}}`;
     case 'newCoupon':
-      return `{"newFees":${newFees(half, '0', rest, fee, false)}}`;
+      return `{"newFees":${newFees(half(), '0', rest(), fee, false)}}`;
     case 'newInsufficient':
       // The platform-coin balance covered half; the remainder r is paid in the received coin.
-      return `{${coinEntry(platformCoin, platformCoin, true, halfPlatform, halfPlatform)},"newFees":${newFees('0', halfPlatform, rest, fee, true)}}`;
+      return `{${coinEntry(platformCoin, platformCoin, true, halfPlatform(), halfPlatform())},"newFees":${newFees('0', halfPlatform(), rest(), fee, true)}}`;
     case 'newRebate': {
-      const rebate = f.abs().toFixed();
+      const rebate = fee.replace(/^-/, '');
       return `{"newFees":${newFees('0', '0', rebate, rebate, false)}}`;
     }
     case 'legacyCoin':
