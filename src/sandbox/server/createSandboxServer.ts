@@ -1,10 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { EndpointDef, Permission } from '../../api/endpoints.js';
 import { errorMessage } from '../../api/errorCodes.js';
 import { WorldError, type SandboxAccount, type SandboxKey, type World } from '../world.js';
 import { ApiFailure } from './ApiFailure.js';
-import type { FaultDecision } from './FaultInjector.js';
 import { RateLimiter } from './RateLimiter.js';
 import type { RequestContext } from './RequestContext.js';
 import { RequestParams } from './RequestParams.js';
@@ -15,8 +13,9 @@ import { handleControl } from './handleControl.js';
 import { routeTable, type Route } from './routes/routeTable.js';
 import { errorBody, sendJson } from './sendJson.js';
 import { withUnknownField } from './withUnknownField.js';
-
-const maxBodyBytes = 1 << 20;
+import { checkPermission } from './checkPermission.js';
+import { readBody } from './readBody.js';
+import { sendAnswer, sendServerError } from './sendAnswer.js';
 
 /**
  * The sandbox's HTTP server (node:http, keep-alive): routes every endpoint of the shared table,
@@ -84,7 +83,7 @@ export function createSandboxServer(world: World, state: SandboxState): { server
       stats.count(route.endpoint.id, uid, limited);
       if (limited) return sendJson(res, 429, errorBody('429', errorMessage('429'), now));
       const data = route.handler(contextOf(route, req, rawQuery, body, now, caller, key));
-      sendSuccess(req, res, fault, JSON.stringify({ code: '00000', msg: 'success', requestTime: now, data: fault.unknownField ? withUnknownField(data) : data }));
+      sendAnswer(req, res, fault, JSON.stringify({ code: '00000', msg: 'success', requestTime: now, data: fault.unknownField ? withUnknownField(data) : data }));
     } catch (err) {
       if (uid === '-') stats.count(route.endpoint.id, uid, false);
       if (err instanceof ApiFailure || err instanceof WorldError) return sendJson(res, err.httpStatus, errorBody(err.code, err.message, now));
@@ -119,52 +118,4 @@ export function createSandboxServer(world: World, state: SandboxState): { server
 function rateOf(route: Route, caller: SandboxAccount | null): number {
   if (caller?.copyTrader && (route.endpoint.id === 'E1' || route.endpoint.id === 'E17')) return 1;
   return route.endpoint.ratePerSecond;
-}
-
-/**
- * `read` is met by any permission (trade permissions are read-write); `write` needs any trade
- * permission; a named trade permission must be held exactly. Missing: 40014.
- */
-function checkPermission(endpoint: EndpointDef, key: SandboxKey): void {
-  const need = endpoint.permission;
-  if (need === null) return;
-  const trade: Permission[] = ['spot_trade', 'margin_trade', 'contract_trade'];
-  const ok = need === 'read' ? key.perms.length > 0
-    : need === 'write' ? key.perms.some((p) => trade.includes(p))
-      : key.perms.includes(need);
-  if (!ok) throw ApiFailure.of('40014', need === 'write' ? trade.join(' or ') : need);
-}
-
-function sendSuccess(req: IncomingMessage, res: ServerResponse, fault: FaultDecision, text: string): void {
-  if (fault.failure === 'drop') {
-    // Promise the whole body, send part of it, then cut the connection mid-body.
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-    res.write(text.slice(0, Math.floor(text.length / 2)), () => req.socket.destroy());
-    return;
-  }
-  if (fault.failure === 'malformed') return sendJson(res, 200, text.slice(0, Math.max(1, Math.floor(text.length * 0.6))));
-  sendJson(res, 200, text);
-}
-
-function sendServerError(res: ServerResponse, status: number, now: number): void {
-  // Gateways answer 502/504 with HTML, the service itself 500/503 with an envelope.
-  if (status === 502 || status === 504) {
-    return sendJson(res, status, `<html><body><h1>${status} ${status === 502 ? 'Bad Gateway' : 'Gateway Time-out'}</h1></body></html>`, 'text/html');
-  }
-  sendJson(res, status, errorBody('45001', errorMessage('45001'), now));
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  if (req.method === 'GET' || req.method === 'HEAD') {
-    req.resume();
-    return '';
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBodyBytes) throw ApiFailure.of('40017', `the body is larger than ${maxBodyBytes} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
