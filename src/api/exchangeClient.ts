@@ -185,7 +185,7 @@ export class ExchangeClient {
       if (f.exchangeCode === '429') {
         if (budget !== undefined) {
           // The paused budget does the waiting, for this caller and every other one.
-          this.#emit({ ...event, type: 'rate-limited', ms: budget.pause(f.retryAfterMs) });
+          this.#emit({ ...event, type: 'rate-limited', ms: budget.pause(f.retryAfterMs, sentAt) });
           delay = 0;
         } else if (f.retryAfterMs !== undefined) {
           delay = f.retryAfterMs;

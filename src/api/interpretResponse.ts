@@ -51,7 +51,7 @@ export function interpretResponse(name: EndpointName, def: EndpointDef, raw: Raw
 
   if (raw.status === 429 || code === '429') {
     const a = adviceFor('429');
-    return fail({ code: 'API_429', message: `${where}: ${a.what} (HTTP ${raw.status}); ${a.fix}`, kind: 'exchange', retryable: true, hint: a.fix, exchangeCode: '429', httpStatus: raw.status, retryAfterMs: retryAfter });
+    return fail({ code: 'API_429', message: `${where}: ${a.what}; ${a.fix} (HTTP ${raw.status})`, kind: 'exchange', retryable: true, hint: a.fix, exchangeCode: '429', httpStatus: raw.status, retryAfterMs: retryAfter });
   }
   if (env === undefined || code === undefined) {
     if (raw.status >= 500) {
@@ -72,7 +72,7 @@ export function interpretResponse(name: EndpointName, def: EndpointDef, raw: Raw
   }
   const { kind, retryable } = classifyExchangeCode(code, raw.status);
   const a = adviceFor(code);
-  return fail({ code: `API_${code}`, message: `${where}: ${a.what} (exchange code ${code}: "${msg}"); ${a.fix}`, kind, retryable, hint: a.fix, exchangeCode: code, httpStatus: raw.status, retryAfterMs: retryAfter });
+  return fail({ code: `API_${code}`, message: `${where}: ${a.what}; ${a.fix} (exchange code ${code}: "${msg}")`, kind, retryable, hint: a.fix, exchangeCode: code, httpStatus: raw.status, retryAfterMs: retryAfter });
 }
 
 /**

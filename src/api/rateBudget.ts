@@ -28,6 +28,7 @@ export class RateBudget {
   readonly #toleranceMs: number;
   #tat = 0;
   #pausedUntil = 0;
+  #pausedAt = 0;
   #strikes = 0;
   #queue: Waiter[] = [];
   #timer: NodeJS.Timeout | undefined;
@@ -67,12 +68,18 @@ export class RateBudget {
 
   /**
    * Pauses the budget after a 429: `retryAfterMs` when the server gave one, otherwise jittered
-   * exponential back-off over consecutive 429s. Returns the pause in ms.
+   * exponential back-off over consecutive 429s. A 429 for a request sent before the current
+   * pause began does not escalate it: several requests in flight often fail together.
+   * Returns the remaining pause in ms.
    */
-  pause(retryAfterMs?: number): number {
-    this.#strikes += 1;
-    const delay = retryAfterMs ?? backoffMs(this.#strikes, 500, 30_000);
+  pause(retryAfterMs?: number, sentAt = Date.now()): number {
     const now = Date.now();
+    if (sentAt >= this.#pausedAt) {
+      this.#strikes += 1;
+      this.#pausedAt = now;
+    }
+    // The first step lets the server's bucket refill a couple of tokens; then it doubles.
+    const delay = retryAfterMs ?? backoffMs(this.#strikes, Math.max(250, 2 * this.intervalMs), 30_000);
     this.#pausedUntil = Math.max(this.#pausedUntil, now + delay);
     // Restart paced, one request at a time, rather than releasing a burst when the pause ends.
     this.#tat = Math.max(this.#tat, this.#pausedUntil + (this.burst - 1) * this.intervalMs);

@@ -29,12 +29,13 @@ describe('RateBudget', () => {
   });
 
   it('runs at its rate: twice the rate takes about half the time', async () => {
-    const slowTimes = await grantTimes(new RateBudget(40), 21);
-    const fastTimes = await grantTimes(new RateBudget(80), 21);
+    const slowTimes = await grantTimes(new RateBudget(20), 16);
+    const fastTimes = await grantTimes(new RateBudget(40), 16);
     const span = (t: number[]): number => (t.at(-1) as number) - (t[0] as number);
     const ratio = span(slowTimes) / span(fastTimes);
-    expect(ratio).toBeGreaterThan(1.6);
-    expect(ratio).toBeLessThan(2.4);
+    // Wide bounds: the machine is shared, and timer lag only ever shrinks the ratio.
+    expect(ratio).toBeGreaterThan(1.5);
+    expect(ratio).toBeLessThan(2.5);
   });
 
   it('serves callers first in, first out', async () => {
@@ -68,14 +69,23 @@ describe('RateBudget', () => {
 
   it('backs off exponentially over consecutive 429s and resets after a success', () => {
     const budget = new RateBudget(10);
-    const first = budget.pause();
-    const second = budget.pause() ;
-    const third = budget.pause();
-    expect(first).toBeGreaterThanOrEqual(250);
+    const first = budget.pause(undefined, Date.now());
+    const second = budget.pause(undefined, Date.now() + 1);
+    const third = budget.pause(undefined, Date.now() + 2);
+    expect(first).toBeGreaterThanOrEqual(125);
     expect(third).toBeGreaterThan(second);
     budget.succeeded();
     // Pauses never shorten a pause already running.
     expect(budget.pause()).toBeGreaterThanOrEqual(third - 50);
+  });
+
+  it('does not escalate for requests that were already in flight when the pause began', () => {
+    const budget = new RateBudget(10);
+    const sentEarlier = Date.now() - 10;
+    const first = budget.pause(undefined, sentEarlier);
+    for (let i = 0; i < 5; i++) budget.pause(undefined, sentEarlier);
+    // Five more in-flight 429s: still the first step (at most 250 ms), not 2^5 times that.
+    expect(budget.pause(undefined, sentEarlier)).toBeLessThanOrEqual(Math.max(first, 250));
   });
 
   it('drops an aborted waiter without stalling the queue', async () => {
