@@ -69,6 +69,7 @@ export function createSandboxServer(world: World, state: SandboxState): { server
     if (fault.failure === '429') return sendJson(res, 429, errorBody('429', errorMessage('429'), serverNow()));
     const now = serverNow();
     let uid = '-';
+    let counted = false;
     try {
       let caller: SandboxAccount | null = null;
       let key: SandboxKey | null = null;
@@ -81,11 +82,12 @@ export function createSandboxServer(world: World, state: SandboxState): { server
       }
       const limited = state.rateLimit && !limiter.take(`${uid}|${route.endpoint.id}`, rateOf(route, caller));
       stats.count(route.endpoint.id, uid, limited);
+      counted = true;
       if (limited) return sendJson(res, 429, errorBody('429', errorMessage('429'), now));
       const data = route.handler(contextOf(route, req, rawQuery, body, now, caller, key));
       sendAnswer(req, res, fault, JSON.stringify({ code: '00000', msg: 'success', requestTime: now, data: fault.unknownField ? withUnknownField(data) : data }));
     } catch (err) {
-      if (uid === '-') stats.count(route.endpoint.id, uid, false);
+      if (!counted) stats.count(route.endpoint.id, uid, false);
       if (err instanceof ApiFailure || err instanceof WorldError) return sendJson(res, err.httpStatus, errorBody(err.code, err.message, now));
       throw err;
     }
