@@ -15,12 +15,22 @@ export const badRecordPlan: readonly { resource: HistoryResource; partition: str
   { resource: 'spotBills', partition: 'all', problem: 'missing non-key field balance' },
 ];
 
-/** The index of the bad record in a first chunk of `count` records. */
+/**
+ * The index of the bad record in a first chunk of `count` records.
+ *
+ * @example
+ * badRecordIndex(64); // 21
+ */
 export function badRecordIndex(count: number): number {
   return Math.floor(count / 3);
 }
 
-/** Spoils a generated record as the plan says; returns it unchanged for other resources. */
+/**
+ * Spoils a generated record as the plan says; returns it unchanged for other resources.
+ *
+ * @example
+ * spoil('spotBills', bill); // the bill without its balance
+ */
 export function spoil(resource: HistoryResource, record: object): object {
   const r = { ...record } as Record<string, unknown>;
   if (resource === 'spotOrders') {

@@ -26,12 +26,23 @@ export const platformCoin = 'BGB';
 
 const DAY = 86_400_000;
 
-/** The market price mantissa of a market at time t: a slow deterministic wave around the base price. */
+/**
+ * The market price mantissa of a market at time t: a slow deterministic wave around the base price.
+ *
+ * @example
+ * priceMantissa(spotMarket('BTCUSDT')!, Date.now()); // e.g. 7012345 (= 70123.45)
+ */
 export function priceMantissa(m: { basePrice: number }, t: number): number {
   const f = 1 + 0.3 * Math.sin((2 * Math.PI * t) / (211 * DAY)) + 0.06 * Math.sin((2 * Math.PI * t) / (13 * DAY));
   return Math.max(1, Math.round(m.basePrice * f));
 }
 
+/**
+ * The spot market of a symbol, or undefined.
+ *
+ * @example
+ * spotMarket('$WIFUSDT')?.base; // '$WIF'
+ */
 export function spotMarket(symbol: string): SpotMarket | undefined {
   return spotMarkets.find((m) => m.symbol === symbol);
 }
@@ -54,11 +65,22 @@ const coinChains: Record<string, ChainSpec[]> = {
 /** Coins known to deposits, withdrawals and transfers. */
 export const walletCoins: readonly string[] = Object.keys(coinChains);
 
+/**
+ * The withdrawal chains of a coin (fees, minimums, tags).
+ *
+ * @example
+ * chainsOf('USDT').map((c) => c.chain); // ['TRC20', 'ERC20', 'BEP20']
+ */
 export function chainsOf(coin: string): readonly ChainSpec[] {
   return coinChains[coin] ?? [];
 }
 
-/** X9 public coins. */
+/**
+ * X9 public coins.
+ *
+ * @example
+ * coinList().find((c) => c.coin === 'XRP')?.chains[0]?.needTag; // 'true'
+ */
 export function coinList(): CoinInfo[] {
   return walletCoins.map((coin, i) => ({
     coinId: String(i + 1),
@@ -71,7 +93,12 @@ export function coinList(): CoinInfo[] {
   }));
 }
 
-/** X10 public symbols. */
+/**
+ * X10 public symbols.
+ *
+ * @example
+ * symbolList().some((s) => s.symbol === '$WIFUSDT'); // true
+ */
 export function symbolList(): SymbolInfo[] {
   return spotMarkets.map((m) => ({
     symbol: m.symbol, baseCoin: m.base, quoteCoin: m.quote, minTradeAmount: '0', maxTradeAmount: '10000000000',
@@ -114,7 +141,12 @@ export const futuresMarkets: Record<ProductType, readonly FuturesMarket[]> = {
   ],
 };
 
-/** Margin coins that hold a futures account per product type. */
+/**
+ * Margin coins that hold a futures account per product type.
+ *
+ * @example
+ * marginCoinsOf('COIN-FUTURES'); // ['BTC', 'ETH', 'USDT']
+ */
 export function marginCoinsOf(productType: ProductType): string[] {
   return [...new Set(futuresMarkets[productType].flatMap((m) => m.marginCoins))];
 }

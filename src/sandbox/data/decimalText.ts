@@ -16,7 +16,12 @@ export function decimalText(mantissa: bigint | number, places: number): string {
   return neg ? `-${text}` : text;
 }
 
-/** Multiplies two decimal strings and rounds to `places` (half-up), as a string. */
+/**
+ * Multiplies two decimal strings and rounds to `places` (half-up), as a string.
+ *
+ * @example
+ * mulText('0.5', '99000', 8); // '49500.00000000'
+ */
 export function mulText(a: string, b: string, places: number): string {
   return new Decimal(a).mul(b).toDecimalPlaces(places, Decimal.ROUND_HALF_UP).toFixed(places);
 }
@@ -24,6 +29,9 @@ export function mulText(a: string, b: string, places: number): string {
 /**
  * The text of a JSON number inside feeDetail: plain for ordinary amounts, exponent notation
  * (`-8.9E-8`) for tiny ones, as the exchange writes them.
+ *
+ * @example
+ * feeNumberText('-0.000000089'); // '-8.9E-8'
  */
 export function feeNumberText(value: string): string {
   if (/^-?0*(\.0*)?$/.test(value)) return '0';

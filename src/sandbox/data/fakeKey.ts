@@ -31,7 +31,12 @@ export function fakeKey(seed: number, uid: string, n: number, perms: Permission[
   };
 }
 
-/** Eight English letters derived from the seed: a valid subAccountName. */
+/**
+ * Eight English letters derived from the seed: a valid subAccountName.
+ *
+ * @example
+ * fakeLetters(1, 'sub1'); // 'qwertyui'
+ */
 export function fakeLetters(seed: number, ...parts: string[]): string {
   return [...digest(seed, 'name', ...parts).subarray(0, 8)].map((b) => alnum[b % 26]!.toLowerCase()).join('');
 }

@@ -17,7 +17,12 @@ export interface Rng {
   pick<T>(items: readonly T[]): T;
 }
 
-/** Mixes 32-bit words into one well-spread uint32 (murmur3 finalizer over a running hash). */
+/**
+ * Mixes 32-bit words into one well-spread uint32 (murmur3 finalizer over a running hash).
+ *
+ * @example
+ * mix(1, 2, 3); // a uint32
+ */
 export function mix(...words: number[]): number {
   let h = 0x9e3779b9;
   for (const w of words) {
@@ -32,7 +37,12 @@ export function mix(...words: number[]): number {
   return h >>> 0;
 }
 
-/** Hashes a seed and any strings into one uint32 key. */
+/**
+ * Hashes a seed and any strings into one uint32 key.
+ *
+ * @example
+ * hashKey(1, 'spotOrders', 'all'); // a uint32
+ */
 export function hashKey(seed: number, ...parts: string[]): number {
   const words: number[] = [seed];
   for (const p of parts) {
@@ -72,7 +82,12 @@ class SplitMix implements Rng {
   }
 }
 
-/** A stream seeded by (key, index). */
+/**
+ * A stream seeded by (key, index).
+ *
+ * @example
+ * recordRng(hashKey(1, 'x'), 42).int(10);
+ */
 export function recordRng(key: number, index: number): Rng {
   return new SplitMix(mix(key, index));
 }

@@ -33,6 +33,12 @@ export const resourceWeights: Readonly<Record<HistoryResource, number>> = {
 export const historyResources = Object.keys(resourceWeights) as HistoryResource[];
 const futuresResources: readonly HistoryResource[] = ['futuresOrders', 'futuresFills', 'futuresBills', 'planOrders'];
 
+/**
+ * True for the resources partitioned by product type.
+ *
+ * @example
+ * isFuturesResource('planOrders'); // true
+ */
 export function isFuturesResource(r: HistoryResource): boolean {
   return futuresResources.includes(r);
 }
@@ -58,7 +64,12 @@ function split(total: number, demo: boolean): Record<HistoryResource, number> {
   return out;
 }
 
-/** Parses a scale text; `accountCount` is the number of accounts that hold history. */
+/**
+ * Parses a scale text (syntax above) into per-account counts.
+ *
+ * @example
+ * parseScale('tiny,spotOrders=1000').perAccount.spotOrders; // 1000
+ */
 export function parseScale(text: string, defaultSubs = 3): ScalePlan {
   const terms = text.split(',').map((t) => t.trim()).filter((t) => t !== '');
   let subAccounts = defaultSubs;

@@ -90,10 +90,13 @@ export class SeriesBook {
     for (const e of this.entries.values()) {
       const expected = e.density * (to - from) + e.carry;
       const n = Math.floor(expected);
-      e.carry = expected - n;
-      if (n === 0) continue;
       const start = Math.max(from + 1, Number(e.series.lastId() / ID_PER_MS) + 1);
-      if (start + n > to) continue;
+      // Groups of four need 4 ms each; records that do not fit yet wait for the next advance.
+      if (n === 0 || to - 3 - start < 4 * (Math.ceil(n / 4) - 1)) {
+        e.carry = expected;
+        continue;
+      }
+      e.carry = expected - n;
       e.series.addChunk(this.chunk(e, n, start, to));
     }
   }

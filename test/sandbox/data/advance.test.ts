@@ -48,6 +48,20 @@ describe('advance and settle', () => {
     });
   });
 
+  it('many small advances add as many records as one big one', () => {
+    const big = createWorld({ seed: 3, scale: 'spotBills=50000', now: anchor });
+    const small = createWorld({ seed: 3, scale: 'spotBills=50000', now: anchor });
+    big.advance(10 * DAY);
+    for (let i = 0; i < 240; i++) small.advance(3_600_000);
+    expect(small.now()).toBe(big.now());
+    for (const a of big.accounts) {
+      const b = big.series(a.uid, 'spotBills', 'all').size;
+      const s = small.series(a.uid, 'spotBills', 'all').size;
+      expect(Math.abs(b - s), a.uid).toBeLessThanOrEqual(1);
+    }
+    expect(big.series(big.accounts[0]!.uid, 'spotBills', 'all').size).toBeGreaterThan(50_600);
+  });
+
   it('settles open records older than the open window, changing uTime', () => {
     const w = tinyWorld(6);
     const uid = w.accounts[0]!.uid;

@@ -11,7 +11,12 @@ const forces = ['gtc', 'post_only', 'fok', 'ioc'] as const;
 const enterPoints = ['WEB', 'API', 'SYS', 'ANDROID', 'IOS'] as const;
 const markets = spotMarkets.slice(0, 4);
 
-/** Cross-margin orders (E13): every status (incl. `partially_fill`), side (incl. `systemRepay-selll`) and loanType. */
+/**
+ * Cross-margin orders (E13): every status (incl. `partially_fill`), side (incl. `systemRepay-selll`) and loanType.
+ *
+ * @example
+ * crossMarginOrderGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
+ */
 export const crossMarginOrderGenerator: RecordGenerator<CrossMarginOrder> = (ctx, j, t, id) => {
   const rng = rngFor(ctx, j);
   const m = cover(markets, j, ctx, rng);

@@ -7,7 +7,12 @@ import { chainAddress, externalUid, txHash } from './walletText.js';
 const dests = ['on_chain', 'internal', 'on_chain', 'internal_transfer'] as const;
 const openStatuses = ['pending', 'fail', 'success'] as const;
 
-/** Deposits (E20): on-chain and internal (`dest` spelled both `internal` and `internal_transfer`), every status. */
+/**
+ * Deposits (E20): on-chain and internal (`dest` spelled both `internal` and `internal_transfer`), every status.
+ *
+ * @example
+ * depositGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
+ */
 export const depositGenerator: RecordGenerator<DepositRecord> = (ctx, j, t, id) => {
   const rng = rngFor(ctx, j);
   const coin = cover(walletCoins, j, ctx, rng);

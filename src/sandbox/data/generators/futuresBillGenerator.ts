@@ -9,7 +9,12 @@ export const futuresBillTypes = [
   'trans_from_exchange', 'trans_to_exchange', 'burst_long_loss_query', 'burst_short_loss_query',
 ] as const;
 
-/** Futures account bills (X6): funding (`contract_settle_fee`), realized PnL on closes, open fees, transfers. */
+/**
+ * Futures account bills (X6): funding (`contract_settle_fee`), realized PnL on closes, open fees, transfers.
+ *
+ * @example
+ * futuresBillGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
+ */
 export const futuresBillGenerator: RecordGenerator<FuturesBill> = (ctx, j, t, id) => {
   const rng = rngFor(ctx, j);
   const m = cover(futuresMarkets[ctx.partition as ProductType] ?? futuresMarkets['USDT-FUTURES'], j, ctx, rng);

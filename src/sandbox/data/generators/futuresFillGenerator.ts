@@ -6,7 +6,12 @@ import { cover, rngFor, type RecordGenerator } from './genContext.js';
 import { futuresEnterPoints, futuresTradeShape } from './futuresShape.js';
 import { feeOf, inPlatformCoin, priceNear, quantityNear } from './tradeAmounts.js';
 
-/** Futures fills (X5) per product type: array feeDetail, realized profit on closing fills. */
+/**
+ * Futures fills (X5) per product type: array feeDetail, realized profit on closing fills.
+ *
+ * @example
+ * futuresFillGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
+ */
 export const futuresFillGenerator: RecordGenerator<FuturesFill> = (ctx, j, t, id) => {
   const rng = rngFor(ctx, j);
   const s = futuresTradeShape(ctx, j, rng);

@@ -11,7 +11,12 @@ const orderSources = [
 ] as const;
 const forces = ['ioc', 'fok', 'gtc', 'post_only'] as const;
 
-/** Futures history orders (E21) per product type: both margin and position modes, every tradeSide, `canceled`. */
+/**
+ * Futures history orders (E21) per product type: both margin and position modes, every tradeSide, `canceled`.
+ *
+ * @example
+ * futuresOrderGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
+ */
 export const futuresOrderGenerator: RecordGenerator<FuturesHistoryOrder> = (ctx, j, t, id) => {
   const rng = rngFor(ctx, j);
   const s = futuresTradeShape(ctx, j, rng);

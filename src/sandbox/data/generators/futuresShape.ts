@@ -22,6 +22,12 @@ export interface FuturesTradeShape {
   closing: boolean;
 }
 
+/**
+ * Picks a futures trade's market, modes and sides for record j.
+ *
+ * @example
+ * futuresTradeShape(ctx, j, rng).posSide; // 'net' in one-way mode
+ */
 export function futuresTradeShape(ctx: GenContext, j: number, rng: Rng): FuturesTradeShape {
   const markets = futuresMarkets[ctx.partition as ProductType] ?? futuresMarkets['USDT-FUTURES'];
   const market = cover(markets, j, ctx, rng);

@@ -25,6 +25,12 @@ export interface GenContext {
 /** A record builder: record j of a chunk at time t with id. */
 export type RecordGenerator<T> = (ctx: GenContext, j: number, t: number, id: bigint) => T;
 
+/**
+ * The rng of record j of the context's chunk.
+ *
+ * @example
+ * rngFor(ctx, 12).pick(['buy', 'sell']);
+ */
 export function rngFor(ctx: GenContext, j: number): Rng {
   return recordRng(ctx.key, j);
 }
@@ -32,18 +38,31 @@ export function rngFor(ctx: GenContext, j: number): Rng {
 /**
  * The first records of every chunk walk through `items` in turn (shifted per account and
  * partition) so even a tiny world holds every enum value; later ones pick at random.
+ *
+ * @example
+ * cover(['live', 'filled'] as const, j, ctx, rng);
  */
 export function cover<T>(items: readonly T[], j: number, ctx: GenContext, rng: Rng, salt = 0): T {
   if (j < items.length * 3) return items[(j + ctx.coverOffset + salt) % items.length] as T;
   return rng.pick(items);
 }
 
-/** A 32-hex-digit client order id. */
+/**
+ * A 32-hex-digit client order id.
+ *
+ * @example
+ * hexId(rng); // '9f1c...' (32 hex digits)
+ */
 export function hexId(rng: Rng): string {
   return Array.from({ length: 4 }, () => rng.u32().toString(16).padStart(8, '0')).join('');
 }
 
-/** A later time, never past the chunk end. */
+/**
+ * A later time, never past the chunk end.
+ *
+ * @example
+ * laterTime(ctx, t, rng, 600_000); // t .. t + 10 min, capped at the chunk end
+ */
 export function laterTime(ctx: GenContext, t: number, rng: Rng, maxDelayMs: number): number {
   return Math.min(ctx.chunkEnd, t + rng.int(maxDelayMs));
 }

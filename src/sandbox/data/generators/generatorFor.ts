@@ -31,7 +31,12 @@ const generators: { [R in HistoryResource]: RecordGenerator<HistoryRecords[R]> }
   taxFutureRecords: taxFutureGenerator,
 };
 
-/** The record generator of a resource. */
+/**
+ * The record generator of a resource.
+ *
+ * @example
+ * generatorFor('deposits')(ctx, 0, Date.now(), 1n).status;
+ */
 export function generatorFor<R extends HistoryResource>(resource: R): RecordGenerator<HistoryRecords[R]> {
   return generators[resource];
 }

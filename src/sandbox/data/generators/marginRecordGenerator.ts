@@ -6,7 +6,12 @@ const inflow: ReadonlySet<MarginTaxType> = new Set(['transfer_in', 'borrow', 'co
 const symbols = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'] as const;
 const coins = ['USDT', 'BTC', 'ETH'] as const;
 
-/** Margin transaction records (E5), every marginTaxType, in the 'crossed' or 'isolated' partition. */
+/**
+ * Margin transaction records (E5), every marginTaxType, in the 'crossed' or 'isolated' partition.
+ *
+ * @example
+ * marginRecordGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
+ */
 export const marginRecordGenerator: RecordGenerator<MarginRecord> = (ctx, j, t, id) => {
   const rng = rngFor(ctx, j);
   const type = cover(marginTaxTypes, j, ctx, rng);

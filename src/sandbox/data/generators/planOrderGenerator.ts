@@ -9,7 +9,12 @@ const orderSources = [
 ] as const;
 const triggerTypes = ['fill_price', 'mark_price', 'index_price'] as const;
 
-/** Pending trigger orders (E11): normal_plan, track_plan (callbackRatio, no price) and profit_loss. */
+/**
+ * Pending trigger orders (E11): normal_plan, track_plan (callbackRatio, no price) and profit_loss.
+ *
+ * @example
+ * planOrderGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
+ */
 export const planOrderGenerator: RecordGenerator<PlanOrder> = (ctx, j, t, id) => {
   const rng = rngFor(ctx, j);
   const s = futuresTradeShape(ctx, j, rng);

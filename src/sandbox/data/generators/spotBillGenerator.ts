@@ -9,7 +9,12 @@ const kinds = [
 ] as const;
 const coins = ['USDT', 'BTC', 'ETH', 'BGB', 'SOL'] as const;
 
-/** Spot account bills (X4). Balances are plausible, not a running sum. */
+/**
+ * Spot account bills (X4). Balances are plausible, not a running sum.
+ *
+ * @example
+ * spotBillGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
+ */
 export const spotBillGenerator: RecordGenerator<SpotBill> = (ctx, j, t, id) => {
   const rng = rngFor(ctx, j);
   const [groupType, businessType, sign] = cover(kinds, j, ctx, rng);

@@ -5,7 +5,12 @@ import { ID_PER_MS } from '../chunk.js';
 import { cover, rngFor, type RecordGenerator } from './genContext.js';
 import { feeOf, inPlatformCoin, priceNear, quantityNear } from './tradeAmounts.js';
 
-/** Spot fills (X2): object feeDetail, platform-coin deductions positive, maker rebates positive. */
+/**
+ * Spot fills (X2): object feeDetail, platform-coin deductions positive, maker rebates positive.
+ *
+ * @example
+ * spotFillGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
+ */
 export const spotFillGenerator: RecordGenerator<SpotFill> = (ctx, j, t, id) => {
   const rng = rngFor(ctx, j);
   const m = cover(spotMarkets, j, ctx, rng);

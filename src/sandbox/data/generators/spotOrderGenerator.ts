@@ -10,7 +10,12 @@ const enterPoints = ['WEB', 'IOS', 'ANDROID', 'API', 'SYS'] as const;
 const orderSources = ['normal', 'market', 'spot_trader_buy', 'spot_follower_buy', 'spot_trader_sell', 'spot_follower_sell'] as const;
 const openStatuses = ['live', 'partially_filled', 'filled', 'cancelled'] as const;
 
-/** Spot orders (spec §2.2): every status, cancel reason, source and feeDetail form. */
+/**
+ * Spot orders (spec §2.2): every status, cancel reason, source and feeDetail form.
+ *
+ * @example
+ * spotOrderGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
+ */
 export const spotOrderGenerator: RecordGenerator<SpotOrder> = (ctx, j, t, id) => {
   const rng = rngFor(ctx, j);
   // Every 50th order is a dust buy of BTC whose fee (-8.9E-8) needs exponent notation.

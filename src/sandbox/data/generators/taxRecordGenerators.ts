@@ -13,7 +13,12 @@ const futureTaxTypes = [
 ] as const;
 const realFutures = [...futuresMarkets['USDT-FUTURES'], ...futuresMarkets['USDC-FUTURES'], ...futuresMarkets['COIN-FUTURES']];
 
-/** Tax spot records (X7). */
+/**
+ * Tax spot records (X7).
+ *
+ * @example
+ * taxSpotGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
+ */
 export const taxSpotGenerator: RecordGenerator<TaxSpotRecord> = (ctx, j, t, id) => {
   const rng = rngFor(ctx, j);
   const [type, sign] = cover(spotTaxTypes, j, ctx, rng);
@@ -29,7 +34,12 @@ export const taxSpotGenerator: RecordGenerator<TaxSpotRecord> = (ctx, j, t, id) 
   };
 };
 
-/** Tax future records (X8). */
+/**
+ * Tax future records (X8).
+ *
+ * @example
+ * taxFutureGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
+ */
 export const taxFutureGenerator: RecordGenerator<TaxFutureRecord> = (ctx, j, t, id) => {
   const rng = rngFor(ctx, j);
   const [type, sign] = cover(futureTaxTypes, j, ctx, rng);

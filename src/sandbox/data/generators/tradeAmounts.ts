@@ -5,7 +5,12 @@ import type { Rng } from '../rng.js';
 
 export interface MarketLike { basePrice: number; pricePlace: number; quote: string }
 
-/** A limit price near the market at time t, as text at the market's price precision. */
+/**
+ * A limit price near the market at time t, as text at the market's price precision.
+ *
+ * @example
+ * priceNear(spotMarket('BTCUSDT')!, t, rng); // '70123.45'
+ */
 export function priceNear(m: MarketLike, t: number, rng: Rng, spreadPerMille = 20): string {
   const pm = priceMantissa(m, t);
   return decimalText(Math.max(1, Math.round((pm * (1000 + rng.range(-spreadPerMille, spreadPerMille))) / 1000)), m.pricePlace);
@@ -14,6 +19,9 @@ export function priceNear(m: MarketLike, t: number, rng: Rng, spreadPerMille = 2
 /**
  * An order quantity (base coin) worth roughly 10-5000 quote units at time t; one in ten is a
  * dust-sized order, which is where exponent-notation fees come from.
+ *
+ * @example
+ * quantityNear(spotMarket('BTCUSDT')!, 6, t, rng); // '0.012345'
  */
 export function quantityNear(m: MarketLike, qtyPlace: number, t: number, rng: Rng): string {
   if (rng.chance(0.1)) return decimalText(rng.range(1, 99), qtyPlace);
@@ -22,25 +30,45 @@ export function quantityNear(m: MarketLike, qtyPlace: number, t: number, rng: Rn
   return decimalText(Math.max(1, Math.round((notional * 10 ** qtyPlace) / price)), qtyPlace);
 }
 
-/** A fraction of a decimal text, rounded down to `places`. */
+/**
+ * A fraction of a decimal text, rounded down to `places`.
+ *
+ * @example
+ * part('1.5', 500, 2); // '0.75'
+ */
 export function part(amount: string, perMille: number, places: number): string {
   return new Decimal(amount).mul(perMille).div(1000).toDecimalPlaces(places, Decimal.ROUND_DOWN).toFixed(places);
 }
 
-/** Fee at `rate` of an amount, negative (money leaving), to 10 places without trailing zeros. */
+/**
+ * Fee at `rate` of an amount, negative (money leaving), to 10 places without trailing zeros.
+ *
+ * @example
+ * feeOf('200', '0.001'); // '-0.2'
+ */
 export function feeOf(amount: string, rate: string): string {
   const f = new Decimal(amount).mul(rate).toDecimalPlaces(10, Decimal.ROUND_HALF_UP);
   return f.isZero() ? '0' : f.neg().toFixed();
 }
 
-/** The value of a fee in platform-coin units (positive), given its value in the quote coin at time t. */
+/**
+ * The value of a fee in platform-coin units (positive), given its value in the quote coin at time t.
+ *
+ * @example
+ * inPlatformCoin('-0.2', t); // '0.16666667' at a BGB price of 1.2
+ */
 export function inPlatformCoin(quoteValue: string, t: number): string {
   const bgb = spotMarket('BGBUSDT');
   const price = bgb === undefined ? '1' : decimalText(priceMantissa(bgb, t), bgb.pricePlace);
   return new Decimal(quoteValue).abs().div(price).toDecimalPlaces(8, Decimal.ROUND_HALF_UP).toFixed();
 }
 
-/** A signed amount text from an integer mantissa. */
+/**
+ * A signed amount text from an integer mantissa.
+ *
+ * @example
+ * signed(rng, 1, 100, 2, -1); // e.g. '-0.42'
+ */
 export function signed(rng: Rng, lo: number, hi: number, places: number, sign: 1 | -1): string {
   return decimalText(sign * rng.range(lo, hi), places);
 }

@@ -10,6 +10,9 @@ const openStatuses = ['Processing', 'Successful', 'Failed'] as const;
 /**
  * Transfers (E19), stored under the initiator: a main account sends to its subs, a sub to its
  * main, and either moves between its own account types.
+ *
+ * @example
+ * transferGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
  */
 export const transferGenerator: RecordGenerator<TransferRecord> = (ctx, j, t, id) => {
   const rng = rngFor(ctx, j);

@@ -1,11 +1,21 @@
 import type { Rng } from '../rng.js';
 
-/** A chain transaction hash: 64 hex digits. */
+/**
+ * A chain transaction hash: 64 hex digits.
+ *
+ * @example
+ * txHash(rng).length; // 64
+ */
 export function txHash(rng: Rng): string {
   return Array.from({ length: 8 }, () => rng.u32().toString(16).padStart(8, '0')).join('');
 }
 
-/** A chain address in the style of the chain. */
+/**
+ * A chain address in the style of the chain.
+ *
+ * @example
+ * chainAddress('TRC20', rng); // 'T...'
+ */
 export function chainAddress(chain: string, rng: Rng): string {
   const hex = Array.from({ length: 5 }, () => rng.u32().toString(16).padStart(8, '0')).join('');
   if (chain === 'TRC20') return `T${hex.slice(0, 33)}`;

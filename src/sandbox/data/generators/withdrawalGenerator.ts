@@ -6,7 +6,12 @@ import { chainAddress, externalUid, txHash } from './walletText.js';
 
 const openStatuses = ['pending', 'fail', 'success'] as const;
 
-/** Withdrawals (X3): on-chain with the chain's fee, internal with none, every status. */
+/**
+ * Withdrawals (X3): on-chain with the chain's fee, internal with none, every status.
+ *
+ * @example
+ * withdrawalGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
+ */
 export const withdrawalGenerator: RecordGenerator<WithdrawalRecord> = (ctx, j, t, id) => {
   const rng = rngFor(ctx, j);
   const coin = cover(walletCoins, j, ctx, rng);
