@@ -44,7 +44,7 @@ export function demoCommand(setExit: (code: number) => void): Command {
           safetyLagMs: configDefaults.safetyLagSeconds * 1000, lookbackDays: configDefaults.lookbackDays,
           horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, windowDays: {}, concurrency: configDefaults.concurrency,
           symbols: undefined, emit: progress.sink,
-          client: { safetyFactor: configDefaults.safetyFactor, maxRetries: configDefaults.maxRetries, retryBaseMs: 100, timeoutMs: configDefaults.timeoutMs, rateLimit },
+          client: { safetyFactor: configDefaults.safetyFactor, maxRetries: configDefaults.maxRetries, retryBaseMs: 100, timeoutMs: configDefaults.timeoutMs, rateLimit, maxClockSkewMs: configDefaults.maxClockSkewSeconds * 1000 },
         });
         progress.stop();
         process.stdout.write(syncSummary(result));

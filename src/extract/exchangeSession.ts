@@ -45,7 +45,7 @@ export async function openSessions(o: SyncOptions, onClientEvent: (account: stri
       });
       const call = (endpoint: EndpointName, params: Record<string, string>) => client.request<unknown>(endpoint, params);
       sessions.push({ account, uid: provisional, demo, client, call });
-      if (offset === undefined) offset = await client.syncClock();
+      if (offset === undefined) offset = checkSkew(await client.syncClock(), o.client.maxClockSkewMs);
       const uid = await proveKey(account, demo, call);
       (sessions[sessions.length - 1] as { uid: string }).uid = account.uid ?? uid ?? provisional;
     }
@@ -54,6 +54,15 @@ export async function openSessions(o: SyncOptions, onClientEvent: (account: stri
     await Promise.all(sessions.map((s) => s.client.close()));
     throw e;
   }
+}
+
+function checkSkew(offsetMs: number, maxMs: number): number {
+  if (Math.abs(offsetMs) <= maxMs) return offsetMs;
+  const s = Math.round(offsetMs / 1000);
+  throw new TradeledgerError('CLOCK_SKEW', `this machine's clock is ${Math.abs(s)} s ${s > 0 ? 'behind' : 'ahead of'} the exchange's (more than the ${Math.round(maxMs / 1000)} s tolerated)`, {
+    kind: 'auth', hint: 'sync the system clock (NTP, e.g. `timedatectl set-ntp true`) and run again; client.maxClockSkewSeconds in the config raises the tolerance',
+    details: { offsetMs },
+  });
 }
 
 async function proveKey(account: SyncAccount, demo: boolean, call: AccountSession['call']): Promise<string | undefined> {

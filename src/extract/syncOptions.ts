@@ -33,6 +33,8 @@ export interface SyncOptions {
     readonly retryBaseMs: number;
     readonly timeoutMs: number;
     readonly rateLimit: boolean;
+    /** The largest local-vs-exchange clock difference corrected silently; beyond it the run is refused. */
+    readonly maxClockSkewMs: number;
   };
   readonly emit: SyncEventSink;
 }

@@ -51,6 +51,7 @@ export const configFileSchema = z.strictObject({
     maxRetries: z.number().int().nonnegative().max(20).optional(),
     timeoutMs: z.number().int().positive().optional(),
     rateLimit: z.boolean().optional(),
+    maxClockSkewSeconds: z.number().positive().optional(),
   }).optional(),
 });
 

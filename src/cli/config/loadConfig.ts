@@ -63,6 +63,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): SyncConf
       retryBaseMs: configDefaults.retryBaseMs,
       timeoutMs: c.timeoutMs ?? configDefaults.timeoutMs,
       rateLimit: c.rateLimit ?? true,
+      maxClockSkewMs: (c.maxClockSkewSeconds ?? configDefaults.maxClockSkewSeconds) * 1000,
     },
   };
   return deepFreeze(config);

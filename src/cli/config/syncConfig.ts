@@ -28,6 +28,7 @@ export interface SyncConfig {
     readonly retryBaseMs: number;
     readonly timeoutMs: number;
     readonly rateLimit: boolean;
+    readonly maxClockSkewMs: number;
   };
 }
 
@@ -43,4 +44,5 @@ export const configDefaults = {
   maxRetries: 6,
   retryBaseMs: 250,
   timeoutMs: 15_000,
+  maxClockSkewSeconds: 60,
 } as const;

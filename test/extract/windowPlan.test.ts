@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { DAY_MS } from '../../src/api/endpoints.js';
+import { planWindows } from '../../src/extract/windowPlan.js';
+import type { WindowPlanInput } from '../../src/extract/windowPlan.js';
+
+const now = Date.UTC(2026, 5, 1, 12);
+const base: WindowPlanInput = {
+  spanDays: 30, horizonDays: undefined, mutable: false, checkpoint: undefined, now, safetyLagMs: 120_000,
+  since: undefined, defaultStart: now - 365 * DAY_MS, lookbackMs: 7 * DAY_MS, horizonMarginMs: 300_000,
+};
+
+function expectContiguous(windows: readonly { start: number; end: number }[]): void {
+  for (let i = 1; i < windows.length; i++) expect(windows[i]!.start).toBe(windows[i - 1]!.end);
+}
+
+describe('planWindows', () => {
+  it('covers a first sync oldest to newest in back-to-back windows no wider than the span, ending at now minus the safety lag', () => {
+    const plan = planWindows(base);
+    expect(plan.windows[0]!.start).toBe(now - 365 * DAY_MS);
+    expect(plan.windows.at(-1)!.end).toBe(now - 120_000);
+    expectContiguous(plan.windows);
+    for (const w of plan.windows) expect(w.end - w.start).toBeLessThanOrEqual(30 * DAY_MS);
+    expect(plan.windows).toHaveLength(Math.ceil((365 * DAY_MS - 120_000) / (30 * DAY_MS)));
+    expect(plan.gap).toBeUndefined();
+  });
+
+  it('uses one window when the endpoint has no span limit, and --since over the default', () => {
+    const plan = planWindows({ ...base, spanDays: undefined, since: now - 10 * DAY_MS });
+    expect(plan.windows).toEqual([{ start: now - 10 * DAY_MS, end: now - 120_000 }]);
+  });
+
+  it('resumes a half-walked window with its cursor first, then carries on from its end', () => {
+    const cp = { watermark: now - 40 * DAY_MS, windowStart: now - 40 * DAY_MS, windowEnd: now - 10 * DAY_MS, cursor: '12345' };
+    const plan = planWindows({ ...base, checkpoint: cp });
+    expect(plan.windows[0]).toEqual({ start: cp.windowStart, end: cp.windowEnd, cursor: '12345' });
+    expect(plan.windows[1]!.start).toBe(cp.windowEnd);
+    expectContiguous(plan.windows);
+  });
+
+  it('starts an immutable stream at its watermark and a mutable one a look-back before it', () => {
+    const cp = { watermark: now - DAY_MS };
+    expect(planWindows({ ...base, checkpoint: cp }).windows[0]!.start).toBe(now - DAY_MS);
+    expect(planWindows({ ...base, mutable: true, checkpoint: cp }).windows[0]!.start).toBe(now - 8 * DAY_MS);
+  });
+
+  it('plans nothing when the watermark already reaches now minus the lag', () => {
+    expect(planWindows({ ...base, checkpoint: { watermark: now - 120_000 } }).windows).toEqual([]);
+  });
+
+  it('clamps a start beyond the horizon and reports the unread history as a gap', () => {
+    const plan = planWindows({ ...base, spanDays: 90, horizonDays: 90 });
+    const horizonStart = now - 90 * DAY_MS + 300_000;
+    expect(plan.windows[0]!.start).toBe(horizonStart);
+    expect(plan.gap).toEqual({ from: now - 365 * DAY_MS, to: horizonStart });
+  });
+
+  it('does not call a look-back that reaches past the horizon a gap', () => {
+    const plan = planWindows({ ...base, spanDays: 90, horizonDays: 90, mutable: true, lookbackMs: 200 * DAY_MS, checkpoint: { watermark: now - DAY_MS } });
+    expect(plan.gap).toBeUndefined();
+    expect(plan.windows[0]!.start).toBe(now - 90 * DAY_MS + 300_000);
+  });
+
+  it('re-reads everything each run for a current-state stream', () => {
+    const plan = planWindows({ ...base, rescanAll: true, checkpoint: { watermark: now - 120_000 } });
+    expect(plan.windows[0]!.start).toBe(base.defaultStart);
+  });
+});
