@@ -28,7 +28,8 @@ export function sandboxCommand(_setExit: (code: number) => void): Command {
     .addHelpText('after', `
 Faults (--faults, also POST /_sandbox/faults {"spec": "..."} at runtime):
   5xx           answer 500/503 with an error envelope, or 502/504 with an HTML page
-  429           answer HTTP 429 {"code":"429","msg":"Too Many Requests"}
+  429           answer HTTP 429 {"code":"429","msg":"Too Many Requests"}, in bursts: the next
+                0-2 retries of the same request get 429 too
   drop          send half the body, then destroy the connection
   malformed     answer 200 with a truncated, unparsable JSON body
   slow=R:MS     delay the answer by MS milliseconds (default 1000)

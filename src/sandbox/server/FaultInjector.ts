@@ -14,6 +14,7 @@ export interface FaultDecision {
 
 const none: FaultDecision = Object.freeze({ failure: null, status: 0, delayMs: 0, unknownField: false });
 const statuses = [500, 502, 503, 504] as const;
+const maxBurstExtra = 2;
 
 /**
  * Decides, deterministically from the seed, which faults a request meets. The n-th time the
@@ -37,19 +38,39 @@ export class FaultInjector {
     if (!this.active) return none;
     const n = this.seen.get(requestKey) ?? 0;
     this.seen.set(requestKey, n + 1);
-    const u = seededUnit(this.seed, requestKey, n * 3);
     const s = this.spec;
-    let failure: FaultDecision['failure'] = null;
-    let edge = s['5xx'];
-    if (u < edge) failure = '5xx';
-    else if (u < (edge += s['429'])) failure = '429';
-    else if (u < (edge += s.drop)) failure = 'drop';
-    else if (u < (edge += s.malformed)) failure = 'malformed';
+    const u = seededUnit(this.seed, requestKey, n * 3);
+    let failure = this.baseFailure(u);
+    if (failure === null && this.inBurst(requestKey, n)) failure = '429';
     const slow = seededUnit(this.seed, requestKey, n * 3 + 1) < s.slow;
     const unknownField = failure === null && seededUnit(this.seed, requestKey, n * 3 + 2) < s['unknown-field'];
     if (failure) this.injected[failure]++;
     if (slow) this.injected.slow++;
     if (unknownField) this.injected['unknown-field']++;
     return { failure, status: statuses[Math.floor(u * 1e6) % statuses.length] ?? 500, delayMs: slow ? s.slowMs : 0, unknownField };
+  }
+
+  private baseFailure(u: number): FaultDecision['failure'] {
+    const s = this.spec;
+    let edge = s['5xx'];
+    if (u < edge) return '5xx';
+    if (u < (edge += s['429'])) return '429';
+    if (u < (edge += s.drop)) return 'drop';
+    if (u < (edge += s.malformed)) return 'malformed';
+    return null;
+  }
+
+  /**
+   * A 429 comes in a burst: the attempt that drew it is followed by 0-2 more 429s for the same
+   * request, so a client's immediate retries meet the storm too. Decided per request and
+   * attempt number, never by arrival order, so concurrency cannot change it.
+   */
+  private inBurst(requestKey: string, n: number): boolean {
+    for (let m = n - 1; m >= Math.max(0, n - maxBurstExtra); m--) {
+      if (this.baseFailure(seededUnit(this.seed, requestKey, m * 3)) !== '429') continue;
+      const extra = Math.floor(seededUnit(this.seed, `${requestKey}#burst`, m) * (maxBurstExtra + 1));
+      if (n - m <= extra) return true;
+    }
+    return false;
   }
 }

@@ -31,6 +31,21 @@ describe('FaultInjector', () => {
     expect(outcomes).toContain(null);
   });
 
+  it('answers 429 in bursts: a retry right after a 429 is usually refused too', () => {
+    const f = new FaultInjector(3, parseFaultSpec('429=0.3'));
+    let first429 = 0;
+    let retry429 = 0;
+    for (const k of keys) {
+      const a = f.decide(k).failure;
+      const b = f.decide(k).failure;
+      if (a === '429') { first429++; if (b === '429') retry429++; }
+    }
+    // Independent draws would give about 0.3; bursts of 1-3 give about 0.3 + 0.7 * 2/3.
+    expect(retry429 / first429).toBeGreaterThan(0.55);
+    const runs = Array.from({ length: 12 }, () => f.decide('GET /burst').failure);
+    expect(runs.join(',')).not.toMatch(/(429,){9}/);
+  });
+
   it('does nothing without a spec', () => {
     const f = new FaultInjector(1);
     expect(keys.every((k) => f.decide(k).failure === null)).toBe(true);
