@@ -3,7 +3,7 @@ import type { HistoryResource, World } from '../world.js';
 import { FaultInjector } from './FaultInjector.js';
 import type { SandboxState } from './SandboxState.js';
 import type { SandboxStats } from './SandboxStats.js';
-import { plainIp } from './authenticate.js';
+import { isLoopback } from './isLoopback.js';
 import { describeAccounts } from './describeAccounts.js';
 import { parseFaultSpec } from './parseFaultSpec.js';
 import { sendJson } from './sendJson.js';
@@ -14,8 +14,6 @@ export interface ControlDeps {
   state: SandboxState;
   stats: SandboxStats;
 }
-
-const loopback = new Set(['127.0.0.1', '::1']);
 
 /**
  * The unsigned test controls under /_sandbox/, reachable from loopback only and never subject
@@ -28,7 +26,7 @@ const loopback = new Set(['127.0.0.1', '::1']);
  */
 export async function handleControl(req: IncomingMessage, res: ServerResponse, path: string, rawQuery: string, body: string, deps: ControlDeps): Promise<void> {
   const { world, state, stats } = deps;
-  if (!loopback.has(plainIp(req.socket.remoteAddress ?? ''))) return reply(res, 403, { error: 'test controls answer loopback clients only' });
+  if (!isLoopback(req.socket.remoteAddress)) return reply(res, 403, { error: 'test controls answer loopback clients only' });
   const route = `${req.method} ${path}`;
   let input: Record<string, unknown> = {};
   if (req.method === 'POST') {
