@@ -33,6 +33,11 @@ export interface ExchangeClientOptions {
   timeoutMs?: number;
   /** First back-off step in ms; it doubles per retry up to 10 s. */
   retryBaseMs?: number;
+  /**
+   * Requests a budget may send at once after idling, capped at one second's worth (the default).
+   * 1 spaces every request evenly, for a server that counts in sliding windows.
+   */
+  burst?: number;
   /** False turns the rate budgets off (benchmarks against a sandbox without limits). */
   rateLimit?: boolean;
   /** Start from a known server-minus-local offset, e.g. another client's `clockOffsetMs`. */
@@ -76,6 +81,7 @@ export class ExchangeClient {
   readonly #timeoutMs: number;
   readonly #retryBaseMs: number;
   readonly #rateLimit: boolean;
+  readonly #burst: number;
   readonly #onEvent: ((e: ClientEvent) => void) | undefined;
   #offsetMs: number;
   /** The clock re-measure in flight, shared by every caller that met a 40008 at once. */
@@ -94,6 +100,7 @@ export class ExchangeClient {
     this.#timeoutMs = o.timeoutMs ?? 15_000;
     this.#retryBaseMs = o.retryBaseMs ?? 250;
     this.#rateLimit = o.rateLimit ?? true;
+    this.#burst = o.burst ?? Number.POSITIVE_INFINITY;
     this.#onEvent = o.onEvent;
     this.#offsetMs = o.clockOffsetMs ?? 0;
     if (!(this.#safetyFactor > 0 && this.#safetyFactor <= 1)) {
@@ -162,7 +169,7 @@ export class ExchangeClient {
     this.#check(name, def, params);
     // Public endpoints are limited per IP, not per UID: all accounts share their budget.
     const budgetKey = def.signed ? this.#budgetKey : `public@${this.#origin}`;
-    const budget = this.#rateLimit ? this.#budgets.get(budgetKey, name, def.ratePerSecond * this.#safetyFactor) : undefined;
+    const budget = this.#rateLimit ? this.#budgets.get(budgetKey, name, def.ratePerSecond * this.#safetyFactor, this.#burst) : undefined;
     const idempotent = opts.retry ?? def.method === 'GET';
     const started = Date.now();
     let clockRetried = false;

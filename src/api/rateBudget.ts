@@ -10,10 +10,11 @@ interface Waiter {
 
 /**
  * The request budget of one endpoint for one UID: a token bucket (kept as a GCRA schedule) at
- * `ratePerSecond`, whose callers wait in FIFO order. `burst` defaults to 1, which spaces requests
- * evenly; that keeps every one-second window under the limit whether the server counts in fixed
- * or sliding windows. A 429 pauses the whole budget with jittered exponential back-off (or the
- * server's Retry-After), so every caller of that endpoint backs off together.
+ * `ratePerSecond`, whose callers wait in FIFO order. `burst` (capped at one second's worth) is how
+ * many may go at once after idling; 1 spaces requests evenly, which keeps every one-second window
+ * under the limit even when the server counts in sliding windows. A 429 pauses the whole budget
+ * with jittered exponential back-off (or the server's Retry-After), so every caller of that
+ * endpoint backs off together.
  *
  * @example
  * const budget = new RateBudget(0.9); // E5 at 90% of 1/s

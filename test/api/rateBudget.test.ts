@@ -88,6 +88,16 @@ describe('RateBudget', () => {
     expect(budget.pause(undefined, sentEarlier)).toBeLessThanOrEqual(Math.max(first, 250));
   });
 
+  it('lets up to one second of requests go at once after idling, then paces', async () => {
+    const budget = new RateBudget(20, 1000);
+    expect(budget.burst).toBe(20);
+    const waits = await Promise.all(Array.from({ length: 24 }, () => budget.acquire()));
+    const paced = waits.slice(20);
+    // The burst goes at once; the next four wait about 1, 2, 3 and 4 intervals.
+    expect(Math.max(...waits.slice(0, 20))).toBeLessThan(Math.min(...paced));
+    expect(paced[3] as number).toBeGreaterThan(budget.intervalMs * 3);
+  });
+
   it('drops an aborted waiter without stalling the queue', async () => {
     const budget = new RateBudget(10);
     await budget.acquire();
