@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { freshDatabase } from '../support/database.js';
+import type { FreshDatabase } from '../support/database.js';
+import { startTestSandbox } from '../support/sandbox.js';
+import type { RunningSandbox } from '../support/sandbox.js';
+import { DAY_MS } from '../../src/api/endpoints.js';
+import { runSync } from '../../src/extract/runSync.js';
+import { historyStreams } from '../../src/extract/streamRegistry.js';
+import { diffAgainstTruth } from '../extract/groundTruth.js';
+import { sandboxUids, testSyncOptions } from '../extract/testSync.js';
+import { runCli, startCli } from './runCli.js';
+import { writeSandboxConfig } from './sandboxConfig.js';
+
+let sandbox: RunningSandbox;
+let crashed: FreshDatabase;
+let clean: FreshDatabase;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  [crashed, clean] = await Promise.all([freshDatabase(), freshDatabase()]);
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await crashed?.drop();
+  await clean?.drop();
+});
+
+/** Every history row and fee row, without the bookkeeping columns that name runs and times. */
+async function contents(db: Kysely<any>): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  const skip = new Set(['first_seen_at', 'updated_at', 'seen_run_id', 'last_seen_at']);
+  for (const table of [...historyStreams.map((s) => s.table), 'fees']) {
+    const { rows: cols } = await sql<{ c: string }>`SELECT column_name AS c FROM information_schema.columns WHERE table_name = ${table} ORDER BY ordinal_position`.execute(db);
+    const kept = cols.map((c) => c.c).filter((c) => !skip.has(c));
+    const { rows } = await sql<{ r: string }>`SELECT row_to_json(x)::text AS r FROM (SELECT ${sql.join(kept.map((c) => sql.ref(c)))} FROM ${sql.table(table)}) x`.execute(db);
+    out[table] = rows.map((r) => r.r).sort();
+  }
+  return out;
+}
+
+describe('crash drill: kill -9 the sync at random points, rerun', () => {
+  it('ends equal to the ground truth and to a clean run, row for row', async () => {
+    const since = sandbox.world.now() - 731 * DAY_MS;
+    const { file, env } = writeSandboxConfig(sandbox, { safetyLagSeconds: 0, concurrency: 8 }, { rateLimit: false });
+    const cliEnv = { ...env, DATABASE_URL: crashed.url };
+    const args = ['sync', '--config', file, '--since', String(since)];
+
+    const started = Date.now();
+    const first = await runCli([...args, '--streams', 'deposits'], cliEnv);
+    expect(first.code, first.stderr).toBe(0);
+    const oneRunMs = Date.now() - started;
+
+    let kills = 0;
+    for (let i = 0; i < 4; i++) {
+      const { child, done } = startCli(args, cliEnv);
+      // Past process start-up (about the length of the short run above), then anywhere in the sync.
+      const at = oneRunMs + Math.random() * 4000;
+      const timer = setTimeout(() => child.kill('SIGKILL'), at);
+      const r = await done;
+      clearTimeout(timer);
+      if (r.signal === 'SIGKILL') kills++;
+      else expect(r.code, r.stderr).toBe(0);
+    }
+    expect(kills, 'at least two runs were killed mid-way').toBeGreaterThanOrEqual(2);
+    const last = await runCli(args, cliEnv);
+    expect(last.code, last.stderr.slice(-2000)).toBe(0);
+    const interrupted = await sql<{ n: string }>`SELECT count(*)::text AS n FROM sync_runs WHERE status = 'interrupted'`.execute(crashed.db);
+    expect(Number(interrupted.rows[0]!.n)).toBeGreaterThanOrEqual(1);
+
+    const { differences } = await diffAgainstTruth(sandbox, crashed.db, sandboxUids(sandbox));
+    expect(differences.slice(0, 10)).toEqual([]);
+
+    const result = await runSync(testSyncOptions(sandbox, clean.db, [], { since }));
+    expect(result.status).toBe('ok');
+    const [a, b] = await Promise.all([contents(crashed.db), contents(clean.db)]);
+    for (const table of Object.keys(b)) {
+      expect(a[table]!.length, `${table} row count`).toBe(b[table]!.length);
+      expect(a[table], `${table} rows`).toEqual(b[table]);
+    }
+
+    for (const s of Object.keys(env).filter((k) => !k.endsWith('_KEY')).map((k) => env[k]!)) {
+      expect(last.stderr.includes(s) || last.stdout.includes(s), 'a secret in the CLI output').toBe(false);
+    }
+  }, 180_000);
+});
