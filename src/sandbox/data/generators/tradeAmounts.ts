@@ -62,13 +62,3 @@ export function inPlatformCoin(quoteValue: string, t: number): string {
   const price = bgb === undefined ? '1' : decimalText(priceMantissa(bgb, t), bgb.pricePlace);
   return new Decimal(quoteValue).abs().div(price).toDecimalPlaces(8, Decimal.ROUND_HALF_UP).toFixed();
 }
-
-/**
- * A signed amount text from an integer mantissa.
- *
- * @example
- * signed(rng, 1, 100, 2, -1); // e.g. '-0.42'
- */
-export function signed(rng: Rng, lo: number, hi: number, places: number, sign: 1 | -1): string {
-  return decimalText(sign * rng.range(lo, hi), places);
-}
