@@ -11,7 +11,7 @@ import type { Row, UpsertCounts, UpsertTarget } from './upsertTarget.js';
  * Bulk upsert by COPY into a temporary staging table (same column types as the target), then
  * one `INSERT ... SELECT ... ON CONFLICT (key) DO UPDATE ... WHERE <changed>`. Tells inserts
  * from updates by `xmax = 0`. Runs on the caller's client, inside the caller's transaction;
- * the staging table is dropped before it returns.
+ * the staging table is dropped before it returns (on success; on failure the rollback does it).
  *
  * @example
  * const counts = await upsertByCopy(tx, { table: 'spot_fills', key: ['account_uid', 'trade_id'] }, rows);
@@ -21,7 +21,10 @@ export async function upsertByCopy(tx: { client: pg.ClientBase }, target: Upsert
   const plan = upsertPlan(target, rows);
   const columns = plan.columns.map(quote).join(', ');
   const stage = quote(`tl_stage_${createHash('sha1').update(`${plan.table}(${columns})`).digest('hex').slice(0, 12)}`);
-  await tx.client.query(`CREATE TEMP TABLE ${stage} ON COMMIT DROP AS SELECT ${columns} FROM ${plan.table} WITH NO DATA`);
+  // No ON COMMIT DROP: outside a transaction block that would drop it before the COPY. A table
+  // left by a failed call on this (pooled) session is replaced.
+  await tx.client.query(`DROP TABLE IF EXISTS pg_temp.${stage}`);
+  await tx.client.query(`CREATE TEMP TABLE ${stage} AS SELECT ${columns} FROM ${plan.table} WITH NO DATA`);
   await pipeline(Readable.from(copyLines(plan.columns, plan.rows)), tx.client.query(copyFrom(`COPY ${stage} (${columns}) FROM STDIN`)));
   const res = await tx.client.query<{ inserted: number; updated: number }>(
     `WITH up AS (INSERT INTO ${plan.table} AS t (${columns}) SELECT ${columns} FROM ${stage} ${plan.conflict} RETURNING (t.xmax = 0) AS fresh)
