@@ -38,6 +38,11 @@ export interface ExchangeClientOptions {
    * 1 spaces every request evenly, for a server that counts in sliding windows.
    */
   burst?: number;
+  /**
+   * The exchange's overall limit per IP (api-notes: 6000 requests/minute, about 5 minutes to
+   * recover once tripped), shared by every client of the origin in this process. 0 turns it off.
+   */
+  ipRatePerMinute?: number;
   /** False turns the rate budgets off (benchmarks against a sandbox without limits). */
   rateLimit?: boolean;
   /** Start from a known server-minus-local offset, e.g. another client's `clockOffsetMs`. */
@@ -82,6 +87,7 @@ export class ExchangeClient {
   readonly #retryBaseMs: number;
   readonly #rateLimit: boolean;
   readonly #burst: number;
+  readonly #ipRatePerMinute: number;
   readonly #onEvent: ((e: ClientEvent) => void) | undefined;
   #offsetMs: number;
   /** The clock re-measure in flight, shared by every caller that met a 40008 at once. */
@@ -101,6 +107,7 @@ export class ExchangeClient {
     this.#retryBaseMs = o.retryBaseMs ?? 250;
     this.#rateLimit = o.rateLimit ?? true;
     this.#burst = o.burst ?? Number.POSITIVE_INFINITY;
+    this.#ipRatePerMinute = o.ipRatePerMinute ?? 6000;
     this.#onEvent = o.onEvent;
     this.#offsetMs = o.clockOffsetMs ?? 0;
     if (!(this.#safetyFactor > 0 && this.#safetyFactor <= 1)) {
@@ -170,12 +177,15 @@ export class ExchangeClient {
     // Public endpoints are limited per IP, not per UID: all accounts share their budget.
     const budgetKey = def.signed ? this.#budgetKey : `public@${this.#origin}`;
     const budget = this.#rateLimit ? this.#budgets.get(budgetKey, name, def.ratePerSecond * this.#safetyFactor, this.#burst) : undefined;
+    const ipBudget = this.#rateLimit && this.#ipRatePerMinute > 0
+      ? this.#budgets.get(`ip@${this.#origin}`, 'all endpoints', (this.#ipRatePerMinute / 60) * this.#safetyFactor, this.#burst)
+      : undefined;
     const idempotent = opts.retry ?? def.method === 'GET';
     const started = Date.now();
     let clockRetried = false;
     for (let attempt = 1; ; attempt++) {
       if (budget !== undefined) {
-        const waited = await budget.acquire(opts.signal);
+        const waited = (await budget.acquire(opts.signal)) + ((await ipBudget?.acquire(opts.signal)) ?? 0);
         if (waited >= 1) this.#emit({ type: 'rate-wait', endpoint: name, endpointId: def.id, ms: waited, attempt });
       }
       const sentAt = Date.now();
@@ -183,7 +193,7 @@ export class ExchangeClient {
       const receivedAt = Date.now();
       if (!('failure' in outcome)) {
         budget?.succeeded();
-        this.#emit({ type: 'request', endpoint: name, endpointId: def.id, ms: receivedAt - sentAt, attempt, httpStatus: 200 });
+        this.#emit({ type: 'request', endpoint: name, endpointId: def.id, ms: receivedAt - sentAt, attempt, httpStatus: outcome.status });
         return { envelope: outcome.envelope, sentAt, receivedAt };
       }
       const f = outcome.failure;

@@ -20,7 +20,7 @@ export interface Failure {
   cause?: unknown;
 }
 
-export type Outcome = { ok: true; envelope: Envelope<unknown> } | { ok: false; failure: Failure };
+export type Outcome = { ok: true; envelope: Envelope<unknown>; status: number } | { ok: false; failure: Failure };
 
 export interface RawResponse {
   status: number;
@@ -64,7 +64,7 @@ export function interpretResponse(name: EndpointName, def: EndpointDef, raw: Raw
   }
   const msg = redactSecrets(String(env.msg), secrets);
   if (code === '00000' && env.msg === 'success' && raw.status >= 200 && raw.status < 300) {
-    return { ok: true, envelope: env as Envelope<unknown> };
+    return { ok: true, envelope: env as Envelope<unknown>, status: raw.status };
   }
   if (code === '00000') {
     const fix = 'the exchange reported success with an unexpected message; if it persists, report it';

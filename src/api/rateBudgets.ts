@@ -1,10 +1,10 @@
-import type { EndpointName } from './endpoints.js';
 import { RateBudget } from './rateBudget.js';
 
 /**
- * The registry of rate budgets, one per (budget key, endpoint). The budget key is the account's
- * UID, because the exchange counts limits per UID: every client, stream and partition of one
- * account that calls one endpoint draws on the same budget.
+ * The registry of rate budgets, one per (budget key, scope). The budget key is the account's
+ * UID, because the exchange counts limits per UID, and the scope an endpoint name: every client,
+ * stream and partition of one account that calls one endpoint draws on the same budget. The
+ * client also keeps one per-IP budget here (key `ip@<origin>`).
  *
  * @example
  * const budgets = new RateBudgets();
@@ -14,9 +14,9 @@ import { RateBudget } from './rateBudget.js';
 export class RateBudgets {
   readonly #budgets = new Map<string, RateBudget>();
 
-  /** The budget for this key and endpoint, created at `ratePerSecond` on first use. */
-  get(budgetKey: string, endpoint: EndpointName, ratePerSecond: number, burst = 1): RateBudget {
-    const key = `${budgetKey}\u0000${endpoint}`;
+  /** The budget for this key and scope, created at `ratePerSecond` on first use. */
+  get(budgetKey: string, scope: string, ratePerSecond: number, burst = 1): RateBudget {
+    const key = `${budgetKey}\u0000${scope}`;
     let budget = this.#budgets.get(key);
     if (budget === undefined) {
       budget = new RateBudget(ratePerSecond, burst);

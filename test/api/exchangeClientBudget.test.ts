@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RateBudgets } from '../../src/api/rateBudgets.js';
 import { ApiSandbox } from './apiSandbox.js';
 
 let sb: ApiSandbox;
@@ -59,5 +60,22 @@ describe('ExchangeClient rate budgets against the sandbox limits', () => {
     expect(pair / single).toBeGreaterThan(1.6);
     expect(pair / single).toBeLessThan(2.6);
     expect(await sb.rateLimited('E19', sub.uid)).toBe(0);
+  });
+
+  it('holds all endpoints of one origin under the per-IP limit', async () => {
+    const main = sb.account();
+    const both = (client: ReturnType<ApiSandbox['client']>) => Promise.all([
+      hammer(6, () => client.request('transfers')), hammer(6, () => client.request('deposits')),
+    ]);
+    // 300/minute at 0.9 is 4.5 requests/s for the two endpoints together.
+    const limited = sb.client(main, { budgets: new RateBudgets(), ipRatePerMinute: 300, burst: 1 });
+    let t0 = performance.now();
+    await both(limited);
+    const underIpLimit = performance.now() - t0;
+    const free = sb.client(main, { budgets: new RateBudgets(), ipRatePerMinute: 0, burst: 1 });
+    t0 = performance.now();
+    await both(free);
+    const perEndpointOnly = performance.now() - t0;
+    expect(underIpLimit / perEndpointOnly).toBeGreaterThan(2.5);
   });
 });

@@ -12,7 +12,7 @@ const envelope = (code: string, msg: string, data: unknown = null) => JSON.strin
 describe('interpretResponse', () => {
   it('accepts code 00000 with msg success only', () => {
     const ok = interpret(200, envelope('00000', 'success', [{ id: '1' }]));
-    expect(ok).toEqual({ ok: true, envelope: { code: '00000', msg: 'success', requestTime: 1700000000000, data: [{ id: '1' }] } });
+    expect(ok).toEqual({ ok: true, envelope: { code: '00000', msg: 'success', requestTime: 1700000000000, data: [{ id: '1' }] }, status: 200 });
     const odd = interpret(200, envelope('00000', 'partial'));
     expect(odd.ok).toBe(false);
     if (!odd.ok) expect(odd.failure.code).toBe('API_NOT_SUCCESS');
