@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase } from '../support/database.js';
+import type { FreshDatabase } from '../support/database.js';
+import { startTestSandbox } from '../support/sandbox.js';
+import type { RunningSandbox } from '../support/sandbox.js';
+import { DAY_MS } from '../../src/api/endpoints.js';
+import { runSync } from '../../src/extract/runSync.js';
+import { testSyncOptions } from './testSync.js';
+
+let sandbox: RunningSandbox;
+let fresh: FreshDatabase;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimit: true });
+  fresh = await freshDatabase();
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await fresh?.drop();
+});
+
+describe('rate budgets', () => {
+  // The sandbox shares this process's event loop with the sync, so a request can reach it late and
+  // the next on time: a rare 429 at a 1/s endpoint is timing jitter, retried by the client. The
+  // zero-429 figure is measured by the benchmark with the sandbox in its own process.
+  it('runs every account and stream at once at the real per-UID limits with (almost) no 429 answers', async () => {
+    const options = testSyncOptions(sandbox, fresh.db);
+    const result = await runSync({
+      ...options,
+      since: sandbox.world.now() - 45 * DAY_MS,
+      streams: ['marginRecords', 'taxSpotRecords', 'deposits', 'transfers', 'futuresFills', 'positions', 'subAccountApiKeys'],
+      client: { ...options.client, rateLimit: true },
+    });
+    expect(result.errors).toEqual([]);
+    const stats = sandbox.stats;
+    expect(stats.total).toBeGreaterThan(50);
+    expect(stats.total429, JSON.stringify(stats.rateLimited)).toBeLessThanOrEqual(Math.max(1, stats.total * 0.01));
+    // Several UIDs hit the 1/s endpoint E5 in the same run: each within its own budget.
+    expect(Object.keys(stats.requests['E5'] ?? {}).length).toBeGreaterThan(1);
+  });
+});
