@@ -1,14 +1,15 @@
 import { isSafeNumber, parse as parseLossless } from 'lossless-json';
 
 /**
- * Every place a JSON number can start: after `:`, `[` or `,` (plus whitespace). It also hits
- * digits inside strings such as "12:30"; those false hits only cost the slower exact parse.
+ * Number literals that might not survive a double: 16 or more digit/dot characters, or an
+ * exponent. Anything shorter has at most 15 significant digits, which a double always holds.
+ * A number value always follows `:`, `[` or `,`; digits after those inside a string ("12:30")
+ * are false hits that only cost a closer look.
  */
-const numberCandidate = /[:[,]\s*(-?\d[\d.eE+-]*)/g;
+const doubtfulNumber = /[:[,]\s*(-?(?=[\d.]{16}|[\d.]*[eE])\d[\d.]*(?:[eE][+-]?\d+)?)/g;
 
-/** 15 significant digits always survive a double, so short plain literals need no closer look. */
 function safe(text: string): boolean {
-  return (text.length <= 16 && !/[eE]/.test(text)) || isSafeNumber(text);
+  return (text.length <= 15 && !/[eE]/.test(text)) || isSafeNumber(text);
 }
 
 function exactNumber(text: string): number | string {
@@ -26,12 +27,8 @@ function exactNumber(text: string): number | string {
  * decodeBody('{"a":12345678901234567890,"b":"1.5","c":2}') // { a: '12345678901234567890', b: '1.5', c: 2 }
  */
 export function decodeBody(text: string): unknown {
-  let allSafe = true;
-  for (const m of text.matchAll(numberCandidate)) {
-    if (!safe(m[1] as string)) {
-      allSafe = false;
-      break;
-    }
+  for (const m of text.matchAll(doubtfulNumber)) {
+    if (!isSafeNumber(m[1] as string)) return parseLossless(text, null, exactNumber);
   }
-  return allSafe ? JSON.parse(text) : parseLossless(text, null, exactNumber);
+  return JSON.parse(text);
 }
