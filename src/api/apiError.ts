@@ -4,9 +4,15 @@ import type { EndpointName } from './endpoints.js';
 import { errorCodes } from './errorCodes.js';
 import type { ErrorCode } from './errorCodes.js';
 
-/** Exchange codes that mean "your key, passphrase, clock, IP or environment is wrong". */
-const authCodes = new Set(['40001', '40002', '40003', '40005', '40006', '40008', '40009', '40011', '40012',
-  '40014', '40018', '40037', '40038', '40099']);
+/**
+ * Exchange codes that mean "your key, passphrase, clock, IP or environment is wrong": the whole
+ * 40001-40012 block (header, key, timestamp and signature checks) plus these.
+ */
+const authCodes = new Set(['40014', '40018', '40037', '40038', '40099']);
+
+function isAuthCode(code: string): boolean {
+  return authCodes.has(code) || (/^400(0[1-9]|1[0-2])$/.test(code));
+}
 
 export interface ApiErrorFields {
   endpoint: EndpointName;
@@ -63,5 +69,5 @@ export class ApiError extends TradeledgerError {
 export function classifyExchangeCode(code: string, httpStatus: number): { kind: ErrorKind; retryable: boolean } {
   const info = (errorCodes as Record<string, { retry: string } | undefined>)[code as ErrorCode];
   const retryable = info === undefined ? httpStatus >= 500 : info.retry === 'yes' || info.retry === 'after-pause';
-  return { kind: authCodes.has(code) ? 'auth' : 'exchange', retryable };
+  return { kind: isAuthCode(code) ? 'auth' : 'exchange', retryable };
 }

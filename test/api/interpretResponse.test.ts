@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/apiError.js';
+import { ApiError, classifyExchangeCode } from '../../src/api/apiError.js';
 import { endpoints } from '../../src/api/endpoints.js';
 import { interpretResponse, toApiError } from '../../src/api/interpretResponse.js';
 
@@ -43,6 +43,14 @@ describe('interpretResponse', () => {
     expect(cut.ok ? null : [cut.failure.code, cut.failure.retryable, cut.failure.kind]).toEqual(['API_MALFORMED_BODY', true, 'network']);
     const limited = interpret(429, envelope('429', 'Too Many Requests'), { 'retry-after': '2' });
     expect(limited.ok ? null : [limited.failure.exchangeCode, limited.failure.retryable, limited.failure.retryAfterMs]).toEqual(['429', true, 2000]);
+  });
+
+  it('counts the 40001-40012 block and the key, IP and environment codes as auth, nothing else', () => {
+    const kinds = ['40001', '40010', '40012', '40014', '40018', '40037', '40038', '40099', '40013', '40017', '40704', '00001']
+      .map((code) => classifyExchangeCode(code, 400).kind);
+    expect(kinds).toEqual(['auth', 'auth', 'auth', 'auth', 'auth', 'auth', 'auth', 'auth', 'exchange', 'exchange', 'exchange', 'exchange']);
+    expect(classifyExchangeCode('49999', 503).retryable).toBe(true);
+    expect(classifyExchangeCode('49999', 400).retryable).toBe(false);
   });
 
   it('does not retry parameter errors and names the problem', () => {
