@@ -33,7 +33,7 @@ const secretKeys = /^(secret|secretKey|apiSecret|passphrase|password|apiPassphra
  * const config = loadConfig({ config: 'tradeledger.json', since: '2024-01-01' }, process.env);
  */
 export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): SyncConfig {
-  const file = flags.config ?? env.TRADELEDGER_CONFIG;
+  const file = flags.config ?? (env.TRADELEDGER_CONFIG || undefined);
   const parsed = file === undefined ? undefined : readConfigFile(file);
   const source = file ?? 'environment';
   const accounts = parsed === undefined ? [environmentAccount(env)] : fileAccounts(parsed, env, source);

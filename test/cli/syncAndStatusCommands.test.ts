@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sql } from 'kysely';
+import { freshDatabase } from '../support/database.js';
+import type { FreshDatabase } from '../support/database.js';
+import { startTestSandbox } from '../support/sandbox.js';
+import type { RunningSandbox } from '../support/sandbox.js';
+import { DAY_MS } from '../../src/api/endpoints.js';
+import { main } from '../../src/cli/main.js';
+import { writeSandboxConfig } from './sandboxConfig.js';
+
+let sandbox: RunningSandbox;
+let fresh: FreshDatabase;
+let since: string;
+const saved = { ...process.env };
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  fresh = await freshDatabase();
+  const account = sandbox.accounts.find((a) => a.main && !a.demo && a.perms.includes('read'))!;
+  since = String(sandbox.world.now() - 200 * DAY_MS);
+  Object.assign(process.env, {
+    DATABASE_URL: fresh.url, TRADELEDGER_BASE_URL: sandbox.baseUrl, TRADELEDGER_API_KEY: account.apiKey,
+    TRADELEDGER_API_SECRET: account.secretKey, TRADELEDGER_API_PASSPHRASE: account.passphrase, TRADELEDGER_ACCOUNT_UID: account.uid,
+  });
+});
+afterAll(async () => {
+  process.env = saved;
+  await sandbox?.close();
+  await fresh?.drop();
+});
+
+/** Runs the CLI in-process, capturing what it writes. */
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => { stdout += String(c); return true; });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((c: string | Uint8Array) => { stderr += String(c); return true; });
+  try {
+    const code = await main(args);
+    return { code, stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+const count = async (table: string) => Number((await sql<{ n: string }>`SELECT count(*)::text AS n FROM ${sql.table(table)}`.execute(fresh.db)).rows[0]!.n);
+
+describe('tradeledger sync and status', () => {
+  it('--dry-run prints windows and request counts and writes nothing', async () => {
+    const r = await cli(['sync', '--dry-run', '--streams', 'marginRecords,deposits', '--since', since]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/main\/marginRecords\/crossed\s+E5 marginRecords\s+windows\s+7\s+requests >= 7/);
+    expect(r.stdout).toMatch(/main\/deposits\/all\s+E20 deposits\s+windows\s+1/);
+    expect(r.stdout).toMatch(/total: at least 15 requests/);
+    expect(await count('sync_runs')).toBe(0);
+    expect(await count('sync_state')).toBe(0);
+  });
+
+  it('--json prints a machine-readable summary; progress goes to stderr as JSON lines', async () => {
+    const r = await cli(['sync', '--json', '--streams', 'deposits,spotOrders,positions', '--since', since]);
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout) as { status: string; counts: Record<string, { inserted: number }> };
+    expect(summary.status).toBe('ok');
+    expect(summary.counts['main/deposits/all']!.inserted).toBe(await count('deposits'));
+    const lines = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as { type: string; time: string });
+    expect(lines.map((l) => l.type)).toContain('partition-done');
+    expect(lines.at(-1)!.type).toBe('run-done');
+    for (const l of lines) expect(Number.isNaN(Date.parse(l.time))).toBe(false);
+  });
+
+  it('status shows per stream the last run, watermark, rows and known gaps', async () => {
+    const json = await cli(['status', '--json']);
+    expect(json.code).toBe(0);
+    const s = JSON.parse(json.stdout) as { lastRun: { status: string }; streams: { accountName: string; stream: string; rows: number; watermark: string | null; gaps: unknown[] }[] };
+    expect(s.lastRun.status).toBe('ok');
+    const deposits = s.streams.find((x) => x.stream === 'deposits')!;
+    expect(deposits.accountName).toBe('main');
+    expect(deposits.rows).toBe(await count('deposits'));
+    expect(deposits.watermark).not.toBeNull();
+    expect(s.streams.find((x) => x.stream === 'spotOrders')!.gaps).toHaveLength(1);
+    const text = await cli(['status']);
+    expect(text.stdout).toMatch(/main\/spotOrders\s+ok/);
+    expect(text.stdout).toMatch(/history gap all: \d{4}-\d{2}-\d{2} \.\. \d{4}-\d{2}-\d{2}/);
+    expect(text.stdout).toMatch(/main\/positions\s+snapshot/);
+  });
+
+  it('exits 3 when a stream fails and the others are saved', async () => {
+    // A transfers window wider than E19's 90 days is refused by the exchange (40705): that stream fails alone.
+    const { file, env } = writeSandboxConfig(sandbox, { safetyLagSeconds: 0, windowDays: { transfers: 120 } }, { rateLimit: false });
+    Object.assign(process.env, env);
+    const r = await cli(['sync', '--json', '--config', file, '--account', 'main', '--streams', 'transfers,withdrawals', '--since', since]);
+    expect(r.code, r.stderr).toBe(3);
+    const summary = JSON.parse(r.stdout) as { status: string; errors: { stream: string; code: string }[] };
+    expect(summary.status).toBe('partial');
+    expect(summary.errors.map((e) => [e.stream, e.code])).toEqual([['transfers', 'API_40705']]);
+    expect(await count('withdrawals')).toBeGreaterThan(0);
+    const status = JSON.parse((await cli(['status', '--json'])).stdout) as { streams: { stream: string; state: string; lastError: string }[] };
+    const transfers = status.streams.find((x) => x.stream === 'transfers')!;
+    expect(transfers.state).toBe('failed');
+    expect(transfers.lastError).toContain('40705');
+  });
+});
