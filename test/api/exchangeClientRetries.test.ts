@@ -66,6 +66,17 @@ describe('ExchangeClient retries through faults', () => {
     expect(mine.map((ev) => ev.type)).toEqual(['error']);
   });
 
+  it('retries a POST the exchange refused with 429, or one the caller marks idempotent', async () => {
+    const client = sb.client(sb.account(), { maxRetries: 1 });
+    const order = { symbol: 'BTCUSDT', side: 'buy', orderType: 'limit', force: 'gtc', price: '1', size: '1', clientOid: 'idem-1' };
+    await sb.control('faults', { spec: '429=1' });
+    const limited = await sb.capture(() => client.request('placeSpotOrder', {}, order)).catch((err: unknown) => err);
+    expect([(limited as ApiError).exchangeCode, (limited as ApiError).attempts]).toEqual(['429', 2]);
+    await sb.control('faults', { spec: '5xx=1' });
+    const marked = await sb.capture(() => client.request('placeSpotOrder', {}, order, { retry: true })).catch((err: unknown) => err);
+    expect((marked as ApiError).attempts).toBe(2);
+  });
+
   it('times out a slow answer and says so', async () => {
     const client = sb.client(sb.account(), { timeoutMs: 150, maxRetries: 1 });
     await sb.control('faults', { spec: 'slow=1:600' });
