@@ -29,7 +29,7 @@ describe('rate budgets', () => {
       ...options,
       since: sandbox.world.now() - 45 * DAY_MS,
       streams: ['marginRecords', 'taxSpotRecords', 'deposits', 'transfers', 'futuresFills', 'positions', 'subAccountApiKeys'],
-      client: { ...options.client, rateLimit: true },
+      client: { ...options.client, rateLimit: true, safetyFactor: 0.8 },
     });
     expect(result.errors).toEqual([]);
     const stats = sandbox.stats;
