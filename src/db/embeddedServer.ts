@@ -16,7 +16,13 @@ export interface EmbeddedServer {
   url(database?: string): string;
 }
 
-/** Files inside the data folder. `cluster/` belongs to the server; the rest is ours. */
+/**
+ * Files inside the data folder. `cluster/` belongs to the server (the postgres user, as root);
+ * `connection.json` (the password, mode 600) and `server.log` are ours.
+ *
+ * @example
+ * embeddedPaths('/x/.tradeledger/pg').log // '/x/.tradeledger/pg/server.log'
+ */
 export function embeddedPaths(dataDir: string) {
   return {
     cluster: join(dataDir, 'cluster'),
@@ -39,10 +45,15 @@ export async function findEmbeddedServer(options: Pick<EmbeddedServerOptions, 'd
   if (!live || live.status !== 'ready') return undefined;
   const credentials = await readCredentials(paths.connection);
   if (!credentials) return undefined;
-  return describe(options.dataDir, live.pid, live.port, credentials, false);
+  return embeddedServerAt(options.dataDir, live.pid, live.port, credentials, false);
 }
 
-/** Reads `connection.json`; written last during initialisation, so it also marks a finished one. */
+/**
+ * Reads `connection.json`; written last during initialisation, so it also marks a finished one.
+ *
+ * @example
+ * const c = await readCredentials(embeddedPaths(dir).connection); // { user: 'postgres', password: '…' }
+ */
 export async function readCredentials(file: string): Promise<{ user: string; password: string } | undefined> {
   try {
     const parsed = JSON.parse(await readFile(file, 'utf8')) as { user?: unknown; password?: unknown };
@@ -53,7 +64,13 @@ export async function readCredentials(file: string): Promise<{ user: string; pas
   return undefined;
 }
 
-export function describe(dataDir: string, pid: number, port: number, c: { user: string; password: string }, startedNow: boolean): EmbeddedServer {
+/**
+ * The EmbeddedServer value for a server known to run on `port` with these credentials.
+ *
+ * @example
+ * embeddedServerAt(dir, 4242, 54329, credentials, false).url() // 'postgresql://postgres:…@127.0.0.1:54329/tradeledger'
+ */
+export function embeddedServerAt(dataDir: string, pid: number, port: number, c: { user: string; password: string }, startedNow: boolean): EmbeddedServer {
   return {
     dataDir, pid, port, user: c.user, password: c.password, startedNow,
     url: (database = 'tradeledger') =>

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { TradeledgerError } from '../errors.js';
 import { embeddedBinaries } from './embeddedBinaries.js';
-import { describe, embeddedPaths, findEmbeddedServer, readCredentials } from './embeddedServer.js';
+import { embeddedServerAt, embeddedPaths, findEmbeddedServer, readCredentials } from './embeddedServer.js';
 import type { EmbeddedServer } from './embeddedServer.js';
 import type { EmbeddedServerOptions } from './embeddedServerOptions.js';
 import { initialiseCluster } from './initialiseCluster.js';
@@ -60,11 +60,11 @@ export async function ensureEmbeddedServer(options: EmbeddedServerOptions, log: 
     }
     if (starting) {
       await waitUntilReady(paths.cluster, starting.pid, paths.log);
-      return describe(options.dataDir, starting.pid, starting.port, credentials, false);
+      return embeddedServerAt(options.dataDir, starting.pid, starting.port, credentials, false);
     }
     log(`starting the embedded PostgreSQL on 127.0.0.1:${options.port} (data in ${options.dataDir}; stop it with \`tradeledger db stop\`)`);
     const pid = await startServer(options, paths);
-    return describe(options.dataDir, pid, options.port, credentials, true);
+    return embeddedServerAt(options.dataDir, pid, options.port, credentials, true);
   });
   await createAppDatabase(server);
   return server;
