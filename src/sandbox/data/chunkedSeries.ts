@@ -62,6 +62,12 @@ export class ChunkedSeries<T> implements Series<T> {
     return c.recordAt(j);
   }
 
+  /** Record i as generated (ignoring overrides), or undefined when a write put it there. */
+  generatedAt(i: number): T | undefined {
+    const [c, j] = this.locate(i);
+    return c instanceof ListChunk ? undefined : c.recordAt(j);
+  }
+
   lastTime(): number {
     return this.total === 0 ? Number.NEGATIVE_INFINITY : this.timeAt(this.total - 1);
   }

@@ -11,7 +11,7 @@ import { partitionsOf } from './partitionsOf.js';
 import { parseScale } from './scalePlan.js';
 import { SeriesBook } from './seriesBook.js';
 import { settlePass } from './settlePass.js';
-import { settleRecord } from './settleRecord.js';
+import { settleOne } from './settleOne.js';
 import { contractsOf } from './snapshots/contractsOf.js';
 import { futuresAccountsOf } from './snapshots/futuresAccountsOf.js';
 import { positionsOf } from './snapshots/positionsOf.js';
@@ -133,13 +133,8 @@ class SandboxWorld implements World, WorldCore {
 
   settle(uid: string, resource: HistoryResource, id: string): boolean {
     for (const partition of partitionsOf(resource)) {
-      const s = this.book.get(uid, resource, partition);
-      const i = s.indexOf(id);
-      if (i < 0) continue;
-      const settled = settleRecord(resource, s.at(i), this.now());
-      if (settled === undefined) return false;
-      s.replace(i, settled);
-      return true;
+      const i = this.book.get(uid, resource, partition).indexOf(id);
+      if (i >= 0) return settleOne(this.book, uid, resource, partition, i, this.now());
     }
     return false;
   }

@@ -28,7 +28,7 @@ export interface SeriesEntry {
   carry: number;
   chunks: number;
   salt: bigint;
-  base: Omit<GenContext, 'key' | 'openFrom' | 'chunkEnd'>;
+  base: Omit<GenContext, 'key' | 'openFrom' | 'chunkEnd' | 'prevTime' | 'timeAt'>;
 }
 
 const keyOf = (uid: string, resource: string, partition: string): string => `${uid}|${resource}|${partition}`;
@@ -120,6 +120,8 @@ export class SeriesBook {
         coverOffset: accountIndex * 7 + p * 5, modernFrom: now - 365 * DAY,
       },
     };
+    if (resource === 'spotFills') entry.base.orderBefore = (t, back) => this.generatedBefore(account.uid, 'spotOrders', 'all', t, back);
+    if (resource === 'futuresFills') entry.base.orderBefore = (t, back) => this.generatedBefore(account.uid, 'futuresOrders', partition, t, back);
     this.entries.set(keyOf(account.uid, resource, partition), entry);
     return entry;
   }
@@ -127,7 +129,7 @@ export class SeriesBook {
   private chunk(e: SeriesEntry, count: number, start: number, end: number): Chunk<HistoryRecords[HistoryResource]> {
     const chunkNo = e.chunks++;
     const key = hashKey(this.seed, e.uid, e.resource, e.partition, String(chunkNo));
-    const ctx: GenContext = { ...e.base, key, openFrom: count, chunkEnd: end };
+    const ctx: GenContext = { ...e.base, key, openFrom: count, chunkEnd: end, prevTime: e.series.lastTime() };
     const generate = generatorFor(e.resource);
     const spoilAt = chunkNo === 0 && e.base.account === this.accounts[0]
       && badRecordPlan.some((b) => b.resource === e.resource && b.partition === e.partition) ? badRecordIndex(count) : -1;
@@ -146,6 +148,13 @@ export class SeriesBook {
       else hi = mid;
     }
     ctx.openFrom = Math.max(0, Math.min(lo, count - 6));
+    ctx.timeAt = chunk.timeAt;
     return chunk;
+  }
+
+  private generatedBefore(uid: string, resource: 'spotOrders' | 'futuresOrders', partition: string, t: number, back: number): unknown {
+    const s = this.get(uid, resource, partition);
+    const k = s.firstAtOrAfter(t + 1) - 1 - back;
+    return k < 0 ? undefined : s.generatedAt(k);
   }
 }

@@ -1,7 +1,8 @@
 import type { HistoryResource } from '../world.js';
 import { mix } from './rng.js';
 import { OPEN_WINDOW_MS, type SeriesBook } from './seriesBook.js';
-import { settleableResources, settleRecord } from './settleRecord.js';
+import { settleOne } from './settleOne.js';
+import { settleableResources } from './settleRecord.js';
 
 /**
  * The settling half of `advance`: open records up to `oldNow` settle, every one older than the
@@ -19,8 +20,7 @@ export function settlePass(book: SeriesBook, oldNow: number, newNow: number, rou
     for (let i = from; i < end; i++) {
       const t = s.timeAt(i);
       if (t >= newNow - OPEN_WINDOW_MS && (mix(Number(s.idAt(i) % 0xffff_ffffn), round) & 1) === 0) continue;
-      const settled = settleRecord(e.resource as HistoryResource, s.at(i), newNow);
-      if (settled !== undefined) s.replace(i, settled);
+      settleOne(book, e.uid, e.resource as HistoryResource, e.partition, i, newNow);
     }
   }
 }

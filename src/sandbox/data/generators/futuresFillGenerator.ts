@@ -1,18 +1,32 @@
-import type { FuturesFill } from '../../../api/records/mix.js';
+import type { FuturesFill, FuturesHistoryOrder } from '../../../api/records/mix.js';
 import { ID_PER_MS } from '../chunk.js';
 import { platformCoin } from '../catalog.js';
 import { decimalText, mulText } from '../decimalText.js';
-import { cover, rngFor, type RecordGenerator } from './genContext.js';
+import { cover, parentOrder, rngFor, type RecordGenerator } from './genContext.js';
 import { futuresEnterPoints, futuresTradeShape } from './futuresShape.js';
 import { feeOf, inPlatformCoin, priceNear, quantityNear } from './tradeAmounts.js';
 
+/** The fill of a generated futures order: its symbol, sides, volume, fee and profit. */
+function fillOf(o: FuturesHistoryOrder, t: number, id: bigint): FuturesFill {
+  return {
+    tradeId: id.toString(), symbol: o.symbol, orderId: o.orderId, price: o.priceAvg, baseVolume: o.baseVolume,
+    feeDetail: [{ deduction: 'no', feeCoin: o.marginCoin, totalDeductionFee: '0', totalFee: o.fee }],
+    side: o.side, quoteVolume: o.quoteVolume, profit: o.totalProfits, enterPointSource: o.enterPointSource,
+    tradeSide: o.tradeSide, posMode: o.posMode, tradeScope: o.orderType === 'limit' ? 'maker' : 'taker',
+    marginCoin: o.marginCoin, marginMode: o.marginMode, cTime: String(t),
+  };
+}
+
 /**
- * Futures fills (X5) per product type: array feeDetail, realized profit on closing fills.
+ * Futures fills (X5) per product type: array feeDetail, realized profit on closing fills. Like
+ * spot fills, a fill belongs to a generated filled order when one is free, else stands alone.
  *
  * @example
  * futuresFillGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
  */
 export const futuresFillGenerator: RecordGenerator<FuturesFill> = (ctx, j, t, id) => {
+  const parent = parentOrder<FuturesHistoryOrder>(ctx, j, (o) => o.status === 'filled');
+  if (parent !== undefined) return fillOf(parent, t, id);
   const rng = rngFor(ctx, j);
   const s = futuresTradeShape(ctx, j, rng);
   const m = s.market;

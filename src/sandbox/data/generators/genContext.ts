@@ -20,6 +20,12 @@ export interface GenContext {
   chunkEnd: number;
   /** Time from which history uses the newer formats (newFees). */
   modernFrom: number;
+  /** Fills only: the generated order `back` places before the latest one at or before t. */
+  orderBefore?: (t: number, back: number) => unknown;
+  /** Time of record j of this chunk (set once the chunk exists). */
+  timeAt?: (j: number) => number;
+  /** Time of the series' last record before this chunk. */
+  prevTime: number;
 }
 
 /** A record builder: record j of a chunk at time t with id. */
@@ -65,4 +71,21 @@ export function hexId(rng: Rng): string {
  */
 export function laterTime(ctx: GenContext, t: number, rng: Rng, maxDelayMs: number): number {
   return Math.min(ctx.chunkEnd, t + rng.int(maxDelayMs));
+}
+
+/**
+ * The order a fill belongs to. The four fills of a timestamp group take the four latest
+ * generated orders at or before the group's time, if those came after the previous group's
+ * fills and traded; so each order gets at most one generated fill.
+ *
+ * @example
+ * const order = parentOrder<SpotOrder>(ctx, j, (o) => o.baseVolume !== '0');
+ */
+export function parentOrder<O extends { cTime: string }>(ctx: GenContext, j: number, hasFills: (o: O) => boolean): O | undefined {
+  if (ctx.orderBefore === undefined || ctx.timeAt === undefined) return undefined;
+  const first = j - (j & 3);
+  const order = ctx.orderBefore(ctx.timeAt(first), 3 - (j & 3)) as O | undefined;
+  if (order === undefined || !hasFills(order)) return undefined;
+  const prev = first > 0 ? ctx.timeAt(first - 1) : ctx.prevTime;
+  return Number(order.cTime) > prev ? order : undefined;
 }

@@ -1,17 +1,40 @@
-import type { SpotFill } from '../../../api/records/spot.js';
-import { platformCoin, spotMarkets } from '../catalog.js';
+import type { SpotFill, SpotOrder } from '../../../api/records/spot.js';
+import { platformCoin, spotMarket, spotMarkets } from '../catalog.js';
 import { mulText } from '../decimalText.js';
 import { ID_PER_MS } from '../chunk.js';
-import { cover, rngFor, type RecordGenerator } from './genContext.js';
+import { cover, parentOrder, rngFor, type GenContext, type RecordGenerator } from './genContext.js';
+import { orderFeeOf } from './orderFeeOf.js';
 import { feeOf, inPlatformCoin, priceNear, quantityNear } from './tradeAmounts.js';
+
+/** A fill of a generated order: same symbol, side, volume and fee as the order says. */
+function fillOf(ctx: GenContext, o: SpotOrder, t: number, id: bigint): SpotFill {
+  const fee = orderFeeOf(o.feeDetail);
+  const rebate = !fee.total.startsWith('-') && fee.total !== '0';
+  const m = spotMarket(o.symbol);
+  return {
+    userId: ctx.account.uid, symbol: o.symbol, orderId: o.orderId, tradeId: id.toString(), orderType: o.orderType, side: o.side,
+    priceAvg: o.priceAvg, size: o.baseVolume, amount: o.quoteVolume,
+    feeDetail: fee.platform
+      ? { deduction: 'yes', feeCoin: platformCoin, totalDeductionFee: fee.deducted, totalFee: fee.deducted }
+      : { deduction: 'no', feeCoin: (o.side === 'buy' ? m?.base : m?.quote) ?? '', totalDeductionFee: '0', totalFee: fee.total },
+    tradeScope: rebate || (o.orderType === 'limit' && o.status !== 'filled') ? 'maker' : 'taker',
+    cTime: String(t), uTime: String(t),
+  };
+}
+
+const traded = (o: SpotOrder): boolean => !/^0*\.?0*$/.test(o.baseVolume);
 
 /**
  * Spot fills (X2): object feeDetail, platform-coin deductions positive, maker rebates positive.
+ * A fill belongs to the latest generated order before it when that order traded and has no fill
+ * yet; other fills stand alone (their orders lie outside the generated history).
  *
  * @example
  * spotFillGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
  */
 export const spotFillGenerator: RecordGenerator<SpotFill> = (ctx, j, t, id) => {
+  const parent = parentOrder<SpotOrder>(ctx, j, traded);
+  if (parent !== undefined) return fillOf(ctx, parent, t, id);
   const rng = rngFor(ctx, j);
   const m = cover(spotMarkets, j, ctx, rng);
   const side = cover(['buy', 'sell'] as const, j, ctx, rng, 1);

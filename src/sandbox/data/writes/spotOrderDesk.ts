@@ -8,6 +8,7 @@ import { hashKey, recordRng } from '../rng.js';
 import type { ChunkedSeries } from '../chunkedSeries.js';
 import { fail, oneOf, positiveDecimal, required } from './writeChecks.js';
 import type { WorldCore } from './worldCore.js';
+import { appendSpotFill } from './appendSpotFill.js';
 
 const HOUR = 3_600_000;
 /** E1: a clientOid is idempotent for 6 hours while its order is unfilled (spec §8). */
@@ -74,7 +75,7 @@ export class SpotOrderDesk {
     book.clientOids.set(oid, index);
     if (status === 'live') book.open.add(index);
     book.scanned = series.size;
-    if (status === 'filled') this.addFill(uid, record, m);
+    if (status === 'filled') appendSpotFill(this.core.book, uid, record, record.baseVolume, record.quoteVolume, 'taker', now);
     return { orderId: record.orderId, clientOid: oid };
   }
 
@@ -130,16 +131,6 @@ export class SpotOrderDesk {
       orderSource: orderType === 'market' ? 'market' : 'normal', feeDetail, cancelReason: stp ? 'stp_cancel' : '',
       cTime: String(t), uTime: String(t),
     };
-  }
-
-  private addFill(uid: string, o: SpotOrder, m: SpotMarket): void {
-    const fee = feeOf(o.side === 'buy' ? o.baseVolume : o.quoteVolume, '0.001');
-    this.core.book.append(uid, 'spotFills', 'all', Number(o.cTime), (id, t) => ({
-      userId: uid, symbol: o.symbol, orderId: o.orderId, tradeId: id.toString(), orderType: o.orderType, side: o.side,
-      priceAvg: o.priceAvg, size: o.baseVolume, amount: o.quoteVolume,
-      feeDetail: { deduction: 'no', feeCoin: o.side === 'buy' ? m.base : m.quote, totalDeductionFee: '0', totalFee: fee },
-      tradeScope: 'taker', cTime: String(t), uTime: String(t),
-    }));
   }
 
   private newClientOid(uid: string): string {
