@@ -12,6 +12,8 @@ import { historyResources, type ScalePlan } from './scalePlan.js';
 const DAY = 86_400_000;
 /** How far back generated history reaches. */
 export const HISTORY_SPAN_MS = 730 * DAY;
+/** Pending trigger orders are current orders: they reach back weeks, not years (E11 sees 90 days). */
+const PLAN_SPAN_MS = 60 * DAY;
 /** Records this close to the end of their chunk may still be open (live, pending, Processing). */
 export const OPEN_WINDOW_MS = 2 * DAY;
 
@@ -45,16 +47,16 @@ export class SeriesBook {
   private readonly entries = new Map<string, SeriesEntry>();
 
   constructor(private readonly seed: number, private readonly accounts: SandboxAccount[], plan: ScalePlan, now: number) {
-    const start = now - HISTORY_SPAN_MS;
     accounts.forEach((account, accountIndex) => {
       for (const resource of historyResources) {
+        const span = resource === 'planOrders' ? PLAN_SPAN_MS : HISTORY_SPAN_MS;
         const parts = dataPartitionsOf(resource, account.demo);
         const total = (account.demo ? plan.demoPerAccount : plan.perAccount)[resource];
         parts.forEach((partition, p) => {
           const count = Math.round(total / parts.length);
           const entry = this.entry(account, accountIndex, resource, partition, p, now);
-          entry.density = count / HISTORY_SPAN_MS;
-          entry.series.addChunk(this.chunk(entry, count, start, now - 1));
+          entry.density = count / span;
+          entry.series.addChunk(this.chunk(entry, count, now - span, now - 1));
         });
       }
     });

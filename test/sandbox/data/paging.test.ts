@@ -74,6 +74,12 @@ describe('series paging', () => {
     expect(Number(all[all.length - 1]!.cTime)).toBeGreaterThan(anchor - DAY);
   });
 
+  it('keeps pending trigger orders recent, inside the 90 days E11 can see', () => {
+    const plans = [...world.series(main.uid, 'planOrders', 'USDT-FUTURES').all()];
+    expect(plans.length).toBeGreaterThan(10);
+    for (const p of plans) expect(Number(p.cTime)).toBeGreaterThanOrEqual(anchor - 60 * DAY);
+  });
+
   it('applies the filter server-side and still honours the limit', () => {
     const s = world.series(main.uid, 'spotOrders', 'all');
     const btc = s.query({ limit: 10, filter: (r) => r.symbol === 'BTCUSDT' });
