@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { migrate } from '../../../src/db/migrate.js';
+import { withDefaultUser } from '../../../src/db/withDefaultUser.js';
+
+/** A migrated database of a benchmark's own, dropped by `drop()`. */
+export interface ScratchDatabase {
+  readonly url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * Creates and migrates a uniquely named database on BENCH_DATABASE_URL (default: the
+ * PostgreSQL 15 service at 127.0.0.1:5432), so a benchmark never touches anyone else's data.
+ *
+ * @example
+ * const scratch = await scratchDatabase('firstsync');
+ * try { ... scratch.url ... } finally { await scratch.drop(); }
+ */
+export async function scratchDatabase(label: string): Promise<ScratchDatabase> {
+  const adminUrl = withDefaultUser(process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test');
+  const name = `tl_bench_${label}_${randomBytes(4).toString('hex')}`;
+  await onAdmin(adminUrl, `CREATE DATABASE "${name}"`);
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  const url = u.toString();
+  await migrate(url);
+  return { url, drop: () => onAdmin(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+async function onAdmin(url: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}

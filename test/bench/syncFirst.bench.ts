@@ -1,0 +1,68 @@
+// Benchmark 1 (issue 3, Performance, "First sync"): a full first sync of every sandbox account
+// against the sandbox's REAL per-UID rate limits, next to the least time those limits allow.
+// Run by hand; results go to BENCHMARKS.md:
+//
+//   npx tsx test/bench/syncFirst.bench.ts                       # scale small, safety factor 0.9 and 1
+//   BENCH_SCALE=tiny BENCH_SAFETY=1 npx tsx test/bench/syncFirst.bench.ts
+//
+// The minimum: for every (UID, endpoint) budget, the pages its stream partitions need (see
+// support/minimumRequests.ts) divided by the endpoint's rate; budgets run in parallel, so the
+// minimum is the largest of them. The sync runs as a child process (`tradeledger sync`), the
+// sandbox in this process; 429s come from the sandbox's own counters.
+import { DAY_MS } from '../../src/api/endpoints.js';
+import { configDefaults } from '../../src/cli/config/syncConfig.js';
+import { startSandbox } from '../../src/sandbox/startSandbox.js';
+import { machineInfo } from './support/machineInfo.js';
+import { markdownTable } from './support/markdownTable.js';
+import { minimumRequests } from './support/minimumRequests.js';
+import { runSyncProcess, summaryTotals } from './support/runSyncProcess.js';
+import { sandboxStats, statsDelta } from './support/sandboxStats.js';
+import { sandboxSyncConfig } from './support/sandboxSyncConfig.js';
+import { scratchDatabase } from './support/scratchDatabase.js';
+
+const scale = process.env.BENCH_SCALE ?? 'small';
+const safetyFactors = (process.env.BENCH_SAFETY ?? '0.9,1').split(',').map(Number);
+const streams = process.env.BENCH_STREAMS?.split(',');
+
+console.log(machineInfo());
+console.log(`- sandbox: seed 1, scale ${scale}, real rate limits; sync: default settings, all accounts${streams ? `, streams ${streams.join(',')}` : ', all streams'}\n`);
+const summary: (string | number)[][] = [];
+for (const safetyFactor of safetyFactors) {
+  const sandbox = await startSandbox({ port: 0, seed: 1, scale, rateLimit: true });
+  const scratch = await scratchDatabase('first');
+  try {
+    const { file, env, accounts } = sandboxSyncConfig(sandbox, {}, { safetyFactor });
+    const before = await sandboxStats(sandbox.baseUrl);
+    const now = Math.min(Date.now(), sandbox.world.now());
+    const run = await runSyncProcess(['--config', file, ...(streams ? ['--streams', streams.join(',')] : [])], { ...env, DATABASE_URL: scratch.url });
+    const after = await sandboxStats(sandbox.baseUrl);
+    if (run.code !== 0) console.log(`sync exited ${run.code}:\n${run.stderrTail.slice(-3000)}`);
+    const budgets = minimumRequests(sandbox.world, {
+      accounts, ...(streams ? { streams } : {}), lookback: true,
+      timing: { now, safetyLagMs: configDefaults.safetyLagSeconds * 1000, since: undefined, defaultStart: now - configDefaults.historyDays * DAY_MS, horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, lookbackMs: configDefaults.lookbackDays * DAY_MS },
+    });
+    const made = statsDelta(before, after);
+    const limited = statsDelta(before, after, 'rateLimited');
+    const nameOf = new Map(accounts.map((a) => [a.uid, a.name]));
+    budgets.sort((a, b) => b.seconds - a.seconds);
+    const minSeconds = budgets[0]?.seconds ?? 0;
+    console.log(`### safety factor ${safetyFactor}: the slowest budgets (of ${budgets.length})\n`);
+    console.log(markdownTable(['account', 'endpoint', 'rate/s', 'records', 'min requests', 'requests made', '429s', 'min s'],
+      budgets.slice(0, 8).map((b) => [nameOf.get(b.uid) ?? b.uid, `${b.endpointId} ${b.endpoint}`, b.ratePerSecond, b.records, b.requests, made.get(`${b.uid} ${b.endpointId}`) ?? 0, limited.get(`${b.uid} ${b.endpointId}`) ?? 0, b.seconds])));
+    // Where the time went: when the partitions of the 1 request/s endpoints started and ended.
+    const slow = [...run.partitions].filter(([k]) => /\/(marginRecords|taxSpotRecords|taxFutureRecords)\//.test(k));
+    console.log(`\nthe 1 request/s partitions (${slow.length} of ${run.partitions.size} partitions), seconds after run-start:\n`);
+    console.log(markdownTable(['partition', 'started s', 'done s'], slow.map(([k, p]) => [k, Number(p.startS.toFixed(1)), Number((p.doneS ?? NaN).toFixed(1))])));
+    const historyMade = budgets.reduce((s, b) => s + (made.get(`${b.uid} ${b.endpointId}`) ?? 0), 0);
+    const minTotal = budgets.reduce((s, b) => s + b.requests, 0);
+    const wallS = run.wallMs / 1000;
+    const syncS = (run.syncMs ?? NaN) / 1000;
+    console.log(`\nhistory requests: ${historyMade} made, ${minTotal} minimum; all requests ${after.total - before.total}; records ${summaryTotals(run.summary).records}; status ${run.summary?.status ?? `exit ${run.code}`}; peak RSS ${run.peakRssMb?.toFixed(0)} MB\n`);
+    summary.push([safetyFactor, Number(minSeconds.toFixed(1)), Number(wallS.toFixed(1)), Number((wallS / minSeconds).toFixed(3)), Number(syncS.toFixed(1)), Number((syncS / minSeconds).toFixed(3)), after.total429 - before.total429]);
+  } finally {
+    await scratch.drop();
+    await sandbox.close();
+  }
+}
+console.log('### first sync vs the rate-limit minimum (targets: ratio <= 1.10, 0 429s)\n');
+console.log(markdownTable(['client safety factor', 'minimum s', 'process wall s', 'wall / minimum', 'sync span s', 'sync / minimum', '429 answers'], summary));

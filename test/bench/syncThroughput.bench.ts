@@ -1,0 +1,54 @@
+// Benchmark 2 (issue 3, Performance, "Throughput"): one large account, rate limits off on both
+// sides, a full first sync into PostgreSQL end to end; records/s and the sync process's peak
+// RSS. Run by hand; results go to BENCHMARKS.md:
+//
+//   npx tsx test/bench/syncThroughput.bench.ts                     # 200k, then 1M records
+//   BENCH_RECORDS=200000 npx tsx test/bench/syncThroughput.bench.ts
+//   BENCH_NIGHTLY=1 ...   also run benchmark 3 (see syncNightly.bench.ts) on the synced database;
+//                         the first sync then stops one day short (safety lag one day + 120 s)
+//
+// The account is the sandbox's main account (`--account main`), sized by accountScale() so that
+// about BENCH_RECORDS records are readable through the endpoints. The sandbox runs in this
+// process, the sync as a child process (`tradeledger sync`, default settings, client rate limit
+// off) under /usr/bin/time -v for its peak RSS; PostgreSQL is the 5432 service. All three share
+// the machine's cores. Records/s = records the sync loaded / process wall time.
+import { startSandbox } from '../../src/sandbox/startSandbox.js';
+import { accountScale } from './support/accountScale.js';
+import { machineInfo } from './support/machineInfo.js';
+import { markdownTable } from './support/markdownTable.js';
+import { runSyncProcess, summaryTotals } from './support/runSyncProcess.js';
+import { sandboxStats } from './support/sandboxStats.js';
+import { sandboxSyncConfig } from './support/sandboxSyncConfig.js';
+import { scratchDatabase } from './support/scratchDatabase.js';
+import { nightlyRun, oneDayBehindSeconds } from './support/nightlyRun.js';
+
+const sizes = (process.env.BENCH_RECORDS ?? '200000,1000000').split(',').map(Number);
+const nightly = process.env.BENCH_NIGHTLY === '1';
+
+console.log(machineInfo());
+console.log('- sandbox: seed 1, rate limits off, scale accountScale(N) (see support/accountScale.ts); sync: `--account main`, default settings, client.rateLimit false\n');
+const rows: (string | number)[][] = [];
+for (const n of sizes) {
+  const sandbox = await startSandbox({ port: 0, seed: 1, scale: accountScale(n), rateLimit: false });
+  const scratch = await scratchDatabase('throughput');
+  try {
+    const { file, env, accounts } = sandboxSyncConfig(sandbox, nightly ? { safetyLagSeconds: oneDayBehindSeconds } : {}, { rateLimit: false });
+    const s0 = await sandboxStats(sandbox.baseUrl);
+    const run = await runSyncProcess(['--config', file, '--account', 'main'], { ...env, DATABASE_URL: scratch.url });
+    const s1 = await sandboxStats(sandbox.baseUrl);
+    if (run.code !== 0) console.log(`sync exited ${run.code}:\n${run.stderrTail.slice(-3000)}`);
+    const { records } = summaryTotals(run.summary);
+    const wallS = run.wallMs / 1000;
+    rows.push([n, records, s1.total - s0.total, Number(wallS.toFixed(1)), Math.round(records / wallS), Math.round(records / ((run.syncMs ?? NaN) / 1000)), Math.round(run.peakRssMb ?? NaN), run.summary?.status ?? `exit ${run.code}`]);
+    console.log(markdownTable(['target N', 'records loaded', 'requests', 'wall s', 'records/s (wall)', 'records/s (sync span)', 'peak RSS MB', 'status'], rows.slice(-1)));
+    if (nightly) {
+      const main = accounts.filter((a) => a.name === 'main');
+      console.log(await nightlyRun({ sandbox, file, env, databaseUrl: scratch.url, accounts: main, args: ['--account', 'main'] }));
+    }
+  } finally {
+    await scratch.drop();
+    await sandbox.close();
+  }
+}
+console.log('\n### throughput (targets: >= 20,000 records/s, peak RSS < 500 MB)\n');
+console.log(markdownTable(['target N', 'records loaded', 'requests', 'wall s', 'records/s (wall)', 'records/s (sync span)', 'peak RSS MB', 'status'], rows));
