@@ -1,10 +1,17 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import type pg from 'pg';
-import Cursor from 'pg-cursor';
-import { stringify } from 'csv-stringify/sync';
+import pg from 'pg';
+import { csvLines } from './csvLines.js';
 import type { BoundQuery } from './bindNamedParameters.js';
+
+/** Tuning for {@link streamQueryToCsv}. */
+export interface StreamCsvOptions {
+  /** Rows formatted per write; default 2000. */
+  batchSize?: number;
+  /** false: every row through csv-stringify (see csvLines); default true. Same bytes either way. */
+  fastPath?: boolean;
+}
 
 /** What one CSV file holds. */
 export interface CsvFileResult {
@@ -16,53 +23,72 @@ export interface CsvFileResult {
 
 // Every value arrives as PostgreSQL's own text: amounts keep every digit, nothing becomes a JS
 // number, and there is no parse cost.
-const asText = { getTypeParser: () => (value: string) => value };
+const asText: pg.CustomTypesConfig = { getTypeParser: (() => (value: string) => value) as pg.CustomTypesConfig['getTypeParser'] };
 
 /**
- * Runs a query through a server-side cursor and writes its rows as CSV (header from the column
- * names), batch by batch through csv-stringify, so memory stays flat however many rows there
- * are. Hashes the bytes as they are written.
+ * Streams a query's rows into a CSV file (header from the column names), formatted a batch at a
+ * time by csvLines (csv-stringify's rules), with constant memory however many rows there are.
+ * Hashes the bytes as they are written.
+ *
+ * The server streams rows as it produces them, so it works while this process formats the
+ * previous batch (a cursor would make both sides wait for each other every batch). Memory stays
+ * flat through backpressure: when the file cannot keep up, the socket is paused and TCP holds
+ * the server back until the file drains.
  *
  * @example
  * const { rows, sha256 } = await streamQueryToCsv(client, bindNamedParameters(sql, params), 'out/ledger.csv');
  */
-export async function streamQueryToCsv(client: pg.ClientBase, query: BoundQuery, file: string, batchSize = 10_000): Promise<CsvFileResult> {
-  const cursor = client.query(new Cursor<string[]>(query.text, query.values, { rowMode: 'array', types: asText }));
+export async function streamQueryToCsv(client: pg.Client, query: BoundQuery, file: string, options: StreamCsvOptions = {}): Promise<CsvFileResult> {
+  const batchSize = options.batchSize ?? 2_000;
   const out = createWriteStream(file);
+  const socket = client.connection.stream;
   const hash = createHash('sha256');
   let rows = 0;
   let bytes = 0;
-  const write = async (text: string) => {
+  let paused = false;
+  const write = (text: string) => {
     const chunk = Buffer.from(text, 'utf8');
     hash.update(chunk);
     bytes += chunk.length;
-    if (!out.write(chunk)) await once(out, 'drain');
+    if (!out.write(chunk) && !paused) {
+      paused = true;
+      socket.pause();
+      out.once('drain', () => { paused = false; socket.resume(); });
+    }
   };
   try {
-    let columns: string[] | undefined;
-    for (;;) {
-      const { batch, fields } = await readBatch(cursor, batchSize);
-      if (columns === undefined) {
-        columns = fields.map((f) => f.name);
-        await write(stringify([columns]));
-      }
-      if (batch.length === 0) break;
-      rows += batch.length;
-      await write(stringify(batch));
-    }
+    await new Promise<void>((resolve, reject) => {
+      let batch: (string | null)[][] = [];
+      let header = false;
+      const writeHeader = (fields: pg.FieldDef[] | undefined) => {
+        header = true;
+        write(csvLines([(fields ?? []).map((f) => f.name)], options.fastPath));
+      };
+      const flush = () => {
+        if (batch.length === 0) return;
+        rows += batch.length;
+        write(csvLines(batch, options.fastPath));
+        batch = [];
+      };
+      const config: pg.QueryArrayConfig = { text: query.text, values: query.values, rowMode: 'array', types: asText };
+      const q = new pg.Query(config);
+      q.on('row', (row: (string | null)[], result?: pg.ResultBuilder) => {
+        if (!header) writeHeader(result?.fields);
+        batch.push(row);
+        if (batch.length >= batchSize) flush();
+      });
+      q.on('end', (result: pg.QueryResult | pg.QueryResult[]) => {
+        if (!header) writeHeader((Array.isArray(result) ? result[0] : result)?.fields);
+        flush();
+        resolve();
+      });
+      q.on('error', reject);
+      client.query(q);
+    });
   } finally {
-    await cursor.close().catch(() => {});
+    if (paused) socket.resume();
     out.end();
     await once(out, 'close');
   }
   return { rows, bytes, sha256: hash.digest('hex') };
-}
-
-function readBatch(cursor: Cursor<string[]>, size: number): Promise<{ batch: string[][]; fields: pg.FieldDef[] }> {
-  return new Promise((resolve, reject) => {
-    cursor.read(size, (err, batch, result) => {
-      if (err) reject(err);
-      else resolve({ batch, fields: result?.fields ?? [] });
-    });
-  });
 }

@@ -1,0 +1,130 @@
+// ledger.csv generation vs PostgreSQL's own COPY of the same query, on 1,000,000 ledger rows.
+// Run by hand, results go to BENCHMARKS.md:
+//
+//   npx tsx test/bench/reportLedger.bench.ts          # TEST_DATABASE_URL or the 5432 service
+//   DATABASE_URL=postgresql://... BENCH_ROWS=1000000 npx tsx test/bench/reportLedger.bench.ts
+//
+// A scratch database is created, migrated, filled with synthetic source rows by SQL
+// generate_series (250k spot fills -> 500k trade legs + 250k fee rows, 100k futures close bills
+// -> 200k PnL and fee rows, 50k deposits), and dropped at the end. Each variant runs twice in
+// alternation; the best time of each is compared. Peak RSS is sampled while ledger.csv is written.
+import { createReadStream, createWriteStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { migrate } from '../../src/db/migrate.js';
+import { withDefaultUser } from '../../src/db/withDefaultUser.js';
+import { bindNamedParameters } from '../../src/reports/bindNamedParameters.js';
+import { streamQueryToCsv } from '../../src/reports/streamQueryToCsv.js';
+import { defaultReportsDir } from '../../src/reports/runReports.js';
+
+const adminUrl = withDefaultUser(process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://127.0.0.1:5432/test');
+const total = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const fills = Math.round(total * 0.25);
+const bills = Math.round(total * 0.1);
+const deposits = total - 3 * fills - 2 * bills;
+
+const fillSql = `
+INSERT INTO spot_fills (account_uid, trade_id, order_id, symbol, side, size, amount, price_avg, c_time, raw)
+SELECT 'bench', 't' || i, 'o' || i, CASE WHEN i % 3 = 0 THEN 'ETHUSDT' ELSE 'BTCUSDT' END,
+       CASE WHEN i % 2 = 0 THEN 'buy' ELSE 'sell' END, (i % 1000 + 1) / 10000.0, (i % 7919 + 1) * 1.23456789, 27000.5,
+       '2025-01-01Z'::timestamptz + i * interval '1 second', '{}'
+FROM generate_series(1, ${fills}) i;
+INSERT INTO fees (account_uid, source, source_id, seq, coin, paid, format, c_time)
+SELECT 'bench', 'spot_fills', 't' || i, 0, CASE WHEN i % 5 = 0 THEN 'BGB' ELSE 'USDT' END, (i % 97 + 1) * 0.000000089, 'new',
+       '2025-01-01Z'::timestamptz + i * interval '1 second'
+FROM generate_series(1, ${fills}) i;
+INSERT INTO futures_bills (account_uid, product_type, bill_id, symbol, coin, business_type, amount, fee, c_time, raw)
+SELECT 'bench', 'USDT-FUTURES', 'b' || i, 'BTCUSDT', 'USDT', CASE WHEN i % 2 = 0 THEN 'close_long' ELSE 'close_short' END,
+       (i % 2001 - 1000.5) * 0.0123, -(i % 50 + 1) * 0.001, '2025-02-01Z'::timestamptz + i * interval '7 seconds', '{}'
+FROM generate_series(1, ${bills}) i;
+INSERT INTO deposits (account_uid, order_id, trade_id, coin, status, size, c_time, raw)
+SELECT 'bench', 'd' || i, '0x' || md5(i::text), 'USDT', 'success', 12345678901234.123456789012 / (i + 1), '2025-03-01Z'::timestamptz + i * interval '1 minute', '{}'
+FROM generate_series(1, ${deposits}) i;
+ANALYZE;`;
+
+async function onClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, application_name: 'tradeledger bench' });
+  await client.connect();
+  try { return await fn(client); } finally { await client.end(); }
+}
+
+function literal(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+async function sha256(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+async function main(): Promise<void> {
+  const name = `tl_bench_report_${Date.now().toString(36)}`;
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const dbUrl = url.toString();
+  const out = await mkdtemp(path.join(tmpdir(), 'tl-bench-'));
+  await onClient(adminUrl, (c) => c.query(`CREATE DATABASE "${name}"`));
+  try {
+    await migrate(dbUrl);
+    const t0 = performance.now();
+    await onClient(dbUrl, (c) => c.query(fillSql));
+    const ledgerRows = await onClient(dbUrl, async (c) => Number((await c.query('SELECT count(*) AS n FROM ledger')).rows[0].n));
+    console.log(`setup: ${ledgerRows} ledger rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+    const params = { from: '2025-01-01', to: '2026-01-01', tz: 'UTC', account: '' };
+    const bound = bindNamedParameters(await readFile(path.join(defaultReportsDir, 'ledger.sql'), 'utf8'), params);
+    const copySql = bound.text.replace(/\$(\d+)::text/g, (_m, n: string) => `${literal(bound.values[Number(n) - 1]!)}::text`);
+
+    let peakRss = process.memoryUsage().rss;
+    const runCsv = (fastPath: boolean) => onClient(dbUrl, async (c) => {
+      const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 20);
+      try {
+        const start = performance.now();
+        const { rows, bytes } = await streamQueryToCsv(c, bound, path.join(out, 'ledger.csv'), { fastPath });
+        return { ms: performance.now() - start, rows, bytes };
+      } finally { clearInterval(sampler); }
+    });
+    const runCopy = () => onClient(dbUrl, async (c) => {
+      const start = performance.now();
+      const stream = c.query(copyTo(`COPY (${copySql}) TO STDOUT WITH (FORMAT csv, HEADER true)`));
+      await pipeline(stream, createWriteStream(path.join(out, 'copy.csv')));
+      return { ms: performance.now() - start, rows: Number(stream.rowCount ?? 0), bytes: 0 };
+    });
+
+    const csvRuns = [];
+    const plainRuns = [];
+    const copyRuns = [];
+    for (let round = 0; round < 2; round++) {
+      csvRuns.push(await runCsv(true));
+      copyRuns.push(await runCopy());
+      plainRuns.push(await runCsv(false));
+    }
+    const processMaxRss = process.resourceUsage().maxRSS * 1024;
+    const best = (runs: { ms: number }[]) => Math.min(...runs.map((r) => r.ms));
+    const csvMs = best(csvRuns);
+    const plainMs = best(plainRuns);
+    const copyMs = best(copyRuns);
+    const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+    const same = (await sha256(path.join(out, 'ledger.csv'))) === (await sha256(path.join(out, 'copy.csv')));
+    console.table([
+      { method: 'ledger.csv, csvLines (plain rows joined, others csv-stringify)', rows: csvRuns[0]!.rows, 'best s': (csvMs / 1000).toFixed(2), 'rows/s': Math.round(csvRuns[0]!.rows / (csvMs / 1000)), 'MB out': mb(csvRuns[0]!.bytes) },
+      { method: 'ledger.csv, every row through csv-stringify', rows: plainRuns[0]!.rows, 'best s': (plainMs / 1000).toFixed(2), 'rows/s': Math.round(plainRuns[0]!.rows / (plainMs / 1000)), 'MB out': mb(plainRuns[0]!.bytes) },
+      { method: 'COPY (SELECT ... FROM ledger ...) TO STDOUT CSV', rows: copyRuns[0]!.rows, 'best s': (copyMs / 1000).toFixed(2), 'rows/s': Math.round(copyRuns[0]!.rows / (copyMs / 1000)), 'MB out': '' },
+    ]);
+    console.log(`speed vs COPY: ${(copyMs / csvMs).toFixed(2)}x (target >= 0.5x); csv-stringify on every row: ${(copyMs / plainMs).toFixed(2)}x`);
+    console.log(`load average during the run: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')} on ${availableParallelism()} cores`);
+    console.log(`peak RSS while writing ledger.csv: ${mb(peakRss)} MB sampled, process max ${mb(processMaxRss)} MB (target < 200 MB)`);
+    console.log(`files byte-identical to COPY's: ${same}`);
+  } finally {
+    await rm(out, { recursive: true, force: true });
+    await onClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  }
+}
+
+await main();
