@@ -34,8 +34,9 @@ export interface ExchangeClientOptions {
   /** First back-off step in ms; it doubles per retry up to 10 s. */
   retryBaseMs?: number;
   /**
-   * Requests a budget may send at once after idling, capped at one second's worth (the default).
-   * 1 spaces every request evenly, for a server that counts in sliding windows.
+   * Requests a budget may send at once after idling, capped at one second's worth. The default,
+   * 1, spaces every request evenly: a burst spends the server's slack, and a cold start (new
+   * connections, a busy event loop) then bunches requests into 429s.
    */
   burst?: number;
   /**
@@ -106,7 +107,7 @@ export class ExchangeClient {
     this.#timeoutMs = o.timeoutMs ?? 15_000;
     this.#retryBaseMs = o.retryBaseMs ?? 250;
     this.#rateLimit = o.rateLimit ?? true;
-    this.#burst = o.burst ?? Number.POSITIVE_INFINITY;
+    this.#burst = o.burst ?? 1;
     this.#ipRatePerMinute = o.ipRatePerMinute ?? 6000;
     this.#onEvent = o.onEvent;
     this.#offsetMs = o.clockOffsetMs ?? 0;
