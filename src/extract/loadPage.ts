@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { ClientBase } from 'pg';
 import { withTransaction } from '../db/withTransaction.js';
+import { poolOf } from '../db/createDb.js';
 import type { FeeRow } from '../normalize/feeRow.js';
 import { upsertPage } from './upsertPage.js';
 import type { UpsertCounts, UpsertSpec } from './upsertPage.js';
 import type { RecordRow } from './recordRow.js';
-import { writeCheckpoint } from './syncState.js';
+import { checkpointStatement } from './syncState.js';
 import type { CheckpointWrite, StateKey } from './syncState.js';
 
 /** The fee rows a page brings, per record key (only records whose row changed are rewritten). */
@@ -27,8 +28,9 @@ export interface PageLoad {
 }
 
 /**
- * Loads one page in ONE transaction: the upsert, the fee rows of changed records, and the
- * checkpoint that says the page was read. A crash before COMMIT leaves neither; after, both.
+ * Loads one page atomically: the upsert, the fee rows of changed records, and the checkpoint
+ * that says the page was read (one statement when there is nothing else to write, otherwise one
+ * transaction). A crash before COMMIT leaves neither; after, both.
  * Rows are deduplicated by key first (a window edge or a page overlap can repeat a record).
  *
  * @example
@@ -38,11 +40,17 @@ export async function loadPage(db: Kysely<any>, load: PageLoad): Promise<UpsertC
   const unique = new Map<string, RecordRow>();
   for (const r of load.rows) unique.set(r.key, r);
   const rows = [...unique.values()];
+  const checkpoint = load.state && load.checkpoint ? checkpointStatement(load.state, load.checkpoint) : undefined;
+  const values = rows.map((r) => r.values);
+  if (!load.fees && !load.touchSeen) {
+    // Rows and checkpoint in one statement: atomic without BEGIN/COMMIT, one round trip.
+    const counts = await upsertPage(poolOf(db), load.spec, values, checkpoint);
+    return { inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged };
+  }
   return withTransaction(db, async (tx) => {
-    const counts = await upsertPage(tx.client, load.spec, rows.map((r) => r.values));
+    const counts = await upsertPage(tx.client, load.spec, values, checkpoint);
     if (load.fees && counts.changedKeys.length > 0) await replaceFees(tx.client, load.fees, counts.changedKeys.map((k) => k.join('\u0000')));
     if (load.touchSeen && rows.length > 0) await touchSeen(tx.client, load.spec, rows);
-    if (load.state && load.checkpoint) await writeCheckpoint(tx.db, load.state, load.checkpoint);
     return { inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged };
   });
 }

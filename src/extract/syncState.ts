@@ -41,22 +41,25 @@ export interface CheckpointWrite {
 }
 
 /**
- * Writes a checkpoint; called inside the page's transaction so rows and checkpoint commit
- * together. The watermark only ever moves forward.
+ * The checkpoint upsert as SQL text with numbered parameters starting after `offset`, so it can
+ * run alone or as a CTE of the page's upsert: one statement, one atomic commit. The watermark
+ * only ever moves forward.
  *
  * @example
- * await writeCheckpoint(tx.db, key, { watermark, window: { start, end, cursor }, status: 'running', runId });
+ * const { text, params } = checkpointStatement(key, { watermark, window, status: 'running', runId });
  */
-export async function writeCheckpoint(db: Kysely<any>, key: StateKey, w: CheckpointWrite): Promise<void> {
+export function checkpointStatement(key: StateKey, w: CheckpointWrite, offset = 0): { text: string; params: unknown[] } {
   const ts = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
-  await sql`
-    INSERT INTO sync_state AS s (account_uid, stream, partition, watermark, window_start, window_end, cursor, status, last_error, last_run_id, updated_at)
-    VALUES (${key.account}, ${key.stream}, ${key.partition}, ${ts(w.watermark)}::timestamptz, ${ts(w.window?.start)}::timestamptz,
-            ${ts(w.window?.end)}::timestamptz, ${w.window?.cursor ?? null}, ${w.status}, ${w.error ?? null}, ${w.runId}, now())
+  const params = [key.account, key.stream, key.partition, ts(w.watermark), ts(w.window?.start), ts(w.window?.end),
+    w.window?.cursor ?? null, w.status, w.error ?? null, w.runId];
+  const $ = (n: number) => `$${offset + n}`;
+  const text = `INSERT INTO sync_state AS s (account_uid, stream, partition, watermark, window_start, window_end, cursor, status, last_error, last_run_id, updated_at)
+    VALUES (${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}::timestamptz, ${$(5)}::timestamptz, ${$(6)}::timestamptz, ${$(7)}, ${$(8)}, ${$(9)}, ${$(10)}::bigint, now())
     ON CONFLICT (account_uid, stream, partition) DO UPDATE SET
       watermark = GREATEST(s.watermark, EXCLUDED.watermark),
       window_start = EXCLUDED.window_start, window_end = EXCLUDED.window_end, cursor = EXCLUDED.cursor,
-      status = EXCLUDED.status, last_error = EXCLUDED.last_error, last_run_id = EXCLUDED.last_run_id, updated_at = now()`.execute(db);
+      status = EXCLUDED.status, last_error = EXCLUDED.last_error, last_run_id = EXCLUDED.last_run_id, updated_at = now()`;
+  return { text, params };
 }
 
 /**

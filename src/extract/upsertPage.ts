@@ -21,19 +21,27 @@ export interface UpsertSpec {
 /**
  * One multi-row INSERT ... ON CONFLICT DO UPDATE that touches only rows whose compared columns
  * changed, and reports inserted / updated / unchanged plus the keys of the changed rows (so
- * derived rows such as fees can be replaced). Rows must be unique by key.
+ * derived rows such as fees can be replaced). Rows must be unique by key. `alongside` (its
+ * parameters numbered from $1) runs in the same statement.
  *
  * @example
  * const r = await upsertPage(tx.client, { table: 'deposits', key: ['account_uid', 'order_id'], columns, compare: ['raw'] }, rows);
  */
-export async function upsertPage(client: pg.ClientBase, spec: UpsertSpec, rows: readonly (readonly unknown[])[]): Promise<UpsertCounts & { changedKeys: string[][] }> {
-  if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0, changedKeys: [] };
+export async function upsertPage(
+  client: Pick<pg.ClientBase, 'query'>, spec: UpsertSpec, rows: readonly (readonly unknown[])[], alongside?: { text: string; params: unknown[] },
+): Promise<UpsertCounts & { changedKeys: string[][] }> {
+  if (rows.length === 0) {
+    if (alongside) await client.query(alongside.text, alongside.params);
+    return { inserted: 0, updated: 0, unchanged: 0, changedKeys: [] };
+  }
   const cols = spec.columns.map(q).join(', ');
-  const params: unknown[] = [];
+  // A statement run alongside (the checkpoint) becomes a CTE: PostgreSQL runs data-modifying
+  // CTEs exactly once, in the same statement, so both commit or neither does.
+  const params: unknown[] = [...(alongside?.params ?? [])];
   const tuples = rows.map((row) => `(${row.map((v) => { params.push(v); return `$${params.length}`; }).join(', ')})`);
   const sets = spec.columns.filter((c) => !spec.key.includes(c)).map((c) => `${q(c)} = EXCLUDED.${q(c)}`);
   const changed = spec.compare.map((c) => `t.${q(c)} IS DISTINCT FROM EXCLUDED.${q(c)}`).join(' OR ');
-  const text = `INSERT INTO ${q(spec.table)} AS t (${cols}) VALUES ${tuples.join(', ')}
+  const text = `${alongside ? `WITH alongside AS (${alongside.text}) ` : ''}INSERT INTO ${q(spec.table)} AS t (${cols}) VALUES ${tuples.join(', ')}
     ON CONFLICT (${spec.key.map(q).join(', ')}) DO UPDATE SET ${[...sets, ...(spec.onChange ?? [])].join(', ')}
     WHERE ${changed}
     RETURNING (xmax = 0) AS inserted, ${spec.key.map((k) => `t.${q(k)}::text AS ${q(`k_${k}`)}`).join(', ')}`;
