@@ -52,7 +52,7 @@ export function createSubAccount(core: WorldCore, mainUid: string, item: KeyRequ
     fail('40017', `a main account can have at most ${subAccountLimits.subAccounts} sub-accounts`);
   }
   const top = core.accounts.reduce((m, a) => Math.max(m, Number(a.uid)), 0);
-  const uid = String(top + 1117 + (core.nextSerial() % 7));
+  const uid = String(top + 1117);
   const account: SandboxAccount = {
     uid, name: item.subAccountName, main: false, broker: false, demo: false, copyTrader: false, parentUid: main.uid, subUids: [], keys: [],
   };
