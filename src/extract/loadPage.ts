@@ -20,8 +20,8 @@ export interface PageLoad {
   readonly spec: UpsertSpec;
   readonly rows: readonly RecordRow[];
   readonly fees?: PageFees;
-  /** Stamp last_seen_at on every row of the page (current-state streams). */
-  readonly touchSeen?: boolean;
+  /** Stamp last_seen_at and seen_run_id on every row of the page (current-state streams). */
+  readonly touchSeen?: { readonly runId: string };
   /** The checkpoint committed with the page; absent for out-of-band refreshes (E15). */
   readonly state?: StateKey;
   readonly checkpoint?: CheckpointWrite;
@@ -50,7 +50,7 @@ export async function loadPage(db: Kysely<any>, load: PageLoad): Promise<UpsertC
   return withTransaction(db, async (tx) => {
     const counts = await upsertPage(tx.client, load.spec, values, checkpoint);
     if (load.fees && counts.changedKeys.length > 0) await replaceFees(tx.client, load.fees, counts.changedKeys.map((k) => k.join('\u0000')));
-    if (load.touchSeen && rows.length > 0) await touchSeen(tx.client, load.spec, rows);
+    if (load.touchSeen && rows.length > 0) await touchSeen(tx.client, load.spec, rows, load.touchSeen.runId);
     return { inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged };
   });
 }
@@ -74,11 +74,12 @@ async function replaceFees(client: ClientBase, fees: PageFees, changed: string[]
   ]);
 }
 
-async function touchSeen(client: ClientBase, spec: UpsertSpec, rows: RecordRow[]): Promise<void> {
+async function touchSeen(client: ClientBase, spec: UpsertSpec, rows: RecordRow[], runId: string): Promise<void> {
   const keyIdx = spec.key.map((k) => spec.columns.indexOf(k));
   const arrays = keyIdx.map((i) => rows.map((r) => r.values[i]));
   const match = spec.key.map((k, n) => `t."${k}" = u.k${n}`).join(' AND ');
   const unnest = spec.key.map((_, n) => `$${n + 1}::text[]`).join(', ');
   const names = spec.key.map((_, n) => `k${n}`).join(', ');
-  await client.query(`UPDATE "${spec.table}" t SET last_seen_at = now() FROM unnest(${unnest}) AS u(${names}) WHERE ${match}`, arrays);
+  await client.query(`UPDATE "${spec.table}" t SET last_seen_at = now(), seen_run_id = $${arrays.length + 1}::bigint
+    FROM unnest(${unnest}) AS u(${names}) WHERE ${match}`, [...arrays, runId]);
 }

@@ -54,9 +54,10 @@ export async function planSync(o: SyncOptions): Promise<{ lines: PlanLine[]; req
             lines.push({ ...base, windows: 0, minRequests: 1, from: null, to: null, gap: null });
             continue;
           }
+          const checkpoint = await readCheckpoint(o.db, { account: s.uid, stream: stream.name, partition: p.key });
           const plan = planWindows({
             spanDays: o.windowDays[stream.name] ?? stream.spanDays, horizonDays: stream.horizonDays, mutable: stream.mutable,
-            rescanAll: stream.rescanAll ?? false, checkpoint: await readCheckpoint(o.db, { account: s.uid, stream: stream.name, partition: p.key }),
+            checkpoint, rescanFrom: stream.current && checkpoint ? await stream.current.oldestCurrent(o.db, s.uid, p) : undefined,
             now, safetyLagMs: o.safetyLagMs, since: o.since, defaultStart: now - o.defaultHistoryDays * DAY_MS,
             lookbackMs: o.lookbackDays * DAY_MS, horizonMarginMs: o.horizonMarginMs,
           });

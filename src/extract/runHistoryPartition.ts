@@ -30,9 +30,10 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
   const state: StateKey = { account: run.account.uid, stream: stream.name, partition: partition.key };
   const checkpoint = await readCheckpoint(run.db, state);
   const t = run.timing;
+  const rescanFrom = stream.current && checkpoint ? await stream.current.oldestCurrent(run.db, run.account.uid, partition) : undefined;
   const plan = planWindows({
     spanDays: run.windowDays[stream.name] ?? stream.spanDays, horizonDays: stream.horizonDays, mutable: stream.mutable,
-    rescanAll: stream.rescanAll ?? false, checkpoint, now: t.now, safetyLagMs: t.safetyLagMs, since: t.since,
+    rescanFrom, checkpoint, now: t.now, safetyLagMs: t.safetyLagMs, since: t.since,
     defaultStart: t.defaultStart, lookbackMs: t.lookbackMs, horizonMarginMs: t.horizonMarginMs,
   });
   const where = { account: run.account.name, stream: stream.name, partition: partition.key };
@@ -75,7 +76,7 @@ async function walkWindow(
     const rows = page.records.map((raw) => toRow(run, stream, partition, raw));
     const got = await loadPage(run.db, {
       spec, rows: rows.map((r) => r.row), ...(stream.fees ? { fees: pageFees(run, stream, rows) } : {}),
-      touchSeen: stream.rescanAll ?? false, state,
+      ...(stream.current ? { touchSeen: { runId: run.runId } } : {}), state,
       checkpoint: {
         watermark: done ? Math.max(watermark ?? -Infinity, window.end) : watermark,
         window: done ? undefined : { start: window.start, end: window.end, cursor: next },

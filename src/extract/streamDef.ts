@@ -1,4 +1,5 @@
 import type { EndpointName } from '../api/endpoints.js';
+import type { Kysely } from 'kysely';
 import type { Column } from './column.js';
 
 /** What a stream needs to know about the account it runs for, to choose its partitions. */
@@ -51,8 +52,12 @@ export interface HistoryStream {
   readonly horizonDays: number | undefined;
   /** Records change after creation (status, fills): re-read the configured look-back each run. */
   readonly mutable: boolean;
-  /** Re-read everything every run (current-state endpoints such as pending trigger orders). */
-  readonly rescanAll?: boolean;
+  /**
+   * A current-state endpoint (pending trigger orders): it lists only records still current, so
+   * each run re-reads from the oldest record that was current at the last run (or the look-back,
+   * if earlier), and stamps last_seen_at on every record it sees.
+   */
+  readonly current?: { readonly oldestCurrent: (db: Kysely<any>, account: string, partition: Partition) => Promise<number | undefined> };
   /** The record field holding its time (ms), used for sanity checks and reports. */
   readonly timeField: string;
   readonly idField: string;

@@ -19,7 +19,8 @@ export interface WindowPlanInput {
   readonly spanDays: number | undefined;
   readonly horizonDays: number | undefined;
   readonly mutable: boolean;
-  readonly rescanAll?: boolean;
+  /** Current-state streams: also re-read from here (the oldest record still current). */
+  readonly rescanFrom?: number | undefined;
   readonly checkpoint: Checkpoint | undefined;
   /** min(server time, local time), ms. */
   readonly now: number;
@@ -44,8 +45,9 @@ export interface WindowPlan {
 /**
  * Plans the windows of one stream partition: oldest to newest, back to back with no gap, each
  * within the endpoint's span, ending at now - safety lag. A half-walked window is resumed first
- * with its cursor. Mutable streams start a look-back before the watermark; a horizon clamps the
- * start and reports what it hides.
+ * with its cursor. Mutable streams start a look-back before the watermark (current-state streams
+ * at the oldest record still current, if earlier); a horizon clamps the start and reports what
+ * it hides.
  *
  * @example
  * planWindows({ spanDays: 30, horizonDays: undefined, mutable: false, checkpoint: undefined,
@@ -68,11 +70,11 @@ export function planWindows(input: WindowPlanInput): WindowPlan {
   } else {
     const firstStart = input.since ?? input.defaultStart;
     let start: number;
-    if (cp?.watermark === undefined || input.rescanAll) start = firstStart;
-    else start = Math.min(input.mutable ? cp.watermark - input.lookbackMs : cp.watermark, input.since ?? Infinity);
+    if (cp?.watermark === undefined) start = firstStart;
+    else start = Math.min(input.mutable ? cp.watermark - input.lookbackMs : cp.watermark, input.since ?? Infinity, input.rescanFrom ?? Infinity);
     if (start < horizonStart) {
       // Only history never read counts as a gap; a look-back reaching past the horizon does not.
-      const unread = cp?.watermark === undefined || input.rescanAll ? start : Math.min(cp.watermark, input.since ?? Infinity);
+      const unread = cp?.watermark === undefined ? start : Math.min(cp.watermark, input.since ?? Infinity);
       if (unread < horizonStart) gap = { from: unread, to: horizonStart };
       start = horizonStart;
     }

@@ -60,8 +60,9 @@ describe('planWindows', () => {
     expect(plan.windows[0]!.start).toBe(now - 90 * DAY_MS + 300_000);
   });
 
-  it('re-reads everything each run for a current-state stream', () => {
-    const plan = planWindows({ ...base, rescanAll: true, checkpoint: { watermark: now - 120_000 } });
-    expect(plan.windows[0]!.start).toBe(base.defaultStart);
+  it('re-reads a current-state stream from the oldest record still current when that is before the look-back', () => {
+    const cp = { watermark: now - 120_000 };
+    expect(planWindows({ ...base, mutable: true, rescanFrom: now - 100 * DAY_MS, checkpoint: cp }).windows[0]!.start).toBe(now - 100 * DAY_MS);
+    expect(planWindows({ ...base, mutable: true, rescanFrom: now - DAY_MS, checkpoint: cp }).windows[0]!.start).toBe(now - 7 * DAY_MS - 120_000);
   });
 });

@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { HistoryStream, Partition } from '../streamDef.js';
 import { listWithCursor } from '../pageReaders.js';
 import { byProductType } from '../partitions.js';
@@ -6,8 +8,21 @@ import { ms, num, text } from '../column.js';
 const planTypes = ['normal_plan', 'track_plan', 'profit_loss'] as const;
 
 /**
+ * The oldest order of this account and product type seen pending by the latest run that saw any
+ * (all plan types together: a superset is safe, and cheaper than a column per plan type).
+ */
+async function oldestCurrent(db: Kysely<any>, account: string, partition: Partition): Promise<number | undefined> {
+  const productType = partition.columns.product_type ?? '';
+  const { rows } = await sql<{ t: Date | null }>`
+    SELECT min(c_time) AS t FROM plan_orders WHERE account_uid = ${account} AND product_type = ${productType}
+      AND seen_run_id = (SELECT max(seen_run_id) FROM plan_orders WHERE account_uid = ${account} AND product_type = ${productType})`.execute(db);
+  return rows[0]?.t?.getTime();
+}
+
+/**
  * E11 pending trigger orders, per product type and planType. They are current state (an order
- * leaves the list once triggered), so every run re-reads all windows and stamps last_seen_at.
+ * leaves the list once triggered): each run re-reads from the oldest order pending at the last
+ * run and stamps last_seen_at, so `last_seen_at` older than the latest run means "no longer pending".
  */
 export const planOrders: HistoryStream = {
   kind: 'history',
@@ -22,7 +37,7 @@ export const planOrders: HistoryStream = {
   limit: 100,
   horizonDays: undefined,
   mutable: true,
-  rescanAll: true,
+  current: { oldestCurrent },
   timeField: 'cTime',
   idField: 'orderId',
   readPage: listWithCursor(['entrustedList', 'resultList'], 'endId', 'orderId'),
