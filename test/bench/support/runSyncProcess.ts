@@ -10,6 +10,8 @@ export interface SyncProcessResult {
   wallMs: number;
   /** From the run-start to the run-done progress line: the sync itself. */
   syncMs: number | undefined;
+  /** CPU seconds (user + system) the sync process used. */
+  cpuS: number | undefined;
   /** VmHWM of the sync process, from GNU time's "Maximum resident set size". */
   peakRssMb: number | undefined;
   /** The --json summary (runSync's SyncResult), when the run got that far. */
@@ -28,9 +30,9 @@ export interface SyncProcessResult {
  * @example
  * const r = await runSyncProcess(['--config', file], { ...env, DATABASE_URL: url });
  */
-export function runSyncProcess(args: readonly string[], env: Record<string, string>): Promise<SyncProcessResult> {
+export function runSyncProcess(args: readonly string[], env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<SyncProcessResult> {
   const started = performance.now();
-  const child = spawn('/usr/bin/time', ['-v', process.execPath, bin, 'sync', '--json', ...args], {
+  const child = spawn('/usr/bin/time', ['-v', process.execPath, ...nodeArgs, bin, 'sync', '--json', ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -65,6 +67,8 @@ export function runSyncProcess(args: readonly string[], env: Record<string, stri
       const wallMs = performance.now() - started;
       tail = (tail + partial).slice(-20_000);
       const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(tail)?.[1];
+      const user = /User time \(seconds\): ([\d.]+)/.exec(tail)?.[1];
+      const system = /System time \(seconds\): ([\d.]+)/.exec(tail)?.[1];
       const exit = /Exit status: (\d+)/.exec(tail)?.[1];
       let summary: SyncProcessResult['summary'];
       try {
@@ -75,6 +79,7 @@ export function runSyncProcess(args: readonly string[], env: Record<string, stri
       resolve({
         code: exit === undefined ? code : Number(exit), wallMs,
         syncMs: runStart !== undefined && runDone !== undefined ? runDone - runStart : undefined,
+        cpuS: user === undefined || system === undefined ? undefined : Number(user) + Number(system),
         peakRssMb: rss === undefined ? undefined : Number(rss) / 1024, summary, stderrTail: tail,
         partitions: new Map([...partitions].map(([k, p]) => [k, {
           startS: (p.start - (runStart ?? p.start)) / 1000, doneS: p.done === undefined ? undefined : (p.done - (runStart ?? p.done)) / 1000,
