@@ -27,7 +27,8 @@ export default defineConfig({
         test: {
           name: 'embedded',
           include: databaseFolders.map((folder) => `${folder}/**/*.test.ts`),
-          exclude: ['test/bench/**', 'node_modules/**'],
+          // These start their own servers or need none: a second run here would add time, not coverage.
+          exclude: ['test/bench/**', 'node_modules/**', 'test/db/embeddedServer.test.ts', 'test/db/resolveDatabase.test.ts'],
           globalSetup: ['test/support/databaseServer.ts'],
         },
       },
