@@ -24,6 +24,12 @@ export interface MinimumInput {
   /** Per "uid/stream/partition", the checkpoint a previous run left (nightly runs). */
   checkpoints?: ReadonlyMap<string, Checkpoint>;
   /**
+   * Per "uid/stream/partition" of a current-state stream (pending trigger orders), the oldest
+   * record still current at the last run: to learn which ones left the list, any client must
+   * re-read from there, so both minima include it.
+   */
+  rescanFrom?: ReadonlyMap<string, number>;
+  /**
    * false: count only history not read yet (from the watermark on, no look-back), the least
    * any correct client must fetch. true: include the look-back that mutable streams re-read.
    */
@@ -60,17 +66,18 @@ export function minimumRequests(world: World, input: MinimumInput): BudgetMinimu
       if (input.streams !== undefined && !input.streams.includes(stream.name)) continue;
       if (account.kind === 'demo' ? !stream.demo : account.kind === 'sub' && !stream.sub) continue;
       for (const partition of partitionsOf(stream, account, symbols)) {
-        const cp = input.checkpoints?.get(`${account.uid}/${stream.name}/${partition.key}`);
+        const key = `${account.uid}/${stream.name}/${partition.key}`;
+        const cp = input.checkpoints?.get(key);
         const t = input.timing;
         const plan = planWindows({
           spanDays: stream.spanDays, horizonDays: stream.horizonDays, mutable: stream.mutable && input.lookback,
-          rescanAll: stream.rescanAll ?? false, checkpoint: cp, now: t.now, safetyLagMs: t.safetyLagMs, since: t.since,
+          rescanFrom: input.rescanFrom?.get(key), checkpoint: cp, now: t.now, safetyLagMs: t.safetyLagMs, since: t.since,
           defaultStart: t.defaultStart, lookbackMs: t.lookbackMs, horizonMarginMs: t.horizonMarginMs,
         });
         const def = endpoints[stream.endpoint];
         const limit: number = 'limit' in def ? def.limit.max : stream.limit;
-        const key = `${account.uid} ${def.id}`;
-        const b = budgets.get(key) ?? {
+        const budget = `${account.uid} ${def.id}`;
+        const b = budgets.get(budget) ?? {
           uid: account.uid, endpoint: stream.endpoint, endpointId: def.id, requests: 0, records: 0, ratePerSecond: def.ratePerSecond, seconds: 0,
         };
         for (const w of plan.windows) {
@@ -79,14 +86,21 @@ export function minimumRequests(world: World, input: MinimumInput): BudgetMinimu
           b.requests += Math.max(1, Math.ceil(n / limit));
         }
         b.seconds = b.requests / b.ratePerSecond;
-        budgets.set(key, b);
+        budgets.set(budget, b);
       }
     }
   }
   return [...budgets.values()];
 }
 
-function partitionsOf(stream: HistoryStream, account: { kind: string }, symbols: string[]): readonly Partition[] {
+/**
+ * A stream's partitions for an account without asking the exchange (`symbols` stands in for
+ * the public symbol list E13 partitions come from).
+ *
+ * @example
+ * partitionsOf(planOrders, { kind: 'main' }, []).map((p) => p.key); // ['USDT-FUTURES/normal_plan', ...]
+ */
+export function partitionsOf(stream: HistoryStream, account: { kind: string }, symbols: readonly string[]): readonly Partition[] {
   const found = stream.partitions({
     demo: account.kind === 'demo', main: account.kind === 'main',
     symbols: () => Promise.resolve(symbols), subAccountUids: () => Promise.resolve([]),

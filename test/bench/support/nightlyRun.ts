@@ -7,7 +7,8 @@ import { configDefaults } from '../../../src/cli/config/syncConfig.js';
 import type { Checkpoint } from '../../../src/extract/windowPlan.js';
 import type { RunningSandbox } from '../../../src/sandbox/startSandbox.js';
 import { markdownTable } from './markdownTable.js';
-import { minimumRequests } from './minimumRequests.js';
+import { minimumRequests, partitionsOf } from './minimumRequests.js';
+import { historyStreams } from '../../../src/extract/streamRegistry.js';
 import { runSyncProcess } from './runSyncProcess.js';
 import { sandboxStats, statsDelta } from './sandboxStats.js';
 
@@ -37,7 +38,7 @@ export interface NightlyInput {
  * console.log(await nightlyRun({ sandbox, file, env, databaseUrl, accounts, args: ['--account', 'main'] }));
  */
 export async function nightlyRun(input: NightlyInput): Promise<string> {
-  const checkpoints = await readCheckpoints(input.databaseUrl);
+  const { checkpoints, rescanFrom } = await readCheckpoints(input.databaseUrl, input.accounts);
   const config = JSON.parse(readFileSync(input.file, 'utf8')) as { sync?: Record<string, unknown> };
   writeFileSync(input.file, JSON.stringify({ ...config, sync: { ...config.sync, safetyLagSeconds: configDefaults.safetyLagSeconds } }, null, 2));
   const before = await sandboxStats(input.sandbox.baseUrl);
@@ -48,8 +49,8 @@ export async function nightlyRun(input: NightlyInput): Promise<string> {
     now, safetyLagMs: configDefaults.safetyLagSeconds * 1000, since: undefined, defaultStart: now - configDefaults.historyDays * DAY_MS,
     horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, lookbackMs: configDefaults.lookbackDays * DAY_MS,
   };
-  const strict = minimumRequests(input.sandbox.world, { accounts: input.accounts, timing, checkpoints, lookback: false });
-  const designed = minimumRequests(input.sandbox.world, { accounts: input.accounts, timing, checkpoints, lookback: true });
+  const strict = minimumRequests(input.sandbox.world, { accounts: input.accounts, timing, checkpoints, rescanFrom, lookback: false });
+  const designed = minimumRequests(input.sandbox.world, { accounts: input.accounts, timing, checkpoints, rescanFrom, lookback: true });
   const made = statsDelta(before, after);
   const rows = strict.map((b) => {
     const d = designed.find((x) => x.uid === b.uid && x.endpointId === b.endpointId);
@@ -68,16 +69,26 @@ export async function nightlyRun(input: NightlyInput): Promise<string> {
   ].join('\n');
 }
 
-async function readCheckpoints(url: string): Promise<Map<string, Checkpoint>> {
+/** What the first run left: checkpoints, and where current-state streams must re-read from. */
+async function readCheckpoints(url: string, accounts: NightlyInput['accounts']): Promise<{ checkpoints: Map<string, Checkpoint>; rescanFrom: Map<string, number> }> {
   const db = createDb(url, { maxConnections: 1 });
   try {
     const { rows } = await sql<{ account_uid: string; stream: string; partition: string }>`SELECT account_uid, stream, partition FROM sync_state`.execute(db);
-    const out = new Map<string, Checkpoint>();
+    const checkpoints = new Map<string, Checkpoint>();
+    const rescanFrom = new Map<string, number>();
     for (const r of rows) {
+      const key = `${r.account_uid}/${r.stream}/${r.partition}`;
       const cp = await readCheckpoint(db, { account: r.account_uid, stream: r.stream, partition: r.partition });
-      if (cp) out.set(`${r.account_uid}/${r.stream}/${r.partition}`, cp);
+      if (cp) checkpoints.set(key, cp);
+      const stream = historyStreams.find((s) => s.name === r.stream);
+      const account = accounts.find((a) => a.uid === r.account_uid);
+      const partition = stream && account ? partitionsOf(stream, account, []).find((p) => p.key === r.partition) : undefined;
+      if (stream?.current && partition) {
+        const from = await stream.current.oldestCurrent(db, r.account_uid, partition);
+        if (from !== undefined) rescanFrom.set(key, from);
+      }
     }
-    return out;
+    return { checkpoints, rescanFrom };
   } finally {
     await db.destroy();
   }
