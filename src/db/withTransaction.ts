@@ -46,7 +46,7 @@ function kyselyOnClient<DB>(client: pg.PoolClient): Kysely<DB> {
   // Kysely asks its pool for a connection per query; this pool always hands out the one
   // client that holds the transaction and never really releases or ends it.
   const pinned = {
-    query: (...args: unknown[]) => (client.query as (...a: unknown[]) => unknown)(...args),
+    query: (text: string, values: unknown[]) => client.query(text, values),
     release: () => {},
   };
   const pool = { connect: async () => pinned, end: async () => {} };
