@@ -25,7 +25,7 @@ export interface WindowPlanInput {
   /** min(server time, local time), ms. */
   readonly now: number;
   readonly safetyLagMs: number;
-  /** --since, when given. */
+  /** --since, when given: where a partition's first sync starts (later runs go on from the watermark). */
   readonly since: number | undefined;
   /** Where a first sync starts without --since (e.g. two years back). */
   readonly defaultStart: number;
@@ -71,10 +71,10 @@ export function planWindows(input: WindowPlanInput): WindowPlan {
     const firstStart = input.since ?? input.defaultStart;
     let start: number;
     if (cp?.watermark === undefined) start = firstStart;
-    else start = Math.min(input.mutable ? cp.watermark - input.lookbackMs : cp.watermark, input.since ?? Infinity, input.rescanFrom ?? Infinity);
+    else start = Math.min(input.mutable ? cp.watermark - input.lookbackMs : cp.watermark, input.rescanFrom ?? Infinity);
     if (start < horizonStart) {
       // Only history never read counts as a gap; a look-back reaching past the horizon does not.
-      const unread = cp?.watermark === undefined ? start : Math.min(cp.watermark, input.since ?? Infinity);
+      const unread = cp?.watermark ?? start;
       if (unread < horizonStart) gap = { from: unread, to: horizonStart };
       start = horizonStart;
     }

@@ -102,23 +102,32 @@ describe('sync against the sandbox', () => {
     expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
   });
 
-  it('records a deposit going pending -> success and an order going live -> filled between syncs', async () => {
+  it('records an order going live -> filled between syncs, through E15 when it is older than the look-back', async () => {
+    const main = sandbox.accounts.find((a) => a.main && !a.demo)!;
+    const order = await sql<{ order_id: string }>`SELECT order_id FROM spot_orders WHERE account_uid = ${main.uid} AND status IN ('live', 'partially_filled') ORDER BY order_id DESC LIMIT 1`.execute(fresh.db);
+    const orderId = order.rows[0]?.order_id;
+    expect(orderId, 'the sandbox has a live order').toBeDefined();
+    await control(sandbox, 'settle', { uid: main.uid, resource: 'spotOrders', id: orderId });
+    // No look-back: the history windows do not reach the order again, only the E15 refresh does.
+    const result = await runSync(testSyncOptions(sandbox, fresh.db, [], { streams: ['spotOrders'], lookbackDays: 0 }));
+    expect(result.status).toBe('ok');
+    expect(result.counts[`${main.name}/spotOrders/live-refresh`]!.updated).toBeGreaterThanOrEqual(1);
+    const o = await sql<{ status: string; updated_at: Date; first_seen_at: Date }>`SELECT status, updated_at, first_seen_at FROM spot_orders WHERE account_uid = ${main.uid} AND order_id = ${orderId}`.execute(fresh.db);
+    expect(o.rows[0]!.status).toBe('filled');
+    expect(o.rows[0]!.updated_at.getTime()).toBeGreaterThan(o.rows[0]!.first_seen_at.getTime());
+  });
+
+  it('records a deposit going pending -> success between syncs, through the look-back', async () => {
     const main = sandbox.accounts.find((a) => a.main && !a.demo)!;
     const deposit = await sql<{ order_id: string }>`SELECT order_id FROM deposits WHERE account_uid = ${main.uid} AND status = 'pending' ORDER BY order_id DESC LIMIT 1`.execute(fresh.db);
-    const order = await sql<{ order_id: string }>`SELECT order_id FROM spot_orders WHERE account_uid = ${main.uid} AND status IN ('live', 'partially_filled') ORDER BY order_id DESC LIMIT 1`.execute(fresh.db);
     const depositId = deposit.rows[0]?.order_id;
-    const orderId = order.rows[0]?.order_id;
     expect(depositId, 'the sandbox has a pending deposit').toBeDefined();
-    expect(orderId, 'the sandbox has a live order').toBeDefined();
-    expect((await control(sandbox, 'settle', { uid: main.uid, resource: 'deposits', id: depositId })).settled ?? true).toBeTruthy();
-    await control(sandbox, 'settle', { uid: main.uid, resource: 'spotOrders', id: orderId });
+    await control(sandbox, 'settle', { uid: main.uid, resource: 'deposits', id: depositId });
     const result = await runSync(testSyncOptions(sandbox, fresh.db));
     expect(result.status).toBe('ok');
-    expect(historyTotals(result.counts).updated).toBeGreaterThanOrEqual(2);
+    expect(historyTotals(result.counts).updated).toBeGreaterThanOrEqual(1);
     const d = await sql<{ status: string }>`SELECT status FROM deposits WHERE account_uid = ${main.uid} AND order_id = ${depositId}`.execute(fresh.db);
-    const o = await sql<{ status: string }>`SELECT status FROM spot_orders WHERE account_uid = ${main.uid} AND order_id = ${orderId}`.execute(fresh.db);
     expect(d.rows[0]!.status).toBe('success');
-    expect(o.rows[0]!.status).toBe('filled');
     const { differences } = await diffAgainstTruth(sandbox, fresh.db, sandboxUids(sandbox));
     expect(differences.slice(0, 10)).toEqual([]);
   });

@@ -66,3 +66,10 @@ describe('planWindows', () => {
     expect(planWindows({ ...base, mutable: true, rescanFrom: now - DAY_MS, checkpoint: cp }).windows[0]!.start).toBe(now - 7 * DAY_MS - 120_000);
   });
 });
+
+describe('planWindows and --since', () => {
+  it('applies --since to a first sync only; later runs go on from the watermark', () => {
+    const plan = planWindows({ ...base, since: now - 300 * DAY_MS, checkpoint: { watermark: now - DAY_MS } });
+    expect(plan.windows[0]!.start).toBe(now - DAY_MS);
+  });
+});
