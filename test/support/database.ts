@@ -27,9 +27,17 @@ export interface FreshDatabase {
  */
 export async function freshDatabase(): Promise<FreshDatabase> {
   const adminUrl = inject('databaseUrl');
-  const template = await migratedTemplate(adminUrl);
   const name = `tl_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  await onAdmin(adminUrl, (c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
+  const clone = async () => {
+    const template = await migratedTemplate(adminUrl);
+    await onAdmin(adminUrl, (c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
+  };
+  await clone().catch(async (err: { code?: string }) => {
+    // A day-old template may have been swept by another run: build it again, once.
+    if (err.code !== '3D000') throw err;
+    templates.delete(adminUrl);
+    await clone();
+  });
   const url = withDatabase(adminUrl, name);
   await migrate(url); // verifies the copy against sql/ (and applies nothing)
   const db = createDb(url, { maxConnections: 5, applicationName: 'tradeledger test' });
@@ -88,7 +96,7 @@ async function buildTemplate(adminUrl: string): Promise<string> {
     await c.query(`SELECT pg_advisory_lock(hashtext('tradeledger.test-template'))`);
     const exists = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
     if (exists.rowCount) return template;
-    const building = `tl_build_${randomBytes(6).toString('hex')}`;
+    const building = `tl_build_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
     await c.query(`CREATE DATABASE "${building}"`);
     try {
       await migrate(withDatabase(adminUrl, building));

@@ -57,20 +57,21 @@ async function checkReachable(url: string): Promise<void> {
   }
 }
 
-// Databases left by crashed runs: test databases older than two hours, and templates of an
-// older sql/ that nobody has used for a day. Younger ones may belong to a run still going.
+// Databases left by crashed runs: test and half-built template databases older than two hours,
+// and templates older than a day (a newer sql/ has its own). Younger ones may belong to a run still going.
 async function sweepStaleDatabases(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   client.on('error', () => {});
   await client.connect();
   try {
     const { rows } = await client.query<{ datname: string; comment: string | null }>(
-      `SELECT datname, shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname LIKE 'tl\\_test\\_%' OR datname LIKE 'tl\\_tpl\\_%'`,
+      `SELECT datname, shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname ~ '^tl_(test|build|tpl)_'`,
     );
     const now = Date.now();
     for (const { datname, comment } of rows) {
-      const born = datname.startsWith('tl_test_') ? parseInt(datname.split('_')[2] ?? '', 36) : Date.parse(comment ?? '');
-      const maxAge = datname.startsWith('tl_test_') ? 2 * 3600_000 : 24 * 3600_000;
+      const template = datname.startsWith('tl_tpl_');
+      const born = template ? Date.parse(comment ?? '') : parseInt(datname.split('_')[2] ?? '', 36);
+      const maxAge = template ? 24 * 3600_000 : 2 * 3600_000;
       if (Number.isFinite(born) && now - born > maxAge) {
         if (datname.startsWith('tl_tpl_')) await client.query(`ALTER DATABASE "${datname}" IS_TEMPLATE false`).catch(() => {});
         await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => {});
