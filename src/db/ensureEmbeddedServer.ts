@@ -25,9 +25,8 @@ import { withStartLock } from './startLock.js';
  * console.log(server.url()); // postgresql://postgres:…@127.0.0.1:54329/tradeledger
  */
 export async function ensureEmbeddedServer(options: EmbeddedServerOptions, log: (message: string) => void = () => {}): Promise<EmbeddedServer> {
-  const running = await findEmbeddedServer(options);
-  if (running) return running;
-  const server = await withStartLock(options.dataDir, async () => {
+  // Even a running server gets the database check: its starter may not have created it yet.
+  const server = (await findEmbeddedServer(options)) ?? await withStartLock(options.dataDir, async () => {
     // Someone else may have started it while we waited for the lock.
     const again = await findEmbeddedServer(options);
     if (again) return again;
