@@ -37,7 +37,7 @@ describe('progress', () => {
     p.sink({ type: 'gap', account: 'main', stream: 'spotOrders', partition: 'all', from: '2024-01-01T00:00:00.000Z', to: '2026-01-01T00:00:00.000Z' });
     p.stop();
     const events = out.text().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(events.map((e) => e.type)).toEqual(['gap', 'rate-wait']);
-    expect(events[1]).toMatchObject({ account: 'main', endpoint: 'marginRecords', ms: 1000, count: 2 });
+    expect(events.map((e) => e.type)).toEqual(['rate-wait', 'gap']);
+    expect(events[0]).toMatchObject({ account: 'main', endpoint: 'marginRecords', ms: 1000, count: 2 });
   });
 });

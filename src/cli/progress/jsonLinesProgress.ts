@@ -2,7 +2,8 @@ import type { SyncEvent, SyncEventSink } from '../../extract/syncEvent.js';
 
 /**
  * One JSON object per event on a stream (stderr when not on a terminal), for log collectors.
- * Rate-limit waits are many and tiny, so they are summed and written once a second at most.
+ * Rate-limit waits are many and tiny, so they are summed per account and endpoint and written
+ * once a second, or before the next other event.
  *
  * @example
  * const progress = jsonLinesProgress(process.stderr);
@@ -31,6 +32,8 @@ export function jsonLinesProgress(out: NodeJS.WritableStream): { sink: SyncEvent
       return;
     }
     if (e.type === 'page' && e.records === 0) return;
+    // Waits summed so far come first, so the lines stay in time order.
+    flush();
     write(e);
   };
   return { sink, stop: () => { clearInterval(timer); flush(); } };
