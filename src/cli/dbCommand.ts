@@ -23,6 +23,10 @@ export function dbCommand(setExit: (code: number) => void): Command {
     .description('Manage the database: migrate, print its URL, show status, stop the embedded server.')
     .option('--data-dir <dir>', 'embedded PostgreSQL data folder (env TRADELEDGER_DATA_DIR; default .tradeledger/pg)')
     .option('--port <port>', 'embedded PostgreSQL port (env TRADELEDGER_PG_PORT; default 54329)')
+    // Like the root program (addCommand does not copy its settings): bad usage reaches main()'s
+    // error handling and exit codes instead of commander calling process.exit itself.
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', `
 Without DATABASE_URL, an embedded PostgreSQL runs from the data folder on 127.0.0.1. The first
 command that needs it starts it; it keeps running after the command ends, so later commands and
