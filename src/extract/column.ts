@@ -28,6 +28,8 @@ export const jsonText = (field: string): Column => ({ type: 'jsonText', field })
 
 export type ColumnValue = string | string[] | null;
 
+const plainDecimal = /^-?\d{1,30}(\.\d{1,30})?$/;
+
 /**
  * Reads every typed column of one record. Returns the values and the problems found; absent
  * values ("" or null, both seen in the wild) are NULL without a problem, unreadable ones are NULL
@@ -58,6 +60,9 @@ function readColumn(column: Column, raw: unknown): { value: ColumnValue; problem
     case 'text':
       return typeof raw === 'string' ? { value: raw } : { value: JSON.stringify(raw) };
     case 'numeric': {
+      // Plain decimal text goes to PostgreSQL as is (numeric parses it exactly); only other forms
+      // (exponents, garbage) need the decimal parser.
+      if (typeof raw === 'string' && plainDecimal.test(raw)) return { value: raw };
       // decodeBody keeps a wire number as a JS number only when a double holds it exactly.
       const parsed = toDecimalString(typeof raw === 'number' ? String(raw) : raw);
       return parsed.ok ? { value: parsed.value } : { value: null, problem: parsed.problem };
