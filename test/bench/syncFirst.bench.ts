@@ -4,6 +4,7 @@
 //
 //   npx tsx test/bench/syncFirst.bench.ts                       # scale small, safety factor 0.9 and 1
 //   BENCH_SCALE=tiny BENCH_SAFETY=1 npx tsx test/bench/syncFirst.bench.ts
+//   BENCH_SYNC='{"concurrency":64}' ...    merged into the config file's "sync" section
 //
 // The minimum: for every (UID, endpoint) budget, the pages its stream partitions need (see
 // support/minimumRequests.ts) divided by the endpoint's rate; budgets run in parallel, so the
@@ -23,15 +24,16 @@ import { scratchDatabase } from './support/scratchDatabase.js';
 const scale = process.env.BENCH_SCALE ?? 'small';
 const safetyFactors = (process.env.BENCH_SAFETY ?? '0.9,1').split(',').map(Number);
 const streams = process.env.BENCH_STREAMS?.split(',');
+const syncSettings = JSON.parse(process.env.BENCH_SYNC ?? '{}') as Record<string, unknown>;
 
 console.log(machineInfo());
-console.log(`- sandbox: seed 1, scale ${scale}, real rate limits; sync: default settings, all accounts${streams ? `, streams ${streams.join(',')}` : ', all streams'}\n`);
+console.log(`- sandbox: seed 1, scale ${scale}, real rate limits; sync: ${process.env.BENCH_SYNC ? `settings ${process.env.BENCH_SYNC}` : 'default settings'}, all accounts${streams ? `, streams ${streams.join(',')}` : ', all streams'}\n`);
 const summary: (string | number)[][] = [];
 for (const safetyFactor of safetyFactors) {
   const sandbox = await startSandbox({ port: 0, seed: 1, scale, rateLimit: true });
   const scratch = await scratchDatabase('first');
   try {
-    const { file, env, accounts } = sandboxSyncConfig(sandbox, {}, { safetyFactor });
+    const { file, env, accounts } = sandboxSyncConfig(sandbox, syncSettings, { safetyFactor });
     const before = await sandboxStats(sandbox.baseUrl);
     const now = Math.min(Date.now(), sandbox.world.now());
     const run = await runSyncProcess(['--config', file, ...(streams ? ['--streams', streams.join(',')] : [])], { ...env, DATABASE_URL: scratch.url });

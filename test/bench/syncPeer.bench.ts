@@ -55,14 +55,21 @@ try {
   const peer = await runPeer({ PEER_BASE_URL: sandbox.baseUrl, PEER_ACCOUNTS: JSON.stringify(peerAccounts), PEER_SINCE: String(since), DATABASE_URL: theirs.url });
   const s2 = await sandboxStats(sandbox.baseUrl);
   if (peer.code !== 0) console.log(`peer exited ${peer.code}:\n${peer.err}`);
-  const peerOut = JSON.parse(peer.out.trim().split('\n').pop() ?? '{}') as { requests?: number; rows?: number };
+  const peerOut = JSON.parse(peer.out.trim().split('\n').pop() ?? '{}') as { requests?: number; received?: number; stored?: number; perStream?: Record<string, number> };
 
   const syncS = sync.wallMs / 1000;
   const peerS = peer.wallMs / 1000;
-  console.log(markdownTable(['client', 'wall s', 'requests', '429 answers', 'records'], [
+  console.log(markdownTable(['client', 'wall s', 'requests', '429 answers', 'records stored'], [
     ['tradeledger sync', Number(syncS.toFixed(1)), s1.total - s0.total, s1.total429 - s0.total429, summaryTotals(sync.summary).records],
-    ['peer script', Number(peerS.toFixed(1)), s2.total - s1.total, s2.total429 - s1.total429, peerOut.rows ?? 0],
+    ['peer script', Number(peerS.toFixed(1)), s2.total - s1.total, s2.total429 - s1.total429, peerOut.stored ?? 0],
   ]));
+  const syncPerStream: Record<string, number> = {};
+  for (const [label, c] of Object.entries(sync.summary?.counts ?? {})) {
+    const stream = label.split('/')[1] ?? '';
+    syncPerStream[stream] = (syncPerStream[stream] ?? 0) + c.inserted + c.updated + c.unchanged;
+  }
+  console.log(`\n${markdownTable(['stream', 'tradeledger records', 'peer records'], streams.map((s) => [s, syncPerStream[s] ?? 0, peerOut.perStream?.[s] ?? 0]))}`);
+  console.log(`\nthe peer received ${peerOut.received ?? 0} records (window edges repeat some; its primary key drops them)`);
   console.log(`\npeer / tradeledger wall time: ${(peerS / syncS).toFixed(2)}x`);
 } finally {
   await ours.drop();

@@ -8,7 +8,7 @@
 //   PEER_SINCE=<unix ms> DATABASE_URL=postgres://... npx tsx test/bench/peer/peerSync.ts
 //
 // Streams: the subset syncPeer.bench.ts compares (margin records, tax spot records, spot fills,
-// deposits, transfers). Prints one JSON line {requests, rows} at the end.
+// deposits, transfers). Prints one JSON line {requests, received, stored, perStream} at the end.
 import { createHmac } from 'node:crypto';
 import pg from 'pg';
 
@@ -53,7 +53,9 @@ await db.query(`CREATE TABLE IF NOT EXISTS peer_records (
   account text NOT NULL, stream text NOT NULL, id text NOT NULL, raw jsonb NOT NULL, PRIMARY KEY (account, stream, id))`);
 
 let requests = 0;
-let rows = 0;
+let received = 0;
+let stored = 0;
+const perStream: Record<string, number> = {};
 for (const account of accounts) {
   for (const e of endpoints) {
     for (const variant of e.variants) {
@@ -66,9 +68,11 @@ for (const account of accounts) {
           const page = await get(account, e.path, params);
           requests++;
           for (const record of page) {
-            await db.query('INSERT INTO peer_records (account, stream, id, raw) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+            const res = await db.query('INSERT INTO peer_records (account, stream, id, raw) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
               [account.name, e.name, String(record[e.id]), JSON.stringify(record)]);
-            rows++;
+            received++;
+            stored += res.rowCount ?? 0;
+            perStream[e.name] = (perStream[e.name] ?? 0) + (res.rowCount ?? 0);
           }
           await sleep(1000 / e.rate);
           if (page.length < e.limit) break;
@@ -79,4 +83,4 @@ for (const account of accounts) {
   }
 }
 await db.end();
-console.log(JSON.stringify({ requests, rows }));
+console.log(JSON.stringify({ requests, received, stored, perStream }));
