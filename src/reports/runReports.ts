@@ -50,7 +50,11 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
   const outDir = path.resolve(options.outDir ?? path.join('tradeledger-reports', period.label));
   const reportsDir = options.reportsDir ?? defaultReportsDir;
   const params = { from: period.from, to: period.to, tz: period.tz, account };
-  await mkdir(outDir, { recursive: true });
+  await mkdir(outDir, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
+    throw new TradeledgerError('REPORT_OUT_DIR', `cannot create the output folder ${outDir}: ${err.code ?? err.message}`, {
+      kind: 'config', cause: err, hint: 'Pass --out with a folder you can write to.',
+    });
+  });
 
   const client = new pg.Client({ connectionString: options.databaseUrl, application_name: 'tradeledger report' });
   client.on('error', () => {});
@@ -61,7 +65,11 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
     const files: ManifestFile[] = [];
     for (const { query, file } of reportFiles(format)) {
       const sql = await readFile(path.join(reportsDir, `${query}.sql`), 'utf8');
-      const result = await streamQueryToCsv(client, bindNamedParameters(sql, params), path.join(outDir, file));
+      const result = await streamQueryToCsv(client, bindNamedParameters(sql, params), path.join(outDir, file)).catch((err: unknown) => {
+        throw new TradeledgerError('REPORT_QUERY_FAILED', `reports/${query}.sql failed: ${err instanceof Error ? err.message : String(err)}`, {
+          kind: 'database', cause: err, hint: 'Run `tradeledger db migrate`; if it persists, run the query in psql to see the full error.',
+        });
+      });
       const entry = { file, query: `reports/${query}.sql`, ...result };
       files.push(entry);
       options.onFile?.(entry);
