@@ -16,6 +16,7 @@ export function partitionContext(session: AccountSession, symbols: () => Promise
     demo: session.demo,
     main: session.account.kind === 'main',
     symbols,
+    call: session.call,
     subAccountUids: () => {
       subs ??= fetchSubAccounts(session.call).then((list) => list
         .map((s) => s.subAccountUid)

@@ -22,7 +22,7 @@ export async function runSnapshotPartition(run: AccountRun, stream: SnapshotStre
   const account = stream.accountColumn === null ? null : run.account.uid;
   const unique = new Map<string, RecordRow>();
   for (const raw of records) {
-    const row = recordRow(stream.name, account, partition, stream.columns, stream.key, raw);
+    const row = recordRow(stream.shape ?? stream.name, account, partition, stream.columns, stream.key, raw);
     row.values.unshift(run.snapshotAt);
     row.values.push(run.runId);
     unique.set(row.key, row);

@@ -10,6 +10,8 @@ export interface PartitionContext {
   readonly symbols: () => Promise<readonly string[]>;
   /** Sub-account UIDs of a main account (E10), for E8. */
   readonly subAccountUids: () => Promise<readonly string[]>;
+  /** The account's signed call, for partitions that come from another endpoint's answer. */
+  readonly call: SnapshotCall;
 }
 
 /** One partition of a stream: its sync_state key, the extra query it sends, the column it fills. */
@@ -90,6 +92,10 @@ export interface SnapshotStream {
   readonly sub: boolean;
   /** Global streams (demo contracts) run once per sync, not per account. */
   readonly global?: boolean;
+  /** The record shape checkRecord knows these records by, when not the stream's name. */
+  readonly shape?: string;
+  /** Runs only when named in --streams (extra requests few users need). */
+  readonly optIn?: boolean;
 }
 
 export type SnapshotCall = (endpoint: EndpointName, params: Record<string, string>) => Promise<unknown>;

@@ -15,6 +15,7 @@ import { taxSpotRecords } from './streams/taxSpotRecords.js';
 import { taxFutureRecords } from './streams/taxFutureRecords.js';
 import { futuresAccounts } from './streams/futuresAccounts.js';
 import { positions } from './streams/positions.js';
+import { singlePositions } from './streams/singlePositions.js';
 import { subAccounts } from './streams/subAccounts.js';
 import { subAccountApiKeys } from './streams/subAccountApiKeys.js';
 import { demoContracts } from './streams/demoContracts.js';
@@ -26,7 +27,7 @@ export const historyStreams: readonly HistoryStream[] = [
 ];
 
 /** Every snapshot stream. subAccounts runs before subAccountApiKeys, which needs its UIDs. */
-export const snapshotStreams: readonly SnapshotStream[] = [futuresAccounts, positions, subAccounts, subAccountApiKeys, demoContracts];
+export const snapshotStreams: readonly SnapshotStream[] = [futuresAccounts, positions, singlePositions, subAccounts, subAccountApiKeys, demoContracts];
 
 /**
  * All streams by name, for --streams and status.

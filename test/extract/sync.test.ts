@@ -59,12 +59,24 @@ describe('sync against the sandbox', () => {
     }
   });
 
+  it('reads single positions through E12 only on demand', async () => {
+    const e12 = () => Object.values(sandbox.stats.requests['E12'] ?? {}).reduce((a, n) => a + n, 0);
+    expect(e12(), 'a full sync does not call E12').toBe(0);
+    const result = await runSync(testSyncOptions(sandbox, fresh.db, [], { streams: ['positions', 'singlePositions'] }));
+    expect(result.errors).toEqual([]);
+    const partitions = Object.keys(result.counts).filter((k) => k.includes('/singlePositions/'));
+    expect(partitions.length).toBeGreaterThan(0);
+    expect(e12()).toBe(partitions.length);
+    const { rows } = await sql<{ n: string }>`SELECT count(DISTINCT snapshot_at)::text AS n FROM position_snapshots`.execute(fresh.db);
+    expect(Number(rows[0]!.n)).toBe(2);
+  });
+
   it('records the horizon gaps of the 90-day endpoints', async () => {
     const { rows } = await sql<{ stream: string; days: string }>`
       SELECT DISTINCT stream, round(extract(epoch FROM gap_to - gap_from) / 86400)::text AS days FROM history_gaps ORDER BY stream`.execute(fresh.db);
     expect(rows.map((r) => r.stream)).toEqual(['futuresOrders', 'spotOrders']);
     for (const r of rows) expect(Number(r.days)).toBeGreaterThan(600);
-    const runs = await sql<{ gaps: unknown[] }>`SELECT gaps FROM sync_runs ORDER BY id DESC LIMIT 1`.execute(fresh.db);
+    const runs = await sql<{ gaps: unknown[] }>`SELECT gaps FROM sync_runs ORDER BY id LIMIT 1`.execute(fresh.db);
     expect(runs.rows[0]!.gaps.length).toBeGreaterThan(0);
   });
 
