@@ -11,7 +11,7 @@ export interface PartitionContext {
   /** Sub-account UIDs of a main account (E10), for E8. */
   readonly subAccountUids: () => Promise<readonly string[]>;
   /** The account's signed call, for partitions that come from another endpoint's answer. */
-  readonly call: SnapshotCall;
+  readonly call?: SnapshotCall;
 }
 
 /** One partition of a stream: its sync_state key, the extra query it sends, the column it fills. */

@@ -16,6 +16,7 @@ export const singlePositions: SnapshotStream = {
   optIn: true,
   partitions: async (ctx) => {
     const out: Partition[] = [];
+    if (ctx.call === undefined) return out;
     for (const p of byProductType(ctx)) {
       const seen = new Set<string>();
       for (const pos of asList(await ctx.call('allPositions', { ...p.params }))) {
