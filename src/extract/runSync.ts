@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { DAY_MS } from '../api/endpoints.js';
+import { DAY_MS, endpoints } from '../api/endpoints.js';
 import { TradeledgerError } from '../errors.js';
 import type { AccountRun } from './accountRun.js';
 import { openSessions } from './exchangeSession.js';
@@ -36,7 +36,9 @@ export interface SyncResult {
  * const result = await runSync(options); // result.status: 'ok' | 'partial'
  */
 export async function runSync(o: SyncOptions): Promise<SyncResult> {
-  const selected = selectStreams(o.streams);
+  // The slowest budgets (1 request/s) start first: they set the run's length, so they must never
+  // queue behind partitions of fast endpoints.
+  const selected = selectStreams(o.streams).sort((a, b) => endpoints[a.endpoint].ratePerSecond - endpoints[b.endpoint].ratePerSecond);
   const lock = await holdSyncLock(o.db);
   const sessions = await openSessions(o, (account, e) => {
     if (e.type === 'rate-wait' || e.type === 'rate-limited') o.emit({ type: 'rate-wait', account, endpoint: e.endpoint, ms: e.ms });

@@ -39,7 +39,7 @@ export const configDefaults = {
   safetyLagSeconds: 120,
   lookbackDays: 7,
   horizonMarginSeconds: 300,
-  concurrency: 16,
+  concurrency: 32,
   safetyFactor: 0.9,
   maxRetries: 6,
   retryBaseMs: 250,
