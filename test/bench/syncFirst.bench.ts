@@ -38,7 +38,7 @@ for (const safetyFactor of safetyFactors) {
     const now = Math.min(Date.now(), sandbox.world.now());
     const run = await runSyncProcess(['--config', file, ...(streams ? ['--streams', streams.join(',')] : [])], { ...env, DATABASE_URL: scratch.url });
     const after = await sandboxStats(sandbox.baseUrl);
-    if (run.code !== 0) console.log(`sync exited ${run.code}:\n${run.stderrTail.slice(-3000)}`);
+    if (run.code !== 0) console.log(`sync exited ${run.code}; failed partitions:\n${run.failures.join('\n') || run.stderrTail.slice(-3000)}`);
     const budgets = minimumRequests(sandbox.world, {
       accounts, ...(streams ? { streams } : {}), lookback: true,
       timing: { now, safetyLagMs: configDefaults.safetyLagSeconds * 1000, since: undefined, defaultStart: now - configDefaults.historyDays * DAY_MS, horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, lookbackMs: configDefaults.lookbackDays * DAY_MS },

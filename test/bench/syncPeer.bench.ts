@@ -46,7 +46,7 @@ try {
   const s0 = await sandboxStats(sandbox.baseUrl);
   const sync = await runSyncProcess(['--config', file, '--streams', streams.join(',')], { ...env, DATABASE_URL: ours.url });
   const s1 = await sandboxStats(sandbox.baseUrl);
-  if (sync.code !== 0) console.log(`sync exited ${sync.code}:\n${sync.stderrTail.slice(-3000)}`);
+  if (sync.code !== 0) console.log(`sync exited ${sync.code}; failed partitions:\n${sync.failures.join('\n') || sync.stderrTail.slice(-3000)}`);
 
   const peerAccounts = sandboxAccounts(sandbox.accounts).filter((a) => a.kind !== 'demo').map((a) => ({
     name: a.name, apiKey: a.credentials.apiKey, secret: a.credentials.secretKey, passphrase: a.credentials.passphrase,

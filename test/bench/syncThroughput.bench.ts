@@ -20,6 +20,7 @@ import { runSyncProcess, summaryTotals } from './support/runSyncProcess.js';
 import { sandboxStats } from './support/sandboxStats.js';
 import { sandboxSyncConfig } from './support/sandboxSyncConfig.js';
 import { scratchDatabase } from './support/scratchDatabase.js';
+import { watchProcessCpu } from './support/processCpu.js';
 import { nightlyRun, oneDayBehindSeconds } from './support/nightlyRun.js';
 
 const sizes = (process.env.BENCH_RECORDS ?? '200000,1000000').split(',').map(Number);
@@ -35,16 +36,19 @@ for (const n of sizes) {
     const { file, env, accounts } = sandboxSyncConfig(sandbox, nightly ? { safetyLagSeconds: oneDayBehindSeconds } : {}, { rateLimit: false });
     const s0 = await sandboxStats(sandbox.baseUrl);
     const cpu0 = process.cpuUsage();
+    const dbName = new URL(scratch.url).pathname.slice(1);
+    const pgCpu = watchProcessCpu((cmd) => cmd.startsWith('postgres:') && cmd.includes(dbName));
     const run = await runSyncProcess(['--config', file, '--account', 'main'], { ...env, DATABASE_URL: scratch.url },
       // BENCH_CPU_PROF=DIR writes a V8 CPU profile of the sync process there (open it in Chrome DevTools).
       process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []);
     const cpu = process.cpuUsage(cpu0);
+    const pgCpuS = pgCpu.stop();
     const s1 = await sandboxStats(sandbox.baseUrl);
-    if (run.code !== 0) console.log(`sync exited ${run.code}:\n${run.stderrTail.slice(-3000)}`);
+    if (run.code !== 0) console.log(`sync exited ${run.code}; failed partitions:\n${run.failures.join('\n') || run.stderrTail.slice(-3000)}`);
     const { records } = summaryTotals(run.summary);
     const wallS = run.wallMs / 1000;
-    rows.push([n, records, s1.total - s0.total, Number(wallS.toFixed(1)), Math.round(records / wallS), Math.round(records / ((run.syncMs ?? NaN) / 1000)), Math.round(run.peakRssMb ?? NaN), Number((run.cpuS ?? NaN).toFixed(1)), Number(((cpu.user + cpu.system) / 1e6).toFixed(1)), run.summary?.status ?? `exit ${run.code}`]);
-    console.log(markdownTable(['target N', 'records loaded', 'requests', 'wall s', 'records/s (wall)', 'records/s (sync span)', 'peak RSS MB', 'sync CPU s', 'sandbox CPU s', 'status'], rows.slice(-1)));
+    rows.push([n, records, s1.total - s0.total, Number(wallS.toFixed(1)), Math.round(records / wallS), Math.round(records / ((run.syncMs ?? NaN) / 1000)), Math.round(run.peakRssMb ?? NaN), Number((run.cpuS ?? NaN).toFixed(1)), Number(((cpu.user + cpu.system) / 1e6).toFixed(1)), Number(pgCpuS.toFixed(1)), run.summary?.status ?? `exit ${run.code}`]);
+    console.log(markdownTable(['target N', 'records loaded', 'requests', 'wall s', 'records/s (wall)', 'records/s (sync span)', 'peak RSS MB', 'sync CPU s', 'sandbox CPU s', 'PostgreSQL CPU s', 'status'], rows.slice(-1)));
     // The partitions that ran longest: a partition pages one request after another, so the
     // largest ones bound the run's tail.
     const longest = [...run.partitions].filter(([, p]) => p.doneS !== undefined).sort((a, b) => (b[1].doneS! - b[1].startS) - (a[1].doneS! - a[1].startS)).slice(0, 6);
@@ -62,4 +66,4 @@ for (const n of sizes) {
   }
 }
 console.log('\n### throughput (targets: >= 20,000 records/s, peak RSS < 500 MB)\n');
-console.log(markdownTable(['target N', 'records loaded', 'requests', 'wall s', 'records/s (wall)', 'records/s (sync span)', 'peak RSS MB', 'sync CPU s', 'sandbox CPU s', 'status'], rows));
+console.log(markdownTable(['target N', 'records loaded', 'requests', 'wall s', 'records/s (wall)', 'records/s (sync span)', 'peak RSS MB', 'sync CPU s', 'sandbox CPU s', 'PostgreSQL CPU s', 'status'], rows));

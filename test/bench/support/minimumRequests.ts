@@ -117,6 +117,7 @@ function recordsIn(world: World, uid: string, stream: HistoryStream, partition: 
   const series = world.series(uid, stream.name as HistoryResource, productType ?? marginType ?? 'all');
   const checks = Object.entries(rest);
   const filter = checks.length === 0 ? undefined : (r: unknown) => checks.every(([k, v]) => (r as Record<string, unknown>)[k] === v);
-  const q = { startTime: w.start, endTime: w.end, limit: Number.MAX_SAFE_INTEGER };
+  // A window resumed mid-way only has the records below its cursor left to read.
+  const q = { startTime: w.start, endTime: w.end, limit: Number.MAX_SAFE_INTEGER, ...(w.cursor === undefined ? {} : { idLessThan: BigInt(w.cursor) }) };
   return series.query(filter ? { ...q, filter } : q).length;
 }

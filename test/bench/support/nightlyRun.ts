@@ -62,6 +62,7 @@ export async function nightlyRun(input: NightlyInput): Promise<string> {
   const otherMade = other.reduce((s, [, n]) => s + n, 0);
   const madeTotal = sum(5) + otherMade;
   return [
+    ...(run.failures.length > 0 ? [`\nnightly run: failed partitions:\n${run.failures.join('\n')}`] : []),
     `\n### nightly run: one day of new data (sync ${run.summary?.status ?? `exit ${run.code}`}, ${(run.wallMs / 1000).toFixed(1)} s, peak RSS ${run.peakRssMb?.toFixed(0)} MB)\n`,
     markdownTable(['endpoint', 'new records', 'min requests (new data)', 'records incl. look-back', 'min requests (with look-back)', 'requests made'], [...rows, ['total (history endpoints)', sum(1), sum(2), sum(3), sum(4), sum(5)]]),
     `\nOther requests made (snapshots, symbol list, key checks; counted in both ratios as needed): ${other.map(([k, n]) => `${k.split(' ')[1]} ${n}`).join(', ') || 'none'}.`,

@@ -18,6 +18,8 @@ export interface SyncProcessResult {
   summary: { status: string; counts: Record<string, { inserted: number; updated: number; unchanged: number; requests: number; pages: number }> } | undefined;
   /** The last part of stderr, for diagnosis. */
   stderrTail: string;
+  /** Partitions that failed for good: "account/stream/partition code message". */
+  failures: string[];
   /** Per "account/stream/partition": seconds after run-start it started and finished. */
   partitions: Map<string, { startS: number; doneS: number | undefined }>;
 }
@@ -42,6 +44,7 @@ export function runSyncProcess(args: readonly string[], env: Record<string, stri
   let runStart: number | undefined;
   let runDone: number | undefined;
   const partitions = new Map<string, { start: number; done: number | undefined }>();
+  const failures: string[] = [];
   child.stdout.on('data', (d) => { stdout += String(d); });
   child.stderr.on('data', (d) => {
     const text = partial + String(d);
@@ -49,12 +52,13 @@ export function runSyncProcess(args: readonly string[], env: Record<string, stri
     partial = lines.pop() ?? '';
     for (const line of lines) {
       // Only two progress lines matter; the rest (one per page) is read and dropped.
-      if (/"type":"(run-start|run-done|partition-start|partition-done)"/.test(line)) {
-        const e = JSON.parse(line) as { type: string; time: string; account?: string; stream?: string; partition?: string };
+      if (/"type":"(run-start|run-done|partition-start|partition-done|partition-failed)"/.test(line)) {
+        const e = JSON.parse(line) as { type: string; time: string; account?: string; stream?: string; partition?: string; code?: string; message?: string };
         const at = Date.parse(e.time);
         const key = `${e.account}/${e.stream}/${e.partition}`;
         if (e.type === 'run-start') runStart = at;
         else if (e.type === 'run-done') runDone = at;
+        else if (e.type === 'partition-failed') failures.push(`${key} ${e.code}: ${e.message}`);
         else if (e.type === 'partition-start') partitions.set(key, { start: at, done: undefined });
         else partitions.set(key, { start: partitions.get(key)?.start ?? at, done: at });
       }
@@ -80,7 +84,7 @@ export function runSyncProcess(args: readonly string[], env: Record<string, stri
         code: exit === undefined ? code : Number(exit), wallMs,
         syncMs: runStart !== undefined && runDone !== undefined ? runDone - runStart : undefined,
         cpuS: user === undefined || system === undefined ? undefined : Number(user) + Number(system),
-        peakRssMb: rss === undefined ? undefined : Number(rss) / 1024, summary, stderrTail: tail,
+        peakRssMb: rss === undefined ? undefined : Number(rss) / 1024, summary, stderrTail: tail, failures,
         partitions: new Map([...partitions].map(([k, p]) => [k, {
           startS: (p.start - (runStart ?? p.start)) / 1000, doneS: p.done === undefined ? undefined : (p.done - (runStart ?? p.done)) / 1000,
         }])),
