@@ -66,10 +66,12 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     let globalDone = false;
     o.emit({ type: 'run-start', runId, accounts: sessions.length, tasks: 0 });
 
-    for (const session of sessions) {
-      const run = accountRun(o, session, runId, now, (sym) => coins.get(sym), gaps);
-      const ctx = partitionContext(session, symbols);
-      for (const stream of selected) {
+    const perAccount = sessions.map((session) => ({
+      session, run: accountRun(o, session, runId, now, (sym) => coins.get(sym), gaps), ctx: partitionContext(session, symbols),
+    }));
+    // Streams outside, accounts inside: every account's slow partitions queue before any fast one.
+    for (const stream of selected) {
+      for (const { session, run, ctx } of perAccount) {
         if (!applies(stream, session)) continue;
         if (stream.kind === 'snapshot' && stream.global) {
           if (globalDone) continue;
