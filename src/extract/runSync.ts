@@ -54,8 +54,10 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     }
     let book: ReturnType<typeof symbolBook> | undefined;
     const getBook = () => (book ??= symbolBook(first.call));
-    if (selected.some((s) => s.name === 'spotOrders' || s.name === 'crossMarginOrders')) await getBook();
-    const coins = (await book)?.coins ?? new Map();
+    // A failed symbol list fails only the streams that need it (E13 partitions; spot order fees
+    // are then flagged for want of the received coin), not the run.
+    if (selected.some((s) => s.name === 'spotOrders' || s.name === 'crossMarginOrders')) await getBook().catch(() => undefined);
+    const coins = (await book?.catch(() => undefined))?.coins ?? new Map<string, { baseCoin: string; quoteCoin: string }>();
     const symbols = async () => o.symbols ?? (await getBook()).names;
 
     const counts: Record<string, StreamCounts> = {};
