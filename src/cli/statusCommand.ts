@@ -28,7 +28,8 @@ export function statusCommand(_setExit: (code: number) => void): Command {
         const run = s.lastRun;
         process.stdout.write(run ? `last run ${run.id}: ${run.status}, started ${run.startedAt}${run.finishedAt ? `, finished ${run.finishedAt}` : ''}${run.errors ? `, ${run.errors} failed partitions` : ''}\n` : 'no sync has run yet: run `tradeledger sync`\n');
         for (const x of s.streams) {
-          process.stdout.write(`${`${x.accountName}/${x.stream}`.padEnd(40)} ${x.state.padEnd(11)} ${String(x.rows).padStart(9)} rows  ${x.state === 'snapshot' ? 'latest snapshot' : 'complete to'} ${x.watermark ?? '-'}\n`);
+          const run = x.lastRunId === null ? '' : `  (run ${x.lastRunId})`;
+          process.stdout.write(`${`${x.accountName}/${x.stream}`.padEnd(40)} ${x.state.padEnd(11)} ${String(x.rows).padStart(9)} rows  ${x.state === 'snapshot' ? 'latest snapshot' : 'complete to'} ${x.watermark ?? '-'}${run}\n`);
           if (x.lastError && x.state === 'failed') process.stdout.write(`    last error: ${x.lastError}\n`);
           for (const g of x.gaps) process.stdout.write(`    history gap ${g.partition}: ${g.from.slice(0, 10)} .. ${g.to.slice(0, 10)} (beyond the endpoint's horizon)\n`);
         }

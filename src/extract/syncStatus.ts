@@ -7,6 +7,8 @@ export interface StreamStatus {
   accountName: string;
   stream: string;
   partitions: number;
+  /** The latest run that touched this stream (null for snapshots). */
+  lastRunId: string | null;
   /** Oldest watermark across partitions: everything before it is complete. */
   watermark: string | null;
   state: string;
@@ -31,10 +33,10 @@ export async function syncStatus(db: Kysely<any>): Promise<SyncStatus> {
   const runs = await sql<{ id: string; started_at: Date; finished_at: Date | null; status: string; errors: unknown[] }>`
     SELECT id::text, started_at, finished_at, status, errors FROM sync_runs ORDER BY id DESC LIMIT 1`.execute(db);
   const r = runs.rows[0];
-  const states = await sql<{ account_uid: string; name: string | null; stream: string; partitions: string; watermark: Date | null; failed: string; running: string; last_error: string | null }>`
+  const states = await sql<{ account_uid: string; name: string | null; stream: string; partitions: string; watermark: Date | null; failed: string; running: string; last_error: string | null; last_run_id: string | null }>`
     SELECT s.account_uid, a.name, s.stream, count(*)::text AS partitions, min(s.watermark) AS watermark,
            count(*) FILTER (WHERE s.status = 'failed')::text AS failed, count(*) FILTER (WHERE s.status = 'running')::text AS running,
-           max(s.last_error) AS last_error
+           max(s.last_error) AS last_error, max(s.last_run_id)::text AS last_run_id
     FROM sync_state s LEFT JOIN accounts a ON a.uid = s.account_uid
     GROUP BY s.account_uid, a.name, s.stream ORDER BY a.name, s.stream`.execute(db);
   const gaps = await sql<{ account_uid: string; stream: string; partition: string; gap_from: Date; gap_to: Date }>`
@@ -45,7 +47,7 @@ export async function syncStatus(db: Kysely<any>): Promise<SyncStatus> {
     for (const row of rows) counts.set(`${row.account_uid}/${s.name}`, Number(row.n));
   }
   const streams: StreamStatus[] = states.rows.map((s) => ({
-    account: s.account_uid, accountName: s.name ?? s.account_uid, stream: s.stream, partitions: Number(s.partitions),
+    account: s.account_uid, accountName: s.name ?? s.account_uid, stream: s.stream, partitions: Number(s.partitions), lastRunId: s.last_run_id,
     watermark: s.watermark?.toISOString() ?? null,
     state: Number(s.failed) > 0 ? 'failed' : Number(s.running) > 0 ? 'interrupted' : 'ok',
     lastError: s.last_error, rows: counts.get(`${s.account_uid}/${s.stream}`) ?? 0,
@@ -59,7 +61,7 @@ export async function syncStatus(db: Kysely<any>): Promise<SyncStatus> {
       ? await sql<{ a: string; n: string; at: Date }>`SELECT '-' AS a, count(*)::text AS n, max(snapshot_at) AS at FROM ${sql.table(s.table)} HAVING count(*) > 0`.execute(db)
       : await sql<{ a: string; n: string; at: Date }>`SELECT ${sql.ref(accountCol)} AS a, count(*)::text AS n, max(snapshot_at) AS at FROM ${sql.table(s.table)} GROUP BY 1`.execute(db);
     for (const row of rows) {
-      streams.push({ account: row.a, accountName: names.get(row.a) ?? row.a, stream: s.name, partitions: 0, watermark: row.at.toISOString(), state: 'snapshot', lastError: null, rows: Number(row.n), gaps: [] });
+      streams.push({ account: row.a, accountName: names.get(row.a) ?? row.a, stream: s.name, partitions: 0, lastRunId: null, watermark: row.at.toISOString(), state: 'snapshot', lastError: null, rows: Number(row.n), gaps: [] });
     }
   }
   return {

@@ -78,9 +78,10 @@ describe('tradeledger sync and status', () => {
     expect(deposits.accountName).toBe('main');
     expect(deposits.rows).toBe(await count('deposits'));
     expect(deposits.watermark).not.toBeNull();
+    expect((deposits as { lastRunId?: string }).lastRunId).toBe('1');
     expect(s.streams.find((x) => x.stream === 'spotOrders')!.gaps).toHaveLength(1);
     const text = await cli(['status']);
-    expect(text.stdout).toMatch(/main\/spotOrders\s+ok/);
+    expect(text.stdout).toMatch(/main\/spotOrders\s+ok.*\(run 1\)/);
     expect(text.stdout).toMatch(/history gap all: \d{4}-\d{2}-\d{2} \.\. \d{4}-\d{2}-\d{2}/);
     expect(text.stdout).toMatch(/main\/positions\s+snapshot/);
   });
