@@ -28,7 +28,7 @@ export function syncCommand(setExit: (code: number) => void): Command {
     .option('--config <file>', 'config file (JSON) listing accounts; default: one account from TRADELEDGER_* variables')
     .option('--account <names>', 'only these accounts (comma-separated names or UIDs)')
     .option('--streams <names>', 'only these streams (comma-separated), e.g. deposits,withdrawals')
-    .option('--since <date>', 'first sync starts here (YYYY-MM-DD UTC, ISO time or Unix ms); default: as far back as each endpoint allows')
+    .option('--since <date>', 'where a first sync starts (YYYY-MM-DD UTC, ISO time or Unix ms); default: sync.historyDays (730) back, or an endpoint horizon if shorter')
     .option('--dry-run', 'print the plan (windows and request counts) and write nothing')
     .option('--json', 'print a machine-readable summary on stdout')
     .addHelpText('after', '\nExit codes: 0 complete, 3 partial (rerun to resume), 2 config or authentication error, 1 internal error.')
