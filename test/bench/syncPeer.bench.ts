@@ -55,7 +55,7 @@ try {
   const peer = await runPeer({ PEER_BASE_URL: sandbox.baseUrl, PEER_ACCOUNTS: JSON.stringify(peerAccounts), PEER_SINCE: String(since), DATABASE_URL: theirs.url });
   const s2 = await sandboxStats(sandbox.baseUrl);
   if (peer.code !== 0) console.log(`peer exited ${peer.code}:\n${peer.err}`);
-  const peerOut = JSON.parse(peer.out.trim().split('\n').pop() ?? '{}') as { requests?: number; received?: number; stored?: number; perStream?: Record<string, number> };
+  const peerOut = JSON.parse(peer.out.trim().split('\n').pop() || '{}') as { requests?: number; received?: number; stored?: number; perStream?: Record<string, number> };
 
   const syncS = sync.wallMs / 1000;
   const peerS = peer.wallMs / 1000;

@@ -2,13 +2,14 @@
 // PostgreSQL without tradeledger. It follows the exchange docs literally: sign each request,
 // walk each endpoint's time windows oldest to newest and its pages with idLessThan, one request
 // at a time with a fixed pause of 1000 ms / the endpoint's rate after each, and insert every row
-// with its own INSERT. Deliberately plain: no concurrency, no bulk load, no retries.
+// with its own INSERT. Deliberately plain: no concurrency, no bulk load; the one retry rule a
+// user adds after the first crash: on "429 Too Many Requests", wait a second and ask again.
 //
 //   PEER_BASE_URL=http://127.0.0.1:PORT PEER_ACCOUNTS='[{"name":..,"apiKey":..,"secret":..,"passphrase":..}]' \
 //   PEER_SINCE=<unix ms> DATABASE_URL=postgres://... npx tsx test/bench/peer/peerSync.ts
 //
 // Streams: the subset syncPeer.bench.ts compares (margin records, tax spot records, spot fills,
-// deposits, transfers). Prints one JSON line {requests, received, stored, perStream} at the end.
+// deposits, transfers). Prints one JSON line {requests, tooMany, received, stored, perStream} at the end.
 import { createHmac } from 'node:crypto';
 import pg from 'pg';
 
@@ -30,6 +31,7 @@ const endpoints = [
   { name: 'transfers', path: '/api/v2/spot/account/sub-main-trans-record', rate: 20, spanDays: 90, limit: 100, id: 'transferId', variants: [{}] },
 ];
 
+let tooMany = 0;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function get(account: Account, path: string, params: Record<string, string>): Promise<any[]> {
@@ -43,6 +45,11 @@ async function get(account: Account, path: string, params: Record<string, string
     },
   });
   const body = await res.json() as { code: string; msg: string; data: any };
+  if (body.code === '429') {
+    tooMany++;
+    await sleep(1000);
+    return get(account, path, params);
+  }
   if (body.code !== '00000') throw new Error(`${path}: ${body.code} ${body.msg}`);
   return Array.isArray(body.data) ? body.data : [];
 }
@@ -83,4 +90,4 @@ for (const account of accounts) {
   }
 }
 await db.end();
-console.log(JSON.stringify({ requests, received, stored, perStream }));
+console.log(JSON.stringify({ requests, tooMany, received, stored, perStream }));
