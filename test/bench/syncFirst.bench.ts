@@ -55,6 +55,13 @@ for (const safetyFactor of safetyFactors) {
     const slow = [...run.partitions].filter(([k]) => /\/(marginRecords|taxSpotRecords|taxFutureRecords)\//.test(k));
     console.log(`\nthe 1 request/s partitions (${slow.length} of ${run.partitions.size} partitions), seconds after run-start:\n`);
     console.log(markdownTable(['partition', 'started s', 'done s'], slow.map(([k, p]) => [k, Number(p.startS.toFixed(1)), Number((p.doneS ?? NaN).toFixed(1))])));
+    // When the 429s came: a burst at the start points at the first requests, spread out at pacing.
+    const tooMany = run.retries.filter((r) => r.reason === '429').map((r) => r.atS);
+    if (tooMany.length > 0) {
+      const edges = [0, 5, 15, 30, 60, Infinity];
+      const buckets = edges.slice(1).map((hi, i) => [`${edges[i]}-${hi} s`, tooMany.filter((t) => t >= edges[i]! && t < hi).length]);
+      console.log(`\n429 retries by time after run-start:\n\n${markdownTable(['window', '429s'], buckets)}`);
+    }
     const historyMade = budgets.reduce((s, b) => s + (made.get(`${b.uid} ${b.endpointId}`) ?? 0), 0);
     const minTotal = budgets.reduce((s, b) => s + b.requests, 0);
     const wallS = run.wallMs / 1000;

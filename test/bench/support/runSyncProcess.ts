@@ -18,6 +18,8 @@ export interface SyncProcessResult {
   summary: { status: string; counts: Record<string, { inserted: number; updated: number; unchanged: number; requests: number; pages: number }> } | undefined;
   /** The last part of stderr, for diagnosis. */
   stderrTail: string;
+  /** Retries the client reported: seconds after run-start, account/endpoint and reason (e.g. 429). */
+  retries: { atS: number; where: string; reason: string }[];
   /** Partitions that failed for good: "account/stream/partition code message". */
   failures: string[];
   /** Per "account/stream/partition": seconds after run-start it started and finished. */
@@ -45,6 +47,7 @@ export function runSyncProcess(args: readonly string[], env: Record<string, stri
   let runDone: number | undefined;
   const partitions = new Map<string, { start: number; done: number | undefined }>();
   const failures: string[] = [];
+  const retryTimes: { at: number; where: string; reason: string }[] = [];
   child.stdout.on('data', (d) => { stdout += String(d); });
   child.stderr.on('data', (d) => {
     const text = partial + String(d);
@@ -52,12 +55,13 @@ export function runSyncProcess(args: readonly string[], env: Record<string, stri
     partial = lines.pop() ?? '';
     for (const line of lines) {
       // Only two progress lines matter; the rest (one per page) is read and dropped.
-      if (/"type":"(run-start|run-done|partition-start|partition-done|partition-failed)"/.test(line)) {
-        const e = JSON.parse(line) as { type: string; time: string; account?: string; stream?: string; partition?: string; code?: string; message?: string };
+      if (/"type":"(run-start|run-done|partition-start|partition-done|partition-failed|retry)"/.test(line)) {
+        const e = JSON.parse(line) as { type: string; time: string; account?: string; stream?: string; partition?: string; code?: string; message?: string; endpoint?: string; reason?: string };
         const at = Date.parse(e.time);
         const key = `${e.account}/${e.stream}/${e.partition}`;
         if (e.type === 'run-start') runStart = at;
         else if (e.type === 'run-done') runDone = at;
+        else if (e.type === 'retry') retryTimes.push({ at, where: `${e.account}/${e.endpoint}`, reason: e.reason ?? '' });
         else if (e.type === 'partition-failed') failures.push(`${key} ${e.code}: ${e.message}`);
         else if (e.type === 'partition-start') partitions.set(key, { start: at, done: undefined });
         else partitions.set(key, { start: partitions.get(key)?.start ?? at, done: at });
@@ -85,6 +89,7 @@ export function runSyncProcess(args: readonly string[], env: Record<string, stri
         syncMs: runStart !== undefined && runDone !== undefined ? runDone - runStart : undefined,
         cpuS: user === undefined || system === undefined ? undefined : Number(user) + Number(system),
         peakRssMb: rss === undefined ? undefined : Number(rss) / 1024, summary, stderrTail: tail, failures,
+        retries: retryTimes.map((r) => ({ atS: (r.at - (runStart ?? r.at)) / 1000, where: r.where, reason: r.reason })),
         partitions: new Map([...partitions].map(([k, p]) => [k, {
           startS: (p.start - (runStart ?? p.start)) / 1000, doneS: p.done === undefined ? undefined : (p.done - (runStart ?? p.done)) / 1000,
         }])),
