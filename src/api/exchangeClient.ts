@@ -26,7 +26,7 @@ export interface ExchangeClientOptions {
   budgetKey: string;
   budgets?: RateBudgets;
   locale?: string;
-  /** Fraction of the spec's rate to spend (0.9 leaves 10% for timer and network jitter). */
+  /** Fraction of the spec's rate to spend (0.95 leaves 5% for timer and network jitter; `sent()` keeps late requests spaced). */
   safetyFactor?: number;
   /** Retries after the first attempt, for idempotent requests. */
   maxRetries?: number;
@@ -102,7 +102,7 @@ export class ExchangeClient {
     this.#budgetKey = o.budgetKey;
     this.#budgets = o.budgets ?? defaultRateBudgets;
     this.#locale = o.locale ?? 'en-US';
-    this.#safetyFactor = o.safetyFactor ?? 0.9;
+    this.#safetyFactor = o.safetyFactor ?? 0.95;
     this.#maxRetries = o.maxRetries ?? 6;
     this.#timeoutMs = o.timeoutMs ?? 15_000;
     this.#retryBaseMs = o.retryBaseMs ?? 250;
@@ -112,7 +112,7 @@ export class ExchangeClient {
     this.#onEvent = o.onEvent;
     this.#offsetMs = o.clockOffsetMs ?? 0;
     if (!(this.#safetyFactor > 0 && this.#safetyFactor <= 1)) {
-      throw new TradeledgerError('CONFIG_INVALID', `safetyFactor must be in (0, 1], got ${this.#safetyFactor}`, { kind: 'config', hint: 'use e.g. 0.9' });
+      throw new TradeledgerError('CONFIG_INVALID', `safetyFactor must be in (0, 1], got ${this.#safetyFactor}`, { kind: 'config', hint: 'use e.g. 0.95' });
     }
     this.#pool = acquirePool(this.#origin);
   }
@@ -190,6 +190,7 @@ export class ExchangeClient {
         if (waited >= 1) this.#emit({ type: 'rate-wait', endpoint: name, endpointId: def.id, ms: waited, attempt });
       }
       const sentAt = Date.now();
+      budget?.sent(sentAt);
       const outcome = await this.#send(name, def, params, body, opts.signal);
       const receivedAt = Date.now();
       if (!('failure' in outcome)) {

@@ -88,6 +88,16 @@ export class RateBudget {
     return Math.max(0, this.#pausedUntil - now);
   }
 
+  /**
+   * The request granted last left for the wire at `at`. Later grants keep a full interval from
+   * that moment: a grant that went out late (queued behind the per-IP budget, or on a busy event
+   * loop while hundreds of partitions start at once) must not let the next request arrive at the
+   * server closer than its limit allows, which is what produced the first-seconds 429s.
+   */
+  sent(at = Date.now()): void {
+    this.#tat = Math.max(this.#tat, at + this.intervalMs);
+  }
+
   /** A request went through: the next 429 starts the back-off from its first step again. */
   succeeded(): void {
     this.#strikes = 0;

@@ -39,6 +39,18 @@ describe('RateBudget', () => {
     expect(ratio).toBeLessThan(2.5);
   });
 
+  it('keeps a full interval after a request that left late', async () => {
+    const budget = new RateBudget(10);
+    await budget.acquire();
+    // The granted request only reaches the wire 300 ms later (say, queued behind another budget).
+    await new Promise((r) => setTimeout(r, 300));
+    const sentAt = Date.now();
+    budget.sent(sentAt);
+    await budget.acquire();
+    // Without sent() the next grant would come at once (its slot was 100 ms after the grant).
+    expect(Date.now() - sentAt).toBeGreaterThanOrEqual(budget.intervalMs - 2);
+  });
+
   it('serves callers first in, first out', async () => {
     const budget = new RateBudget(100);
     const order: number[] = [];

@@ -40,7 +40,7 @@ export const configDefaults = {
   lookbackDays: 7,
   horizonMarginSeconds: 300,
   concurrency: 32,
-  safetyFactor: 0.9,
+  safetyFactor: 0.95,
   maxRetries: 6,
   retryBaseMs: 250,
   timeoutMs: 15_000,
