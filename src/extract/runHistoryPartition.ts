@@ -58,16 +58,27 @@ async function walkWindow(
   window: Window, watermark: number | undefined, counts: StreamCounts, index: number, total: number,
 ): Promise<void> {
   let cursor = window.cursor;
-  for (;;) {
+  const fetchPage = (at: string | undefined) => {
     const params: Record<string, string> = {
       ...partition.params, startTime: String(window.start), endTime: String(window.end), limit: String(stream.limit),
     };
-    if (cursor !== undefined) params.idLessThan = cursor;
-    const page = stream.readPage(await run.call(stream.endpoint, params));
+    if (at !== undefined) params.idLessThan = at;
+    return run.call(stream.endpoint, params).then((data) => stream.readPage(data));
+  };
+  let pending = fetchPage(cursor);
+  for (;;) {
+    const page = await pending;
     counts.requests++;
     const next = page.next;
     // A short page, a missing cursor or one that does not move down ends the window.
     const done = page.records.length < stream.limit || next === undefined || (cursor !== undefined && BigInt(next) >= BigInt(cursor));
+    // Fetch the next page while this one loads: the two overlap instead of taking turns. If the
+    // load fails the prefetch is abandoned; the no-op catch keeps its failure from surfacing as
+    // an unhandled rejection (the load's error is the one that counts).
+    if (!done) {
+      pending = fetchPage(next);
+      pending.catch(() => {});
+    }
     const rows = page.records.map((raw) => toRow(run, stream, partition, raw));
     const got = await loadPage(run.db, {
       spec, rows: rows.map((r) => r.row), ...(stream.fees ? { fees: pageFees(run, stream, rows) } : {}),
