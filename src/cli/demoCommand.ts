@@ -11,6 +11,9 @@ import { sandboxAccounts } from './config/sandboxAccounts.js';
 import { configDefaults } from './config/syncConfig.js';
 import { syncProgress } from './progress/syncProgress.js';
 import { syncSummary } from './progress/syncSummary.js';
+import { runReports } from '../reports/runReports.js';
+import { reportPeriod } from '../reports/reportPeriod.js';
+import { reportFormats } from '../reports/reportFormats.js';
 
 interface DemoFlags { scale: string; seed: string; rateLimits?: boolean }
 
@@ -24,7 +27,7 @@ interface DemoFlags { scale: string; seed: string; rateLimits?: boolean }
  */
 export function demoCommand(setExit: (code: number) => void): Command {
   return new Command('demo')
-    .description('Try everything without an account: start the sandbox and sync all of it into the database.')
+    .description('Try everything without an account: start the sandbox, sync all of it into the database, write this year\'s reports.')
     .option('--scale <scale>', 'sandbox data size: tiny, small, medium, ...', 'small')
     .option('--seed <n>', 'sandbox seed', '1')
     .option('--rate-limits', 'run the sandbox and the client at the real rate limits (slower, realistic)')
@@ -48,11 +51,24 @@ export function demoCommand(setExit: (code: number) => void): Command {
         });
         progress.stop();
         process.stdout.write(syncSummary(result));
+        // The sandbox's history ends now, so this year's reports always have data in them.
+        const year = String(new Date(sandbox.world.now()).getUTCFullYear());
+        const period = reportPeriod({ year, tz: 'UTC' });
+        const folders: string[] = [];
+        for (const format of reportFormats) {
+          const { outDir, manifest } = await runReports({ databaseUrl: url, period, format });
+          const rows = manifest.files.reduce((n, f) => n + f.rows, 0);
+          folders.push(`  ${outDir}  (${manifest.files.map((f) => f.file).join(', ')}; ${rows} rows)`);
+        }
         process.stdout.write([
+          '',
+          `Reports for ${year} (UTC), each folder with its manifest.json:`,
+          ...folders,
           '',
           `The data is in ${redactUrl(url)}. Next:`,
           '  tradeledger status                          per stream: watermark, rows, history gaps',
           '  psql "$(tradeledger db url)" -c "\\dt"        the tables (see the README for the schema)',
+          `  tradeledger report --year ${year} --tz Europe/Berlin --format koinly   reports in your own zone and tool`,
           '',
         ].join('\n'));
         setExit(result.status === 'ok' ? exitCodes.ok : exitCodes.partial);

@@ -31,7 +31,7 @@ export function reportCommand(_setExit: (code: number) => void): Command {
     .option('--tz <zone>', 'IANA time zone the dates and year boundaries are in', 'UTC')
     .option('--account <uid>', 'only this account (default: every account)')
     .addOption(new Option('--format <format>', 'native CSVs, or one file for a tax tool').choices(reportFormats).default('native'))
-    .option('--out <dir>', 'output folder (default ./tradeledger-reports/<year or from_to>)')
+    .option('--out <dir>', 'output folder (default ./tradeledger-reports/<year or from_to>/<format>)')
     .exitOverride()
     .addHelpText('after', '\nExample: tradeledger report --year 2025 --tz Asia/Tokyo --format koinly')
     .action(async (flags: ReportFlags) => {

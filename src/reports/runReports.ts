@@ -21,7 +21,10 @@ export interface RunReportsOptions {
   format: ReportFormat;
   /** One account uid; '' or undefined for all. */
   account?: string;
-  /** Output folder; default ./tradeledger-reports/<period label>. */
+  /**
+   * Output folder; default ./tradeledger-reports/<period label>/<format>, one folder per format so
+   * that each manifest.json sits beside exactly the files it describes.
+   */
   outDir?: string;
   reportsDir?: string;
   /** Called after each file is written. */
@@ -47,7 +50,7 @@ export interface RunReportsResult {
 export async function runReports(options: RunReportsOptions): Promise<RunReportsResult> {
   const { period, format } = options;
   const account = options.account ?? '';
-  const outDir = path.resolve(options.outDir ?? path.join('tradeledger-reports', period.label));
+  const outDir = path.resolve(options.outDir ?? path.join('tradeledger-reports', period.label, format));
   const reportsDir = options.reportsDir ?? defaultReportsDir;
   const params = { from: period.from, to: period.to, tz: period.tz, account };
   await mkdir(outDir, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
