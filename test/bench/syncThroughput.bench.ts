@@ -20,7 +20,7 @@ import { runSyncProcess, summaryTotals } from './support/runSyncProcess.js';
 import { sandboxStats } from './support/sandboxStats.js';
 import { sandboxSyncConfig } from './support/sandboxSyncConfig.js';
 import { scratchDatabase } from './support/scratchDatabase.js';
-import { watchProcessCpu } from './support/processCpu.js';
+import { watchProcessCpu } from './support/watchProcessCpu.js';
 import { nightlyRun, oneDayBehindSeconds } from './support/nightlyRun.js';
 
 const sizes = (process.env.BENCH_RECORDS ?? '200000,1000000').split(',').map(Number);
