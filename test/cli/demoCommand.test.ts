@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase } from '../support/database.js';
+import type { FreshDatabase } from '../support/database.js';
+import type { CliResult } from './runCli.js';
+
+// The README's main command: sandbox -> sync -> reports, on whatever DATABASE_URL says.
+describe('tradeledger demo', () => {
+  let fresh: FreshDatabase;
+  let cwd: string;
+  let result: CliResult;
+
+  beforeAll(async () => {
+    fresh = await freshDatabase();
+    cwd = await mkdtemp(path.join(tmpdir(), 'tl-demo-'));
+    result = await runInDir(['demo', '--scale', 'tiny'], { DATABASE_URL: fresh.url }, cwd);
+  }, 240_000);
+
+  afterAll(async () => {
+    await fresh?.drop();
+    if (cwd) await rm(cwd, { recursive: true, force: true });
+  });
+
+  it('syncs every account and exits 0', async () => {
+    expect(result.stderr).not.toMatch(/unexpected error/);
+    expect(result.code).toBe(0);
+    const runs = await fresh.db.selectFrom('sync_runs').select(['status']).execute();
+    expect(runs.map((r) => r.status)).toEqual(['ok']);
+    const fills = await fresh.db.selectFrom('spot_fills').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(fills.n)).toBeGreaterThan(0);
+  });
+
+  it('writes every report format with a manifest whose hashes match the files', async () => {
+    const year = String(new Date().getUTCFullYear());
+    for (const format of ['native', 'koinly', 'cointracking', 'cointracker']) {
+      const dir = path.join(cwd, 'tradeledger-reports', year, format);
+      const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as { files: { file: string; sha256: string; rows: number }[] };
+      const csvs = (await readdir(dir)).filter((f) => f.endsWith('.csv')).sort();
+      expect(manifest.files.map((f) => f.file).sort()).toEqual(csvs);
+      for (const f of manifest.files) {
+        const bytes = await readFile(path.join(dir, f.file));
+        expect(createHash('sha256').update(bytes).digest('hex')).toBe(f.sha256);
+      }
+      if (format !== 'native') expect(manifest.files[0]?.rows).toBeGreaterThan(0);
+    }
+    expect(result.stdout).toContain(`Reports for ${year}`);
+  });
+});
+
+const bin = fileURLToPath(new URL('../../bin/tradeledger.js', import.meta.url));
+
+function runInDir(args: string[], env: Record<string, string>, cwd: string): Promise<CliResult> {
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => { stdout += String(d); });
+  child.stderr.on('data', (d) => { stderr += String(d); });
+  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+}
