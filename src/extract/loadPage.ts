@@ -7,6 +7,7 @@ import { upsertPage } from './upsertPage.js';
 import type { UpsertCounts, UpsertSpec } from './upsertPage.js';
 import type { RecordRow } from './recordRow.js';
 import { checkpointStatement } from './syncState.js';
+import { asyncCommit } from './asyncCommit.js';
 import type { CheckpointWrite, StateKey } from './syncState.js';
 
 /** The fee rows a page brings, per record key (only records whose row changed are rewritten). */
@@ -44,10 +45,20 @@ export async function loadPage(db: Kysely<any>, load: PageLoad): Promise<UpsertC
   const values = rows.map((r) => r.values);
   if (!load.fees && !load.touchSeen) {
     // Rows and checkpoint in one statement: atomic without BEGIN/COMMIT, one round trip.
-    const counts = await upsertPage(poolOf(db), load.spec, values, checkpoint);
-    return { inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged };
+    const client = await poolOf(db).connect();
+    let broken = true;
+    try {
+      await asyncCommit(client);
+      const counts = await upsertPage(client, load.spec, values, checkpoint);
+      broken = false;
+      return { inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged };
+    } finally {
+      // As pool.query does: a client whose statement failed is dropped, not handed back.
+      client.release(broken);
+    }
   }
   return withTransaction(db, async (tx) => {
+    await asyncCommit(tx.client);
     const counts = await upsertPage(tx.client, load.spec, values, checkpoint);
     if (load.fees && counts.changedKeys.length > 0) await replaceFees(tx.client, load.fees, counts.changedKeys.map((k) => k.join('\u0000')));
     if (load.touchSeen && rows.length > 0) await touchSeen(tx.client, load.spec, rows, load.touchSeen.runId);
