@@ -67,6 +67,10 @@ for (const safetyFactor of safetyFactors) {
     const wallS = run.wallMs / 1000;
     const syncS = (run.syncMs ?? NaN) / 1000;
     console.log(`\nhistory requests: ${historyMade} made, ${minTotal} minimum; all requests ${after.total - before.total}; records ${summaryTotals(run.summary).records}; status ${run.summary?.status ?? `exit ${run.code}`}; peak RSS ${run.peakRssMb?.toFixed(0)} MB\n`);
+    if (run.summary === undefined) {
+      summary.push([safetyFactor, Number(minSeconds.toFixed(1)), `failed (exit ${run.code})`, '-', '-', '-', after.total429 - before.total429]);
+      continue;
+    }
     summary.push([safetyFactor, Number(minSeconds.toFixed(1)), Number(wallS.toFixed(1)), Number((wallS / minSeconds).toFixed(3)), Number(syncS.toFixed(1)), Number((syncS / minSeconds).toFixed(3)), after.total429 - before.total429]);
   } finally {
     await scratch.drop();
