@@ -82,3 +82,13 @@ function readColumn(column: Column, raw: unknown): { value: ColumnValue; problem
       return { value: typeof raw === 'string' ? raw : JSON.stringify(raw) };
   }
 }
+
+/**
+ * The jsonb columns whose values mapColumns gives as JSON text, for UpsertSpec.jsonText.
+ *
+ * @example
+ * jsonTextColumns({ fee_detail: json('feeDetail'), price: num('price') }) // ['fee_detail']
+ */
+export function jsonTextColumns(columns: Readonly<Record<string, Column>>): string[] {
+  return Object.entries(columns).filter(([, c]) => c.type === 'json').map(([name]) => name);
+}

@@ -6,7 +6,10 @@ import { mapColumns } from './column.js';
 import type { Column, ColumnValue } from './column.js';
 import type { Partition } from './streamDef.js';
 
-/** One record ready to load: its values in `columnsOf` order, its key, and its problems. */
+/**
+ * One record ready to load: its values in `columnsOf` order (raw as the record object itself,
+ * serialised once with its whole batch by upsertPage), its key, and its problems.
+ */
 export interface RecordRow {
   readonly values: unknown[];
   readonly key: string;
@@ -54,10 +57,11 @@ export function recordRow(
     for (const p of checkRecord(resource as CheckedResource, clean)) all.add(p.message);
   }
   for (const p of extraProblems) all.add(p);
+  const found = [...all];
   const partitionValues = Object.values(partition.columns);
-  const values: unknown[] = [...(account === null ? [] : [account]), ...partitionValues, ...Object.values(typed), JSON.stringify(clean), [...all]];
+  const values: unknown[] = [...(account === null ? [] : [account]), ...partitionValues, ...Object.values(typed), clean, found];
   const keyValues = key.map((k) => partition.columns[k] ?? typed[k] ?? '');
-  return { values, key: keyValues.join('\u0000'), typed, problems: [...all] };
+  return { values, key: keyValues.join('\u0000'), typed, problems: found };
 }
 
 function stripSecrets(raw: Record<string, unknown>): Record<string, unknown> {

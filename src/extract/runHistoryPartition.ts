@@ -1,6 +1,7 @@
 import type { AccountRun } from './accountRun.js';
 import type { HistoryStream, Partition } from './streamDef.js';
 import { columnsOf } from './recordRow.js';
+import { jsonTextColumns } from './column.js';
 import { pageFees, toRow } from './pageRecords.js';
 import type { Loaded } from './pageRecords.js';
 import { loadPage } from './loadPage.js';
@@ -42,7 +43,7 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
   const spec: UpsertSpec = {
     table: stream.table, key: ['account_uid', ...stream.key],
     columns: [...columnsOf('account_uid', Object.keys(partition.columns), stream.columns), 'seen_run_id'],
-    compare: ['raw', 'problems'], onChange: ['updated_at = now()'],
+    compare: ['raw', 'problems'], onChange: ['updated_at = now()'], jsonText: jsonTextColumns(stream.columns),
   };
   const counts = emptyCounts();
   let watermark = checkpoint?.watermark;
@@ -60,8 +61,6 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
 // 100-row ones. Still atomic: the checkpoint written is the last page's, in the same commit.
 const batchRows = 1000;
 const batchMs = 250;
-// PostgreSQL binds at most 65,535 parameters per statement; the checkpoint takes a few.
-const maxParameters = 65_000;
 
 async function walkWindow(
   run: AccountRun, stream: HistoryStream, partition: Partition, spec: UpsertSpec, state: StateKey,
@@ -74,7 +73,6 @@ async function walkWindow(
     if (at !== undefined) params.idLessThan = at;
     return run.call(stream.endpoint, params).then((data) => stream.readPage(data));
   };
-  const maxRows = Math.max(stream.limit, Math.min(batchRows, Math.floor(maxParameters / spec.columns.length)));
   let batch: Loaded[] = [];
   let batchPages = 0;
   let batchStart = 0;
@@ -126,7 +124,7 @@ async function walkWindow(
         window: done ? undefined : { start: window.start, end: window.end, cursor: next },
         status: 'running', runId: run.runId,
       };
-      if (done || batch.length + stream.limit > maxRows || Date.now() - batchStart >= batchMs) {
+      if (done || batch.length + stream.limit > batchRows || Date.now() - batchStart >= batchMs) {
         // Wait for the previous load before queueing another, so at most two batches are held.
         await loading;
         flush(lastCheckpoint);

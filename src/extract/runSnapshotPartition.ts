@@ -4,6 +4,7 @@ import { columnsOf, recordRow } from './recordRow.js';
 import type { RecordRow } from './recordRow.js';
 import { withTransaction } from '../db/withTransaction.js';
 import { upsertPage } from './upsertPage.js';
+import { jsonTextColumns } from './column.js';
 import { emptyCounts } from './streamCounts.js';
 import type { StreamCounts } from './streamCounts.js';
 
@@ -28,7 +29,7 @@ export async function runSnapshotPartition(run: AccountRun, stream: SnapshotStre
     unique.set(row.key, row);
   }
   const columns = ['snapshot_at', ...columnsOf(stream.accountColumn, Object.keys(partition.columns), stream.columns), 'run_id'];
-  const got = await withTransaction(run.db, (tx) => upsertPage(tx.client, { table: stream.table, key: ['snapshot_at', ...stream.key], columns, compare: ['raw'] }, [...unique.values()].map((r) => r.values)));
+  const got = await withTransaction(run.db, (tx) => upsertPage(tx.client, { table: stream.table, key: ['snapshot_at', ...stream.key], columns, compare: ['raw'], jsonText: jsonTextColumns(stream.columns) }, [...unique.values()].map((r) => r.values)));
   counts.inserted = got.inserted;
   counts.updated = got.updated;
   counts.unchanged = got.unchanged;
