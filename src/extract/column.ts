@@ -42,7 +42,7 @@ const plainDecimal = /^-?\d{1,30}(\.\d{1,30})?$/;
 export function mapColumns(columns: Readonly<Record<string, Column>>, record: Record<string, unknown>): { values: Record<string, ColumnValue>; problems: string[] } {
   const values: Record<string, ColumnValue> = {};
   const problems: string[] = [];
-  for (const [name, column] of Object.entries(columns)) {
+  for (const [name, column] of entriesOf(columns)) {
     const raw = record[column.field];
     if (raw === undefined || raw === null || raw === '') {
       values[name] = null;
@@ -53,6 +53,17 @@ export function mapColumns(columns: Readonly<Record<string, Column>>, record: Re
     if (read.problem !== undefined) problems.push(`${column.field}: ${read.problem}`);
   }
   return { values, problems };
+}
+
+// A stream's column table is fixed; its entry list is built once, not once per record.
+const entryLists = new WeakMap<object, [string, Column][]>();
+function entriesOf(columns: Readonly<Record<string, Column>>): [string, Column][] {
+  let list = entryLists.get(columns);
+  if (list === undefined) {
+    list = Object.entries(columns);
+    entryLists.set(columns, list);
+  }
+  return list;
 }
 
 function readColumn(column: Column, raw: unknown): { value: ColumnValue; problem?: string } {

@@ -49,7 +49,7 @@ export async function loadPage(db: Kysely<any>, load: PageLoad): Promise<UpsertC
     let broken = true;
     try {
       await asyncCommit(client);
-      const counts = await upsertPage(client, load.spec, values, checkpoint);
+      const counts = await upsertPage(client, load.spec, values, checkpoint, { changedKeys: false });
       broken = false;
       return { inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged };
     } finally {

@@ -58,8 +58,10 @@ export function recordRow(
   }
   for (const p of extraProblems) all.add(p);
   const found = [...all];
-  const partitionValues = Object.values(partition.columns);
-  const values: unknown[] = [...(account === null ? [] : [account]), ...partitionValues, ...Object.values(typed), clean, found];
+  const values: unknown[] = account === null ? [] : [account];
+  for (const k in partition.columns) values.push(partition.columns[k]);
+  for (const k in typed) values.push(typed[k]);
+  values.push(clean, found);
   const keyValues = key.map((k) => partition.columns[k] ?? typed[k] ?? '');
   return { values, key: keyValues.join('\u0000'), typed, problems: found };
 }

@@ -26,13 +26,14 @@ export interface UpsertSpec {
  * derived rows such as fees can be replaced). Rows must be unique by key; values are in
  * `spec.columns` order: strings, string arrays, null, and for jsonb columns the JSON value itself
  * (or JSON text, for the columns named in `jsonText`). `alongside` (its parameters numbered from
- * $1) runs in the same statement.
+ * $1) runs in the same statement. `changedKeys: false` returns the counts only (no keys).
  *
  * @example
  * const r = await upsertPage(tx.client, { table: 'deposits', key: ['account_uid', 'order_id'], columns, compare: ['raw'] }, rows);
  */
 export async function upsertPage(
   client: Pick<pg.ClientBase, 'query'>, spec: UpsertSpec, rows: readonly (readonly unknown[])[], alongside?: { text: string; params: unknown[] },
+  options: { changedKeys?: boolean } = {},
 ): Promise<UpsertCounts & { changedKeys: string[][] }> {
   if (rows.length === 0) {
     if (alongside) await client.query(alongside.text, alongside.params);
@@ -52,12 +53,23 @@ export async function upsertPage(
   const select = spec.columns.map((c) => (jsonText.has(c) ? `(e->>${literal(c)})::jsonb` : `r.${q(c)}`)).join(', ');
   const sets = spec.columns.filter((c) => !spec.key.includes(c)).map((c) => `${q(c)} = EXCLUDED.${q(c)}`);
   const changed = spec.compare.map((c) => `t.${q(c)} IS DISTINCT FROM EXCLUDED.${q(c)}`).join(' OR ');
-  // A statement run alongside (the checkpoint) becomes a CTE: PostgreSQL runs data-modifying
-  // CTEs exactly once, in the same statement, so both commit or neither does.
-  const text = `${alongside ? `WITH alongside AS (${alongside.text}) ` : ''}INSERT INTO ${q(spec.table)} AS t (${cols})
+  const upsert = `INSERT INTO ${q(spec.table)} AS t (${cols})
     SELECT ${select} FROM jsonb_array_elements($${params.length}::jsonb) AS e, jsonb_populate_record(NULL::${q(spec.table)}, e) AS r
     ON CONFLICT (${spec.key.map(q).join(', ')}) DO UPDATE SET ${[...sets, ...(spec.onChange ?? [])].join(', ')}
-    WHERE ${changed}
+    WHERE ${changed}`;
+  // A statement run alongside (the checkpoint) becomes a CTE: PostgreSQL runs data-modifying
+  // CTEs exactly once, in the same statement, so both commit or neither does.
+  const ctes = alongside ? [`alongside AS (${alongside.text})`] : [];
+  if (options.changedKeys === false) {
+    // Only the counts come back, not a row per changed record.
+    const res = await client.query<{ inserted: number; changed: number }>(
+      `WITH ${[...ctes, `up AS (${upsert} RETURNING (xmax = 0) AS fresh)`].join(', ')}
+       SELECT count(*) FILTER (WHERE fresh)::int AS inserted, count(*)::int AS changed FROM up`, params);
+    const inserted = res.rows[0]?.inserted ?? 0;
+    const changedRows = res.rows[0]?.changed ?? 0;
+    return { inserted, updated: changedRows - inserted, unchanged: rows.length - changedRows, changedKeys: [] };
+  }
+  const text = `${ctes.length > 0 ? `WITH ${ctes.join(', ')} ` : ''}${upsert}
     RETURNING (xmax = 0) AS inserted, ${spec.key.map((k) => `t.${q(k)}::text AS ${q(`k_${k}`)}`).join(', ')}`;
   const res = await client.query<Record<string, unknown>>(text, params);
   let inserted = 0;
