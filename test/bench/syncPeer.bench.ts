@@ -69,7 +69,7 @@ try {
     syncPerStream[stream] = (syncPerStream[stream] ?? 0) + c.inserted + c.updated + c.unchanged;
   }
   console.log(`\n${markdownTable(['stream', 'tradeledger records', 'peer records'], streams.map((s) => [s, syncPerStream[s] ?? 0, peerOut.perStream?.[s] ?? 0]))}`);
-  console.log(`\nthe peer received ${peerOut.received ?? 0} records (window edges repeat some; its primary key drops them)`);
+  console.log(`\nthe peer received ${peerOut.received ?? 0} records and stored ${peerOut.stored ?? 0}; it waited out ${(peerOut as { tooMany?: number }).tooMany ?? 0} answers of 429`);
   console.log(`\npeer / tradeledger wall time: ${(peerS / syncS).toFixed(2)}x`);
 } finally {
   await ours.drop();
