@@ -71,18 +71,22 @@ async function replaceFees(client: ClientBase, fees: PageFees, changed: string[]
   if (items.length === 0) return;
   await client.query('DELETE FROM fees WHERE account_uid = $1 AND source = $2 AND source_id = ANY($3::text[])',
     [fees.account, fees.source, items.map((i) => i.sourceId)]);
-  const flat = items.flatMap((item) => item.rows.map((f, seq) => ({ item, f, seq })));
+  // One jsonb parameter typed by the fees row type, rather than ten parallel arrays.
+  const flat: Record<string, unknown>[] = [];
+  for (const item of items) {
+    item.rows.forEach((f, seq) => flat.push({
+      source_id: item.sourceId, seq, coin: f.coin, paid: f.paid, platform_deducted: f.platformDeducted,
+      coupon_covered: f.couponCovered, payable_in_received_coin: f.payableInReceivedCoin, format: f.format,
+      rebate: f.rebate, c_time: item.cTime,
+    }));
+  }
   if (flat.length === 0) return;
   await client.query(`
     INSERT INTO fees (account_uid, source, source_id, seq, coin, paid, platform_deducted, coupon_covered,
                       payable_in_received_coin, format, rebate, c_time)
-    SELECT $1, $2, * FROM unnest($3::text[], $4::int[], $5::text[], $6::numeric[], $7::numeric[], $8::numeric[],
-                                 $9::numeric[], $10::text[], $11::boolean[], $12::timestamptz[])`, [
-    fees.account, fees.source,
-    flat.map((x) => x.item.sourceId), flat.map((x) => x.seq), flat.map((x) => x.f.coin), flat.map((x) => x.f.paid),
-    flat.map((x) => x.f.platformDeducted), flat.map((x) => x.f.couponCovered), flat.map((x) => x.f.payableInReceivedCoin),
-    flat.map((x) => x.f.format), flat.map((x) => x.f.rebate), flat.map((x) => x.item.cTime),
-  ]);
+    SELECT $1, $2, r.source_id, r.seq, r.coin, r.paid, r.platform_deducted, r.coupon_covered,
+           r.payable_in_received_coin, r.format, r.rebate, r.c_time
+    FROM jsonb_populate_recordset(NULL::fees, $3::jsonb) AS r`, [fees.account, fees.source, JSON.stringify(flat)]);
 }
 
 async function touchSeen(client: ClientBase, spec: UpsertSpec, rows: RecordRow[], runId: string): Promise<void> {

@@ -77,6 +77,7 @@ async function walkWindow(
   let batchPages = 0;
   let batchStart = 0;
   let loading: Promise<void> = Promise.resolve();
+  let queued: Promise<void> = Promise.resolve();
   // Loads run one at a time, in page order, while the next pages are fetched. A load's failure
   // surfaces at the next flush or at the end; the no-op catch only keeps it from being reported
   // as unhandled in between.
@@ -125,8 +126,10 @@ async function walkWindow(
         status: 'running', runId: run.runId,
       };
       if (done || batch.length + stream.limit > batchRows || Date.now() - batchStart >= batchMs) {
-        // Wait for the previous load before queueing another, so at most two batches are held.
-        await loading;
+        // At most one load runs and one waits behind it, so fetching goes on while PostgreSQL
+        // works and memory stays bounded (three batches at most).
+        await queued;
+        queued = loading;
         flush(lastCheckpoint);
       }
       if (done) break;
