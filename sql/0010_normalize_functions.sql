@@ -8,6 +8,7 @@
 --   success, successful, Successful         -> success
 --   fail, failed, Failed                     -> failed
 --   pending, processing, Processing         -> pending
+--   reject                                   -> rejected
 -- Anything else comes back lower-cased, so an unknown value still shows up in reports as itself.
 CREATE FUNCTION norm_status(s text) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -17,6 +18,7 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     WHEN 'successful' THEN 'success'
     WHEN 'fail' THEN 'failed'
     WHEN 'processing' THEN 'pending'
+    WHEN 'reject' THEN 'rejected'
     ELSE lower(s)
   END
 $$;

@@ -49,9 +49,9 @@ export const enumSpellings = {
   // A trigger order that has not triggered yet is live: the spec's table says `live`, a sample `not_trigger`.
   planStatus: { live: ['live', 'not_trigger'] },
   triggerType: { fill_price: ['fill_price'], mark_price: ['mark_price'], index_price: ['index_price'] },
-  walletDest: { on_chain: ['on_chain'], internal_transfer: ['internal_transfer', 'internal'] },
+  walletDest: { on_chain: ['on_chain'], internal: ['internal_transfer', 'internal'] },
   walletStatus: { pending: ['pending'], success: ['success'], failed: ['fail'] },
-  transferStatus: { success: ['Successful'], failed: ['Failed'], processing: ['Processing'] },
+  transferStatus: { success: ['Successful'], failed: ['Failed'], pending: ['Processing'] },
   accountType: Object.fromEntries([
     'spot', 'p2p', 'coin_futures', 'usdt_futures', 'usdc_futures', 'crossed_margin', 'isolated_margin',
   ].map((value) => [value, [value]])),

@@ -13,12 +13,12 @@ describe('normalizeEnum: raw spelling -> internal value', () => {
     ['side', 'systemRepay-selll', 'systemRepay-sell'],
     ['side', 'Buy', 'buy'],
     ['side', 'Sell', 'sell'],
-    ['walletDest', 'internal', 'internal_transfer'],
-    ['walletDest', 'internal_transfer', 'internal_transfer'],
+    ['walletDest', 'internal', 'internal'],
+    ['walletDest', 'internal_transfer', 'internal'],
     ['walletStatus', 'fail', 'failed'],
     ['transferStatus', 'Successful', 'success'],
     ['transferStatus', 'Failed', 'failed'],
-    ['transferStatus', 'Processing', 'processing'],
+    ['transferStatus', 'Processing', 'pending'],
     ['planStatus', 'not_trigger', 'live'],
     ['reduceOnly', 'YES', 'yes'],
     ['orderSource', 'Trader_delegate', 'trader_delegate'],
@@ -40,7 +40,7 @@ describe('normalizeEnum: raw spelling -> internal value', () => {
   it('flags an unknown value without throwing, listing the known ones', () => {
     const out = normalizeEnum('transferStatus', 'Moved');
     expect(out).toMatchObject({ ok: false, raw: 'Moved' });
-    expect(out?.ok === false && out.problem).toBe('unknown transferStatus "Moved"; known values: success, failed, processing');
+    expect(out?.ok === false && out.problem).toBe('unknown transferStatus "Moved"; known values: success, failed, pending');
     // A value of another field is unknown here: spot `cancelled` is not a transfer status.
     expect(normalizeEnum('transferStatus', 'cancelled')?.ok).toBe(false);
   });
@@ -55,7 +55,7 @@ describe('spellingsOf: internal value -> raw spellings', () => {
     expect(spellingsOf('orderStatus', 'cancelled')).toEqual(['cancelled', 'canceled']);
     expect(spellingsOf('side', 'systemRepay-sell')).toEqual(['systemRepay-selll', 'systemRepay-sell']);
     expect(spellingsOf('transferStatus', 'success')).toEqual(['Successful']);
-    expect(spellingsOf('walletDest', 'internal_transfer')).toEqual(['internal_transfer', 'internal']);
+    expect(spellingsOf('walletDest', 'internal')).toEqual(['internal_transfer', 'internal']);
     expect(spellingsOf('planStatus', 'live')).toEqual(['live', 'not_trigger']);
     expect(spellingsOf('orderStatus', 'nope')).toEqual([]);
   });
