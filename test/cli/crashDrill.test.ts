@@ -47,19 +47,24 @@ describe('crash drill: kill -9 the sync at random points, rerun', () => {
     const cliEnv = { ...env, DATABASE_URL: crashed.url };
     const args = ['sync', '--config', file, '--since', String(since)];
 
-    const started = Date.now();
     const first = await runCli([...args, '--streams', 'deposits'], cliEnv);
     expect(first.code, first.stderr).toBe(0);
-    const oneRunMs = Date.now() - started;
 
     let kills = 0;
     for (let i = 0; i < 4; i++) {
       const { child, done } = startCli(args, cliEnv);
-      // Past process start-up (about the length of the short run above), then anywhere in the sync.
-      const at = oneRunMs + Math.random() * 4000;
-      const timer = setTimeout(() => child.kill('SIGKILL'), at);
+      // Kill at a random point measured in committed work, not wall time: after 1 to 6 page
+      // commits, plus a random few milliseconds so the kill can land between commits too.
+      // (A time-based point stopped killing anything once the sync got fast.)
+      const killAfterPages = 1 + Math.floor(Math.random() * 6);
+      let pages = 0;
+      child.stderr?.on('data', (d: Buffer) => {
+        pages += String(d).split('"type":"page"').length - 1;
+        if (pages >= killAfterPages && child.exitCode === null) {
+          setTimeout(() => child.kill('SIGKILL'), Math.random() * 20);
+        }
+      });
       const r = await done;
-      clearTimeout(timer);
       if (r.signal === 'SIGKILL') kills++;
       else expect(r.code, r.stderr).toBe(0);
     }
