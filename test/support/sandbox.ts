@@ -26,6 +26,15 @@ export function keyWhere(sandbox: RunningSandbox, match: (a: AccountLine) => boo
   return found;
 }
 
+/** The three keys most sandbox tests need: the full broker main key, the demo key, a sub-account key. */
+export function standardKeys(sandbox: RunningSandbox): { main: AccountLine; demo: AccountLine; sub: AccountLine } {
+  return {
+    main: keyWhere(sandbox, (a) => a.main && a.broker && a.perms.length === 4, 'full broker main key'),
+    demo: { ...keyWhere(sandbox, (a) => a.demo, 'demo key'), demo: true },
+    sub: keyWhere(sandbox, (a) => !a.main, 'sub-account key'),
+  };
+}
+
 /** POSTs to a /_sandbox/ control and returns its JSON. */
 export async function control(sandbox: RunningSandbox, name: string, body: unknown): Promise<any> {
   const res = await fetch(`${sandbox.baseUrl}/_sandbox/${name}`, { method: 'POST', body: JSON.stringify(body) });

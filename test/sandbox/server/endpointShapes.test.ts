@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointList, type EndpointName } from '../../../src/api/endpoints.js';
 import type { AccountLine } from '../../../src/sandbox/server/describeAccounts.js';
-import { keyWhere, startTestSandbox, type RunningSandbox } from '../../support/sandbox.js';
+import { standardKeys, startTestSandbox, type RunningSandbox } from '../../support/sandbox.js';
 import { call } from '../../support/signedClient.js';
 
 const DAY = 86_400_000;
@@ -12,9 +12,7 @@ let sub: AccountLine;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
-  main = keyWhere(sandbox, (a) => a.main && a.broker && a.perms.length === 4, 'full broker main key');
-  demo = { ...keyWhere(sandbox, (a) => a.demo, 'demo key'), demo: true };
-  sub = keyWhere(sandbox, (a) => !a.main, 'sub-account key');
+  ({ main, demo, sub } = standardKeys(sandbox));
 });
 afterAll(() => sandbox.close());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountLine } from '../../../src/sandbox/server/describeAccounts.js';
-import { keyWhere, startTestSandbox, type RunningSandbox } from '../../support/sandbox.js';
+import { keyWhere, standardKeys, startTestSandbox, type RunningSandbox } from '../../support/sandbox.js';
 import { call, type SignedCall } from '../../support/signedClient.js';
 
 const DAY = 86_400_000;
@@ -11,9 +11,7 @@ let sub: AccountLine;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
-  main = keyWhere(sandbox, (a) => a.main && a.broker && a.perms.length === 4, 'full broker main key');
-  demo = { ...keyWhere(sandbox, (a) => a.demo, 'demo key'), demo: true };
-  sub = keyWhere(sandbox, (a) => !a.main, 'sub-account key');
+  ({ main, demo, sub } = standardKeys(sandbox));
 });
 afterAll(() => sandbox.close());
 

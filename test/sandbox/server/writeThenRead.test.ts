@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountLine } from '../../../src/sandbox/server/describeAccounts.js';
-import { control, keyWhere, startTestSandbox, type RunningSandbox } from '../../support/sandbox.js';
+import { control, standardKeys, startTestSandbox, type RunningSandbox } from '../../support/sandbox.js';
 import { call } from '../../support/signedClient.js';
 
 let sandbox: RunningSandbox;
@@ -10,9 +10,7 @@ let sub: AccountLine;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
-  main = keyWhere(sandbox, (a) => a.main && a.broker && a.perms.length === 4, 'full broker main key');
-  demo = { ...keyWhere(sandbox, (a) => a.demo, 'demo key'), demo: true };
-  sub = keyWhere(sandbox, (a) => !a.main, 'sub-account key');
+  ({ main, demo, sub } = standardKeys(sandbox));
 });
 afterAll(() => sandbox.close());
 
