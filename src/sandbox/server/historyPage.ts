@@ -28,6 +28,23 @@ export function lookupById<T>(series: Series<T>, id: string, filter: RecordFilte
   return record !== undefined && (!filter || filter(record)) ? [record] : [];
 }
 
+/**
+ * The order endpoints' filter precedence (api-notes.md) in one place: an explicit orderId, then a
+ * clientOid, then the time window with the idLessThan cursor.
+ *
+ * @example
+ * orderPage(series, ctx.params, windowOf(ctx), ctx.params.id('idLessThan'), pageLimit(ctx), filter);
+ */
+export function orderPage<T extends { clientOid: string }>(
+  series: Series<T>, params: RequestParams, window: TimeWindow, idLessThan: bigint | undefined, limit: number, filter: RecordFilter<T>,
+): T[] {
+  const orderId = params.optional('orderId');
+  if (orderId !== undefined) return lookupById(series, orderId, filter);
+  const clientOid = params.optional('clientOid');
+  if (clientOid !== undefined) return lookupByField(series, 'clientOid', clientOid, filter);
+  return historyPage(series, window, idLessThan, limit, filter);
+}
+
 /** A lookup by a non-key field such as clientOid: the newest match only. */
 export function lookupByField<T>(series: Series<T>, field: keyof T & string, value: string, filter: RecordFilter<T>): T[] {
   return series.query({ limit: 1, filter: (r) => r[field] === value && (!filter || filter(r)) });

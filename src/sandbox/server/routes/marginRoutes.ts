@@ -1,7 +1,7 @@
 import type { CrossMarginOrder, MarginRecord } from '../../../api/records/margin.js';
 import type { Handler } from '../RequestContext.js';
 import { pageLimit, windowOf } from '../endpointRules.js';
-import { byParams, historyPage, lookupByField, lookupById, seriesOf } from '../historyPage.js';
+import { byParams, historyPage, orderPage, seriesOf } from '../historyPage.js';
 
 /** E5 margin transaction records and E13 cross-margin current orders. */
 export const marginRoutes: Record<'marginRecords' | 'crossMarginOpenOrders', Handler> = {
@@ -22,13 +22,9 @@ export const marginRoutes: Record<'marginRecords' | 'crossMarginOpenOrders', Han
     const window = windowOf(ctx);
     const limit = pageLimit(ctx);
     const cursor = ctx.params.id('idLessThan');
-    const orderId = ctx.params.optional('orderId');
-    const clientOid = ctx.params.optional('clientOid');
     const series = seriesOf(ctx, 'crossMarginOrders');
     const filter = byParams<CrossMarginOrder>(ctx.params, { symbol: 'symbol' });
-    const orderList = orderId !== undefined ? lookupById(series, orderId, filter)
-      : clientOid !== undefined ? lookupByField(series, 'clientOid', clientOid, filter)
-        : historyPage(series, window, cursor, limit, filter);
+    const orderList = orderPage(series, ctx.params, window, cursor, limit, filter);
     return { orderList, maxId: orderList[0]?.orderId ?? null, minId: orderList.at(-1)?.orderId ?? null };
   },
 };

@@ -2,7 +2,7 @@ import type { FuturesBill, FuturesFill, FuturesHistoryOrder, PlanOrder } from '.
 import { callerOf, type Handler } from '../RequestContext.js';
 import { pageLimit, windowOf } from '../endpointRules.js';
 import { checkDemoPair, readProductType } from '../futuresEnvironment.js';
-import { byParams, historyPage, lookupByField, lookupById, seriesOf } from '../historyPage.js';
+import { byParams, historyPage, orderPage, seriesOf } from '../historyPage.js';
 
 type MixRoute = 'demoContracts' | 'placeFuturesOrder' | 'pendingPlanOrders' | 'singlePosition' | 'futuresAccounts'
   | 'allPositions' | 'futuresHistoryOrders' | 'futuresFills' | 'futuresBills';
@@ -39,11 +39,7 @@ export const mixRoutes: Record<MixRoute, Handler> = {
     const cursor = ctx.params.id('idLessThan');
     const series = seriesOf(ctx, 'planOrders', productType);
     const filter = byParams<PlanOrder>(ctx.params, { symbol: 'symbol' }, (r) => r.planType === planType);
-    const orderId = ctx.params.optional('orderId');
-    const clientOid = ctx.params.optional('clientOid');
-    const entrustedList = orderId !== undefined ? lookupById(series, orderId, filter)
-      : clientOid !== undefined ? lookupByField(series, 'clientOid', clientOid, filter)
-        : historyPage(series, window, cursor, limit, filter);
+    const entrustedList = orderPage(series, ctx.params, window, cursor, limit, filter);
     return { entrustedList, endId: entrustedList.at(-1)?.orderId ?? null };
   },
 
@@ -76,11 +72,7 @@ export const mixRoutes: Record<MixRoute, Handler> = {
     const cursor = ctx.params.id('idLessThan');
     const series = seriesOf(ctx, 'futuresOrders', productType);
     const filter = byParams<FuturesHistoryOrder>(ctx.params, { symbol: 'symbol', orderSource: 'orderSource' });
-    const orderId = ctx.params.optional('orderId');
-    const clientOid = ctx.params.optional('clientOid');
-    const entrustedList = orderId !== undefined ? lookupById(series, orderId, filter)
-      : clientOid !== undefined ? lookupByField(series, 'clientOid', clientOid, filter)
-        : historyPage(series, window, cursor, limit, filter);
+    const entrustedList = orderPage(series, ctx.params, window, cursor, limit, filter);
     return { entrustedList, endId: entrustedList.at(-1)?.orderId ?? null };
   },
 
