@@ -28,7 +28,8 @@ export const jsonText = (field: string): Column => ({ type: 'jsonText', field })
 
 export type ColumnValue = string | string[] | null;
 
-const plainDecimal = /^-?\d{1,30}(\.\d{1,30})?$/;
+/** Decimal text PostgreSQL's numeric reads exactly as it stands. */
+export const plainDecimal = /^-?\d{1,30}(\.\d{1,30})?$/;
 
 /**
  * Reads every typed column of one record. Returns the values and the problems found; absent
@@ -66,7 +67,13 @@ function entriesOf(columns: Readonly<Record<string, Column>>): [string, Column][
   return list;
 }
 
-function readColumn(column: Column, raw: unknown): { value: ColumnValue; problem?: string } {
+/**
+ * Reads one present (not absent, null or "") value of a typed column.
+ *
+ * @example
+ * readColumn(num('size'), '1.2E-3') // { value: '0.0012' }
+ */
+export function readColumn(column: Column, raw: unknown): { value: ColumnValue; problem?: string } {
   switch (column.type) {
     case 'text':
       return typeof raw === 'string' ? { value: raw } : { value: JSON.stringify(raw) };

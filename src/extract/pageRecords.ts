@@ -1,46 +1,70 @@
 import type { AccountRun } from './accountRun.js';
 import type { HistoryStream, Partition } from './streamDef.js';
-import { recordRow } from './recordRow.js';
-import type { RecordRow } from './recordRow.js';
+import { rowPlan } from './rowPlan.js';
+import type { LeanRow } from './rowPlan.js';
 import { feeRows } from './feeRows.js';
 import type { FeeRow } from '../normalize/feeRow.js';
-import type { PageFees } from './loadPage.js';
+import type { LeanConstants, LeanFees, LeanTarget } from './upsertLean.js';
 
 const feeSource = { spotOrder: 'spot_orders', spotFill: 'spot_fills', futuresFill: 'futures_fills' } as const;
 
 /** One record of a page made ready to load: its row, and its fee rows when the stream has fees. */
 export interface Loaded {
-  row: RecordRow;
-  fees: { rows: readonly FeeRow[] } | undefined;
+  row: LeanRow;
+  fees: readonly FeeRow[];
+}
+
+type Plan = ReturnType<typeof rowPlan>;
+const plans = new WeakMap<HistoryStream, Plan>();
+
+function planOf(stream: HistoryStream, partition: Partition): Plan {
+  let plan = plans.get(stream);
+  if (plan === undefined) {
+    plan = rowPlan({
+      resource: stream.name, columns: stream.columns, key: stream.key,
+      partitionColumns: Object.keys(partition.columns), parsesFees: stream.fees !== undefined,
+    });
+    plans.set(stream, plan);
+  }
+  return plan;
 }
 
 /**
- * Builds one record's row (typed columns, problems, raw) and fee rows for a stream; the history
- * pager and the E15 refresh of live orders both load records through it.
+ * Builds one record's lean row (problems, the column values PostgreSQL cannot derive, raw) and
+ * fee rows for a stream; the history pager and the E15 refresh of live orders both load records
+ * through it.
  *
  * @example
  * const { row } = toRow(run, spotOrders, single[0], rawOrder);
  */
 export function toRow(run: AccountRun, stream: HistoryStream, partition: Partition, raw: Record<string, unknown>): Loaded {
   const fees = stream.fees ? feeRows(stream.fees, raw, run.coinsOf) : undefined;
-  const row = recordRow(stream.name, run.account.uid, partition, stream.columns, stream.key, raw, fees?.problems ?? []);
-  row.values.push(run.runId);
-  return { row, fees: fees && fees.problems.length === 0 ? { rows: fees.rows } : { rows: [] } };
+  const row = planOf(stream, partition).read(raw, partition.columns, fees?.problems ?? []);
+  return { row, fees: fees && fees.problems.length === 0 ? fees.rows : [] };
 }
 
 /**
- * The fee rows of a page keyed like the upsert reports changed rows.
+ * Where a stream's rows go, and the values all rows of one partition share.
  *
  * @example
- * const fees = pageFees(run, spotOrders, loaded);
+ * const { target, constants } = loadTarget(run, deposits, single[0]);
  */
-export function pageFees(run: AccountRun, stream: HistoryStream, rows: readonly Loaded[]): PageFees {
-  const idColumn = stream.key[stream.key.length - 1] as string;
-  const byKey = new Map<string, { sourceId: string; cTime: string | null; rows: readonly FeeRow[] }>();
-  for (const r of rows) {
-    const sourceId = String(r.row.typed[idColumn] ?? '');
-    const cTime = r.row.typed.c_time;
-    byKey.set(`${run.account.uid}\u0000${r.row.key}`, { sourceId, cTime: typeof cTime === 'string' ? cTime : null, rows: r.fees?.rows ?? [] });
-  }
-  return { source: feeSource[stream.fees ?? 'spotOrder'], account: run.account.uid, byKey };
+export function loadTarget(run: AccountRun, stream: HistoryStream, partition: Partition): { target: LeanTarget; constants: LeanConstants } {
+  return {
+    target: { table: stream.table, key: stream.key, partitionColumns: Object.keys(partition.columns), columns: stream.columns },
+    constants: { account: run.account.uid, partition: partition.columns, runId: run.runId },
+  };
+}
+
+/**
+ * The fee rows of a batch by record id, for a stream with fees.
+ *
+ * @example
+ * const fees = pageFees(spotOrders, loaded);
+ */
+export function pageFees(stream: HistoryStream, rows: readonly Loaded[]): LeanFees | undefined {
+  if (!stream.fees) return undefined;
+  const byId = new Map<string, readonly FeeRow[]>();
+  for (const r of rows) byId.set(r.row.id, r.fees);
+  return { source: feeSource[stream.fees], byId };
 }

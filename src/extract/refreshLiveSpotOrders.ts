@@ -2,8 +2,7 @@ import { sql } from 'kysely';
 import type { AccountRun } from './accountRun.js';
 import { spotOrders } from './streams/spotOrders.js';
 import { single } from './partitions.js';
-import { columnsOf } from './recordRow.js';
-import { pageFees, toRow } from './pageRecords.js';
+import { loadTarget, pageFees, toRow } from './pageRecords.js';
 import { loadPage } from './loadPage.js';
 import { asList } from './asList.js';
 import { emptyCounts } from './streamCounts.js';
@@ -25,15 +24,13 @@ export async function refreshLiveSpotOrders(run: AccountRun, coveredFrom: number
     ORDER BY order_id`.execute(run.db);
   const counts = emptyCounts();
   const partition = single[0]!;
-  const spec = {
-    table: spotOrders.table, key: ['account_uid', ...spotOrders.key],
-    columns: [...columnsOf('account_uid', [], spotOrders.columns), 'seen_run_id'], compare: ['raw', 'problems'], onChange: ['updated_at = now()'],
-  };
+  const spec = loadTarget(run, spotOrders, partition);
   for (const { order_id: orderId } of rows) {
     const found = asList(await run.call('spotOrderInfo', { orderId }));
     counts.requests++;
     const loaded = found.map((raw) => toRow(run, spotOrders, partition, raw));
-    const got = await loadPage(run.db, { spec, rows: loaded.map((l) => l.row), fees: pageFees(run, spotOrders, loaded) });
+    const fees = pageFees(spotOrders, loaded);
+    const got = await loadPage(run.db, { ...spec, rows: loaded.map((l) => l.row), ...(fees ? { fees } : {}) });
     counts.inserted += got.inserted;
     counts.updated += got.updated;
     counts.unchanged += got.unchanged;

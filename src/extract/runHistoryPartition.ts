@@ -1,11 +1,9 @@
 import type { AccountRun } from './accountRun.js';
 import type { HistoryStream, Partition } from './streamDef.js';
-import { columnsOf } from './recordRow.js';
-import { jsonTextColumns } from './column.js';
-import { pageFees, toRow } from './pageRecords.js';
+import { loadTarget, pageFees, toRow } from './pageRecords.js';
 import type { Loaded } from './pageRecords.js';
 import { loadPage } from './loadPage.js';
-import type { UpsertSpec } from './upsertPage.js';
+import type { PageLoad } from './loadPage.js';
 import { planWindows } from './windowPlan.js';
 import type { Window } from './windowPlan.js';
 import { readCheckpoint } from './syncState.js';
@@ -40,11 +38,7 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
     run.emit({ type: 'gap', ...where, from: new Date(plan.gap.from).toISOString(), to: new Date(plan.gap.to).toISOString() });
   }
   run.emit({ type: 'partition-start', ...where, windows: plan.windows.length });
-  const spec: UpsertSpec = {
-    table: stream.table, key: ['account_uid', ...stream.key],
-    columns: [...columnsOf('account_uid', Object.keys(partition.columns), stream.columns), 'seen_run_id'],
-    compare: ['raw', 'problems'], onChange: ['updated_at = now()'], jsonText: jsonTextColumns(stream.columns),
-  };
+  const spec = loadTarget(run, stream, partition);
   const counts = emptyCounts();
   let watermark = checkpoint?.watermark;
   for (const [i, window] of plan.windows.entries()) {
@@ -63,7 +57,7 @@ const batchRows = 1000;
 const batchMs = 250;
 
 async function walkWindow(
-  run: AccountRun, stream: HistoryStream, partition: Partition, spec: UpsertSpec, state: StateKey,
+  run: AccountRun, stream: HistoryStream, partition: Partition, spec: Pick<PageLoad, 'target' | 'constants'>, state: StateKey,
   window: Window, watermark: number | undefined, counts: StreamCounts, index: number, total: number,
 ): Promise<void> {
   const fetchPage = (at: string | undefined) => {
@@ -88,9 +82,9 @@ async function walkWindow(
     batchPages = 0;
     const previous = loading;
     loading = previous.then(async () => {
+      const fees = pageFees(stream, rows);
       const got = await loadPage(run.db, {
-        spec, rows: rows.map((r) => r.row), ...(stream.fees ? { fees: pageFees(run, stream, rows) } : {}),
-        ...(stream.current ? { touchSeen: { runId: run.runId } } : {}), state, checkpoint,
+        ...spec, rows: rows.map((r) => r.row), ...(fees ? { fees } : {}), touchSeen: stream.current !== undefined, state, checkpoint,
       });
       counts.pages += pages;
       counts.inserted += got.inserted;

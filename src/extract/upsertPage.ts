@@ -79,14 +79,21 @@ export async function upsertPage(
   };
 }
 
-function q(identifier: string): string {
+/** Quotes an SQL identifier. */
+export function q(identifier: string): string {
   return `"${identifier.replace(/"/g, '""')}"`;
 }
 
 // Column types per table, read once per process (the schema is migrated before a sync starts).
 const typeCache = new Map<string, Promise<Map<string, string>>>();
 
-function columnTypes(client: Pick<pg.ClientBase, 'query'>, table: string): Promise<Map<string, string>> {
+/**
+ * The column types of a table (`format_type` text), read once per process.
+ *
+ * @example
+ * (await columnTypes(client, 'deposits')).get('size') // 'numeric'
+ */
+export function columnTypes(client: Pick<pg.ClientBase, 'query'>, table: string): Promise<Map<string, string>> {
   let types = typeCache.get(table);
   if (types === undefined) {
     types = client.query<{ name: string; type: string }>(

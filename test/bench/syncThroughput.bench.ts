@@ -40,7 +40,7 @@ for (const n of sizes) {
     const pgCpu = watchProcessCpu((cmd) => cmd.startsWith('postgres:') && cmd.includes(dbName));
     const run = await runSyncProcess(['--config', file, '--account', 'main'], { ...env, DATABASE_URL: scratch.url },
       // BENCH_CPU_PROF=DIR writes a V8 CPU profile of the sync process there (open it in Chrome DevTools).
-      process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []);
+      [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])]);
     const cpu = process.cpuUsage(cpu0);
     const pgCpuS = pgCpu.stop();
     const s1 = await sandboxStats(sandbox.baseUrl);

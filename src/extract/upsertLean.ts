@@ -1,0 +1,122 @@
+import type pg from 'pg';
+import type { FeeRow } from '../normalize/feeRow.js';
+import type { Column } from './column.js';
+import type { LeanRow } from './rowPlan.js';
+import { sqlColumn, sqlProblems } from './rowPlan.js';
+import { columnTypes, q } from './upsertPage.js';
+import type { UpsertCounts } from './upsertPage.js';
+
+/** The history table a lean batch goes to. Its primary key is account_uid, partition and record key columns. */
+export interface LeanTarget {
+  readonly table: string;
+  /** Key columns after account_uid. */
+  readonly key: readonly string[];
+  readonly partitionColumns: readonly string[];
+  readonly columns: Readonly<Record<string, Column>>;
+}
+
+/** The values every row of one batch shares. */
+export interface LeanConstants {
+  readonly account: string;
+  readonly partition: Readonly<Record<string, string>>;
+  readonly runId: string;
+}
+
+/** Fee rows of a batch, by record id; written only for the records whose row changed. */
+export interface LeanFees {
+  readonly source: string;
+  readonly byId: ReadonlyMap<string, readonly FeeRow[]>;
+}
+
+/**
+ * One statement that upserts a batch of lean rows (typed columns derived from raw in SQL, see
+ * rowPlan), touches only rows whose raw or problems changed, replaces the fee rows of the changed
+ * records, and runs `alongside` (the checkpoint) in the same statement: all of it commits or none
+ * does, without BEGIN/COMMIT round trips. Rows must be unique by key.
+ *
+ * @example
+ * const counts = await upsertLean(client, target, { account, partition: {}, runId }, rows, checkpoint, fees);
+ */
+export async function upsertLean(
+  client: Pick<pg.ClientBase, 'query'>, target: LeanTarget, constants: LeanConstants, rows: readonly LeanRow[],
+  alongside?: { text: string; params: unknown[] }, fees?: LeanFees,
+): Promise<UpsertCounts> {
+  if (rows.length === 0) {
+    if (alongside) await client.query(alongside.text, alongside.params);
+    return { inserted: 0, updated: 0, unchanged: 0 };
+  }
+  const params: unknown[] = [...(alongside?.params ?? [])];
+  const param = (value: unknown) => { params.push(value); return `$${params.length}`; };
+  const types = await columnTypes(client, target.table);
+  const typeOf = (c: string) => {
+    const t = types.get(c);
+    if (t === undefined) throw new Error(`upsertLean: the table ${target.table} has no column "${c}"`);
+    return t;
+  };
+  const account = param(constants.account);
+  const names: string[] = ['account_uid'];
+  const select: string[] = [`${account}::text`];
+  for (const c of target.partitionColumns) {
+    names.push(c);
+    select.push(`${param(constants.partition[c] ?? null)}::${typeOf(c)}`);
+  }
+  for (const [name, column] of Object.entries(target.columns)) {
+    names.push(name);
+    select.push(sqlColumn(name, column, typeOf(name)));
+  }
+  names.push('raw', 'problems', 'seen_run_id');
+  select.push('r', sqlProblems, `${param(constants.runId)}::bigint`);
+  // Raw records and the values sent beside them travel as two JSON arrays, zipped row by row.
+  const raws = param(JSON.stringify(rows.map((r) => r.raw)));
+  const sets = param(JSON.stringify(rows.map((r) => r.set)));
+  const key = ['account_uid', ...target.key];
+  const assignments = names.filter((c) => !key.includes(c)).map((c) => `${q(c)} = EXCLUDED.${q(c)}`);
+  const id = target.key[target.key.length - 1] ?? '';
+  const returning = fees
+    ? `(xmax = 0) AS fresh, t.${q(id)}::text AS id, ${types.has('c_time') ? 't.c_time' : 'NULL::timestamptz'} AS c_time`
+    : '(xmax = 0) AS fresh';
+  const ctes = alongside ? [`alongside AS (${alongside.text})`] : [];
+  ctes.push(`up AS (INSERT INTO ${q(target.table)} AS t (${names.map(q).join(', ')})
+    SELECT ${select.join(', ')}
+    FROM ROWS FROM (jsonb_array_elements(${raws}::jsonb), jsonb_array_elements(${sets}::jsonb)) AS x(r, o)
+    ON CONFLICT (${key.map(q).join(', ')}) DO UPDATE SET ${[...assignments, 'updated_at = now()'].join(', ')}
+    WHERE t.raw IS DISTINCT FROM EXCLUDED.raw OR t.problems IS DISTINCT FROM EXCLUDED.problems
+    RETURNING ${returning})`);
+  if (fees) ctes.push(...feeStatements(fees, account, param));
+  const res = await client.query<{ inserted: number; changed: number }>(
+    `WITH ${ctes.join(',\n')}
+     SELECT count(*) FILTER (WHERE fresh)::int AS inserted, count(*)::int AS changed FROM up`, params);
+  const inserted = res.rows[0]?.inserted ?? 0;
+  const changed = res.rows[0]?.changed ?? 0;
+  return { inserted, updated: changed - inserted, unchanged: rows.length - changed };
+}
+
+// The fee rows of the records whose row changed replace what was there: rows past the new count
+// are deleted, the others inserted or overwritten. The two touch different rows, as two
+// data-modifying CTEs of one statement must.
+function feeStatements(fees: LeanFees, account: string, param: (v: unknown) => string): string[] {
+  const flat: Record<string, unknown>[] = [];
+  for (const [sourceId, rows] of fees.byId) {
+    rows.forEach((f, seq) => flat.push({
+      source_id: sourceId, seq, coin: f.coin, paid: f.paid, platform_deducted: f.platformDeducted,
+      coupon_covered: f.couponCovered, payable_in_received_coin: f.payableInReceivedCoin, format: f.format, rebate: f.rebate,
+    }));
+  }
+  const source = param(fees.source);
+  const list = param(JSON.stringify(flat));
+  return [
+    `fee AS (SELECT * FROM jsonb_populate_recordset(NULL::fees, ${list}::jsonb))`,
+    `fee_count AS (SELECT source_id, count(*) AS n FROM fee GROUP BY source_id)`,
+    `fee_del AS (DELETE FROM fees f USING up LEFT JOIN fee_count c ON c.source_id = up.id
+      WHERE NOT up.fresh AND f.account_uid = ${account} AND f.source = ${source} AND f.source_id = up.id AND f.seq >= COALESCE(c.n, 0))`,
+    `fee_ins AS (INSERT INTO fees AS f (account_uid, source, source_id, seq, coin, paid, platform_deducted, coupon_covered,
+        payable_in_received_coin, format, rebate, c_time)
+      SELECT ${account}, ${source}, fee.source_id, fee.seq, fee.coin, fee.paid, fee.platform_deducted, fee.coupon_covered,
+        fee.payable_in_received_coin, fee.format, fee.rebate, up.c_time
+      FROM fee JOIN up ON up.id = fee.source_id
+      ON CONFLICT (account_uid, source, source_id, seq) DO UPDATE SET coin = EXCLUDED.coin, paid = EXCLUDED.paid,
+        platform_deducted = EXCLUDED.platform_deducted, coupon_covered = EXCLUDED.coupon_covered,
+        payable_in_received_coin = EXCLUDED.payable_in_received_coin, format = EXCLUDED.format, rebate = EXCLUDED.rebate,
+        c_time = EXCLUDED.c_time)`,
+  ];
+}

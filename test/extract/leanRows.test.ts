@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { freshDatabase } from '../support/database.js';
+import type { FreshDatabase } from '../support/database.js';
+import { startTestSandbox } from '../support/sandbox.js';
+import type { RunningSandbox } from '../support/sandbox.js';
+import { runSync } from '../../src/extract/runSync.js';
+import { historyStreams } from '../../src/extract/streamRegistry.js';
+import type { HistoryStream } from '../../src/extract/streamDef.js';
+import { columnsOf, recordRow } from '../../src/extract/recordRow.js';
+import { jsonTextColumns } from '../../src/extract/column.js';
+import { upsertPage } from '../../src/extract/upsertPage.js';
+import { loadPage } from '../../src/extract/loadPage.js';
+import { rowPlan } from '../../src/extract/rowPlan.js';
+import { poolOf } from '../../src/db/createDb.js';
+import type { FeeRow } from '../../src/normalize/feeRow.js';
+import { testSyncOptions } from './testSync.js';
+
+// The sync sends PostgreSQL the raw record plus only the column values it cannot derive from raw
+// (rowPlan + upsertLean). These tests load the same records through the full JS mapper
+// (recordRow: every typed column computed in JS, with checkRecord) into a copy of each table and
+// require every typed column and every problem to be equal.
+
+let sandbox: RunningSandbox;
+let fresh: FreshDatabase;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  fresh = await freshDatabase();
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await fresh?.drop();
+});
+
+let refs = 0;
+const bookkeeping = new Set(['account_uid', 'raw', 'problems', 'first_seen_at', 'updated_at', 'seen_run_id', 'last_seen_at']);
+
+/** Rows of `stream`'s table whose typed columns or problems differ from the reference mapper's. */
+async function differencesFromReference(db: Kysely<any>, stream: HistoryStream, sources?: { account: string; raw: Record<string, unknown> }[]): Promise<{ differences: unknown[]; compared: number; feeFlagged: number }> {
+  const tableColumns = (await sql<{ c: string }>`SELECT column_name AS c FROM information_schema.columns WHERE table_name = ${stream.table} ORDER BY ordinal_position`.execute(db)).rows.map((r) => r.c);
+  const partitionColumns = tableColumns.filter((c) => !bookkeeping.has(c) && !(c in stream.columns));
+  const { rows } = await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(stream.table)}`.execute(db);
+  const columns = columnsOf('account_uid', partitionColumns, stream.columns);
+  // The records as stored, unless the test gives the records as sent: a missing id's stand-in is
+  // a hash of the record as received, whose key order jsonb does not keep.
+  const reference = sources ? sources.map((r) => recordRow(stream.name, r.account, { key: '', params: {}, columns: {} }, stream.columns, stream.key, r.raw).values) : rows.map((row) => {
+    const partition = { key: '', params: {}, columns: Object.fromEntries(partitionColumns.map((c) => [c, String(row[c])])) };
+    // Fee-parser problems are not re-derived here (that needs the symbol book); the stored ones are passed through.
+    const feeProblems = (row.problems as string[]).filter((p) => p.startsWith('feeDetail:'));
+    return recordRow(stream.name, String(row.account_uid), partition, stream.columns, stream.key, row.raw as Record<string, unknown>, feeProblems).values;
+  });
+  const client = await poolOf(db).connect();
+  try {
+    // One reference table per stream and test: upsertPage caches column types by table name.
+    const ref = `ref_${stream.table}_${++refs}`;
+    await client.query(`CREATE TEMP TABLE ${ref} (LIKE "${stream.table}" INCLUDING ALL)`);
+    await upsertPage(client, { table: ref, key: ['account_uid', ...stream.key], columns, compare: ['raw'], jsonText: jsonTextColumns(stream.columns) }, reference);
+    // checkRecord adds one joined message for a feeDetail with several shape problems, beside the
+    // fee parser's one-per-problem messages; the lean mapper keeps the latter only.
+    const shown = [...tableColumns.filter((c) => c !== 'problems' && c !== 'raw' && !bookkeeping.has(c) || c === 'account_uid'),
+      `ARRAY(SELECT p FROM unnest(problems) p WHERE p NOT LIKE 'feeDetail:%' ORDER BY p) AS problems`].map((c) => (c.includes(' ') ? c : `"${c}"`)).join(', ');
+    const diff = await client.query(`(SELECT 'lean' AS side, ${shown} FROM "${stream.table}" EXCEPT SELECT 'lean', ${shown} FROM ${ref})
+      UNION ALL (SELECT 'reference', ${shown} FROM ${ref} EXCEPT SELECT 'reference', ${shown} FROM "${stream.table}") LIMIT 10`);
+    const flagged = await client.query(`SELECT count(*)::int AS n FROM ${ref} r JOIN "${stream.table}" t USING (account_uid, ${stream.key.map((k) => `"${k}"`).join(', ')})
+      WHERE EXISTS (SELECT 1 FROM unnest(r.problems) p WHERE p LIKE 'feeDetail:%') AND NOT EXISTS (SELECT 1 FROM unnest(t.problems) p WHERE p LIKE 'feeDetail:%')`);
+    return { differences: diff.rows, compared: rows.length, feeFlagged: flagged.rows[0].n };
+  } finally {
+    client.release();
+  }
+}
+
+describe('lean rows: typed columns derived in PostgreSQL', () => {
+  it('equal the full JS mapper on every record of every history stream after a sync', async () => {
+    const result = await runSync(testSyncOptions(sandbox, fresh.db));
+    expect(result.errors).toEqual([]);
+    let total = 0;
+    for (const stream of historyStreams) {
+      const { differences, compared, feeFlagged } = await differencesFromReference(fresh.db, stream);
+      expect(differences, stream.name).toEqual([]);
+      expect(feeFlagged, `${stream.name}: a record the reference flags for its feeDetail is flagged`).toBe(0);
+      total += compared;
+    }
+    expect(total).toBeGreaterThan(1000);
+  });
+
+  it('equal the full JS mapper on records with every odd form a value can take', async () => {
+    const stream = historyStreams.find((s) => s.name === 'deposits')!;
+    const base = { orderId: '900', coin: 'USDT', dest: 'on_chain', size: '1.5', status: 'success', cTime: '1700000000123', uTime: '1700000000999' };
+    const odd: Record<string, unknown>[] = [
+      base,
+      { ...base, orderId: '901', size: '1.2E-3', cTime: '1700000000', uTime: '' },
+      { ...base, orderId: '902', size: 5, cTime: 1700000000123, uTime: null },
+      { ...base, orderId: '903', size: '111,1', cTime: 'yesterday', uTime: '17000000001' },
+      { ...base, orderId: '904', coin: 42, dest: 'lightning', status: 'weird', size: '', chain: { a: 1 } },
+      { ...base, orderId: undefined, size: '-0.000', passphrase: 'hunter2', secretKey: 's' },
+      { ...base, orderId: '905', size: '007.50', coin: '' , tag: "it's \"quoted\"\n\t\\" },
+      { ...base, orderId: '906', size: '1'.repeat(40), cTime: ' 1700000000123 ' },
+    ];
+    const db = fresh.db;
+    await sql`DELETE FROM deposits`.execute(db);
+    const plan = rowPlan({ resource: 'deposits', columns: stream.columns, key: stream.key, partitionColumns: [], parsesFees: false });
+    const rows = odd.map((r) => plan.read(r, {}, []));
+    const counts = await loadPage(db, {
+      target: { table: 'deposits', key: stream.key, partitionColumns: [], columns: stream.columns },
+      constants: { account: 'u-odd', partition: {}, runId: '1' }, rows,
+    });
+    expect(counts).toEqual({ inserted: odd.length, updated: 0, unchanged: 0 });
+    const { differences, compared } = await differencesFromReference(db, stream, odd.map((raw) => ({ account: 'u-odd', raw })));
+    expect(compared).toBe(odd.length);
+    expect(differences).toEqual([]);
+    const stored = (await sql<{ raw: Record<string, unknown>; problems: string[]; size: string | null; c_time: Date | null }>`
+      SELECT raw, problems, size::text AS size, c_time FROM deposits ORDER BY order_id`.execute(db)).rows;
+    expect(stored.some((r) => 'passphrase' in r.raw || 'secretKey' in r.raw)).toBe(false);
+    expect(stored.find((r) => r.raw.orderId === '901')).toMatchObject({ size: '0.0012', c_time: new Date(1700000000000) });
+    expect(stored.find((r) => r.raw.orderId === '903')!.problems.length).toBeGreaterThanOrEqual(3);
+    // Loading the same records again changes nothing.
+    const again = await loadPage(db, {
+      target: { table: 'deposits', key: stream.key, partitionColumns: [], columns: stream.columns },
+      constants: { account: 'u-odd', partition: {}, runId: '2' }, rows: odd.map((r) => plan.read(r, {}, [])),
+    });
+    expect(again).toEqual({ inserted: 0, updated: 0, unchanged: odd.length });
+  });
+
+  it('replaces the fee rows of a record whose row changed, and leaves the others alone', async () => {
+    const stream = historyStreams.find((s) => s.name === 'spotFills')!;
+    const db = fresh.db;
+    const plan = rowPlan({ resource: 'spotFills', columns: stream.columns, key: stream.key, partitionColumns: [], parsesFees: true });
+    const fill = (tradeId: string, size: string) => ({ tradeId, orderId: '1', symbol: 'BTCUSDT', side: 'buy', priceAvg: '100', size, amount: '100', cTime: '1700000000123' });
+    const fee = (coin: string, paid: string): FeeRow => ({ coin, paid, platformDeducted: '0', couponCovered: '0', payableInReceivedCoin: '0', receivedCoin: null, format: 'legacy', rebate: false, raw: {} });
+    const load = (records: Record<string, unknown>[], fees: [string, FeeRow[]][], runId: string) => loadPage(db, {
+      target: { table: 'spot_fills', key: stream.key, partitionColumns: [], columns: stream.columns },
+      constants: { account: 'u-fees', partition: {}, runId }, rows: records.map((r) => plan.read(r, {}, [])),
+      fees: { source: 'spot_fills', byId: new Map(fees) },
+    });
+    const stored = async () => (await sql<{ source_id: string; seq: number; coin: string; paid: string; c_time: Date }>`
+      SELECT source_id, seq, coin, paid::text AS paid, c_time FROM fees WHERE account_uid = 'u-fees' ORDER BY source_id, seq`.execute(db)).rows;
+    expect(await load([fill('a', '1'), fill('b', '1')], [['a', [fee('BTC', '0.1'), fee('BGB', '0.2')]], ['b', [fee('USDT', '1')]]], '1'))
+      .toEqual({ inserted: 2, updated: 0, unchanged: 0 });
+    expect(await stored()).toEqual([
+      { source_id: 'a', seq: 0, coin: 'BTC', paid: '0.1', c_time: new Date(1700000000123) },
+      { source_id: 'a', seq: 1, coin: 'BGB', paid: '0.2', c_time: new Date(1700000000123) },
+      { source_id: 'b', seq: 0, coin: 'USDT', paid: '1', c_time: new Date(1700000000123) },
+    ]);
+    // a changes (one fee coin now); b is sent unchanged with different fee rows, which must not be written.
+    expect(await load([fill('a', '2'), fill('b', '1')], [['a', [fee('USDT', '5')]], ['b', [fee('XXX', '9')]]], '2'))
+      .toEqual({ inserted: 0, updated: 1, unchanged: 1 });
+    expect((await stored()).map((f) => `${f.source_id}/${f.seq} ${f.coin} ${f.paid}`)).toEqual(['a/0 USDT 5', 'b/0 USDT 1']);
+  });
+});
