@@ -6,9 +6,7 @@ import { upsertLean } from './upsertLean.js';
 import type { LeanConstants, LeanFees, LeanTarget } from './upsertLean.js';
 import type { UpsertCounts } from './upsertPage.js';
 import type { LeanRow } from './rowPlan.js';
-import { checkpointStatement } from './syncState.js';
 import { asyncCommit } from './asyncCommit.js';
-import type { CheckpointWrite, StateKey } from './syncState.js';
 
 export interface PageLoad {
   readonly target: LeanTarget;
@@ -18,9 +16,8 @@ export interface PageLoad {
   readonly fees?: LeanFees;
   /** Stamp last_seen_at and seen_run_id on every row of the page (current-state streams). */
   readonly touchSeen?: boolean;
-  /** The checkpoint committed with the page; absent for out-of-band refreshes (E15). */
-  readonly state?: StateKey;
-  readonly checkpoint?: CheckpointWrite;
+  /** The checkpoint statement committed with the page; absent for out-of-band refreshes (E15). */
+  readonly alongside?: { readonly text: string; readonly params: unknown[] };
 }
 
 /**
@@ -30,13 +27,13 @@ export interface PageLoad {
  * Rows are deduplicated by key first (a window edge or a page overlap can repeat a record).
  *
  * @example
- * const counts = await loadPage(db, { target, constants, rows, state, checkpoint });
+ * const counts = await loadPage(db, { target, constants, rows, alongside: checkpointStatement(state, checkpoint) });
  */
 export async function loadPage(db: Kysely<any>, load: PageLoad): Promise<UpsertCounts> {
   const unique = new Map<string, LeanRow>();
   for (const r of load.rows) unique.set(r.key, r);
   const rows = [...unique.values()];
-  const checkpoint = load.state && load.checkpoint ? checkpointStatement(load.state, load.checkpoint) : undefined;
+  const checkpoint = load.alongside;
   if (!load.touchSeen) {
     // One statement: atomic without BEGIN/COMMIT, one round trip.
     const client = await poolOf(db).connect();

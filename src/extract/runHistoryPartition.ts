@@ -6,11 +6,17 @@ import { loadPage } from './loadPage.js';
 import type { PageLoad } from './loadPage.js';
 import { planWindows } from './windowPlan.js';
 import type { Window } from './windowPlan.js';
-import { readCheckpoint } from './syncState.js';
-import type { CheckpointWrite, StateKey } from './syncState.js';
+import { checkpointStatement, createParallelWindows, finishParallelWindows, readCheckpoint, readParallelWindows, windowProgressStatement } from './syncState.js';
+import type { ParallelWindow, StateKey } from './syncState.js';
+import { DAY_MS } from '../api/endpoints.js';
 import { recordGap } from './historyGap.js';
 import { emptyCounts } from './streamCounts.js';
 import type { StreamCounts } from './streamCounts.js';
+
+/** A partition plan covering at least this much time is walked as parallel windows. */
+const parallelFromMs = 30 * DAY_MS;
+/** How many windows of one partition are walked at once. */
+export const parallelWindows = 4;
 
 /**
  * Walks one partition of one history stream: windows oldest to newest, pages newest to oldest
@@ -19,36 +25,122 @@ import type { StreamCounts } from './streamCounts.js';
  * so a killed run resumes after the last committed batch; the next page is fetched while a batch
  * loads. Throws when the exchange fails for good, after committing the pages already read.
  *
+ * A long plan (a first sync, a long catch-up) is walked as up to four windows at once, each with
+ * its own checkpoint in sync_windows: one partition pages one request after another, so its
+ * request latency, not the machine or the rate budget, would otherwise bound it. The partition's
+ * watermark moves only when every window is read. Windows a killed run left are finished first.
+ *
  * @example
  * const { counts } = await runHistoryPartition(run, deposits, single[0]);
  */
 export async function runHistoryPartition(run: AccountRun, stream: HistoryStream, partition: Partition): Promise<{ counts: StreamCounts; firstWindowStart: number | undefined }> {
   const state: StateKey = { account: run.account.uid, stream: stream.name, partition: partition.key };
-  const checkpoint = await readCheckpoint(run.db, state);
   const t = run.timing;
+  const where = { account: run.account.name, stream: stream.name, partition: partition.key };
+  const spec = loadTarget(run, stream, partition);
+  const counts = emptyCounts();
+  const left = await readParallelWindows(run.db, state);
+  let firstWindowStart: number | undefined;
+  if (left.length > 0) {
+    // (One partition-start per partition: the few windows planned after these count as extra.)
+    run.emit({ type: 'partition-start', ...where, windows: left.length });
+    firstWindowStart = left[0]!.start;
+    await walkParallel(run, stream, partition, spec, state, left, counts);
+  }
+  const checkpoint = await readCheckpoint(run.db, state);
   const rescanFrom = stream.current && checkpoint ? await stream.current.oldestCurrent(run.db, run.account.uid, partition) : undefined;
   const plan = planWindows({
     spanDays: run.windowDays[stream.name] ?? stream.spanDays, horizonDays: stream.horizonDays, mutable: stream.mutable,
     rescanFrom, checkpoint, now: t.now, safetyLagMs: t.safetyLagMs, since: t.since,
     defaultStart: t.defaultStart, lookbackMs: t.lookbackMs, horizonMarginMs: t.horizonMarginMs,
   });
-  const where = { account: run.account.name, stream: stream.name, partition: partition.key };
   if (plan.gap) {
     await recordGap(run.db, state, plan.gap, `${stream.endpoint} serves only the last ${stream.horizonDays} days`, run.runId);
     run.emit({ type: 'gap', ...where, from: new Date(plan.gap.from).toISOString(), to: new Date(plan.gap.to).toISOString() });
   }
-  run.emit({ type: 'partition-start', ...where, windows: plan.windows.length });
-  const spec = loadTarget(run, stream, partition);
-  const counts = emptyCounts();
+  firstWindowStart ??= plan.windows[0]?.start;
+  const first = plan.windows[0];
+  const last = plan.windows.at(-1);
+  if (first && last && first.cursor === undefined && !stream.current && last.end - first.start >= parallelFromMs) {
+    const windows = parallelPlan(plan.windows);
+    if (left.length === 0) run.emit({ type: 'partition-start', ...where, windows: windows.length });
+    await createParallelWindows(run.db, state, windows, run.runId);
+    await walkParallel(run, stream, partition, spec, state, windows.map((w) => ({ ...w, done: false })), counts);
+    return { counts, firstWindowStart };
+  }
+  if (left.length === 0) run.emit({ type: 'partition-start', ...where, windows: plan.windows.length });
   let watermark = checkpoint?.watermark;
   for (const [i, window] of plan.windows.entries()) {
-    await walkWindow(run, stream, partition, spec, state, window, watermark, counts, i, plan.windows.length);
+    const wm = watermark;
+    const commitPoint = (next: string | undefined, done: boolean) => checkpointStatement(state, {
+      watermark: done ? Math.max(wm ?? -Infinity, window.end) : wm,
+      window: done ? undefined : { start: window.start, end: window.end, cursor: next }, status: 'running', runId: run.runId,
+    });
+    await walkWindow(run, stream, partition, spec, window, commitPoint, counts, i, plan.windows.length);
     watermark = Math.max(watermark ?? -Infinity, window.end);
     counts.windows++;
     run.emit({ type: 'window-done', ...where, window: i + 1, windows: plan.windows.length });
   }
-  return { counts, firstWindowStart: plan.windows[0]?.start };
+  return { counts, firstWindowStart };
 }
+
+// The plan's windows as they are when there are enough to share out; otherwise its time range cut
+// into `parallelWindows` equal windows (each within the span, being shorter than the plan's).
+function parallelPlan(windows: readonly Window[]): { start: number; end: number }[] {
+  if (windows.length >= parallelWindows) return windows.map((w) => ({ start: w.start, end: w.end }));
+  const start = windows[0]!.start;
+  const end = windows.at(-1)!.end;
+  const cuts = Array.from({ length: parallelWindows + 1 }, (_, i) => (i === parallelWindows ? end : start + Math.floor(((end - start) * i) / parallelWindows)));
+  return cuts.slice(0, -1).map((s, i) => ({ start: s, end: cuts[i + 1]! })).filter((w) => w.end > w.start);
+}
+
+// Walks the windows not yet done, up to `parallelWindows` at once, oldest first; then moves the
+// watermark to their end and drops them. On a failure the windows under way finish (committing
+// what they read), no new one starts, and the first error is thrown: the next run resumes.
+async function walkParallel(
+  run: AccountRun, stream: HistoryStream, partition: Partition, spec: LoadSpec, state: StateKey, all: readonly ParallelWindow[], counts: StreamCounts,
+): Promise<void> {
+  const where = { account: run.account.name, stream: stream.name, partition: partition.key };
+  const horizonStart = stream.horizonDays === undefined ? -Infinity : run.timing.now - stream.horizonDays * DAY_MS + run.timing.horizonMarginMs;
+  // Each window still owed, with its start as recorded (its key in sync_windows).
+  const pending: { window: Window; key: number }[] = [];
+  for (const w of all) {
+    if (w.done) continue;
+    // A window a run left days ago may now reach past the horizon: the part the exchange no longer
+    // serves is recorded as a gap, as the planner does.
+    if (w.start < horizonStart) {
+      const to = Math.min(horizonStart, w.end);
+      await recordGap(run.db, state, { from: w.start, to }, `${stream.endpoint} serves only the last ${stream.horizonDays} days`, run.runId);
+      run.emit({ type: 'gap', ...where, from: new Date(w.start).toISOString(), to: new Date(to).toISOString() });
+    }
+    const start = Math.max(w.start, horizonStart);
+    if (start < w.end) pending.push({ window: w.cursor === undefined ? { start, end: w.end } : { start, end: w.end, cursor: w.cursor }, key: w.start });
+  }
+  const total = all.length;
+  let next = 0;
+  let done = all.length - pending.length;
+  const errors: unknown[] = [];
+  const lane = async () => {
+    while (errors.length === 0 && next < pending.length) {
+      const { window, key } = pending[next++]!;
+      const commitPoint = (cursor: string | undefined, finished: boolean) => windowProgressStatement(state, key, cursor, finished, run.runId);
+      try {
+        await walkWindow(run, stream, partition, spec, window, commitPoint, counts, done, total);
+      } catch (e) {
+        errors.push(e);
+        return;
+      }
+      counts.windows++;
+      run.emit({ type: 'window-done', ...where, window: ++done, windows: total });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallelWindows, pending.length) }, lane));
+  if (errors.length > 0) throw errors[0];
+  await finishParallelWindows(run.db, state, Math.max(...all.map((w) => w.end)), run.runId);
+}
+
+type LoadSpec = Pick<PageLoad, 'target' | 'constants'>;
+type CommitPoint = (cursor: string | undefined, done: boolean) => { text: string; params: unknown[] };
 
 // Consecutive pages of one partition commit together, up to this many rows or this long after
 // the first of them arrived: one larger statement costs PostgreSQL far less per row than many
@@ -57,8 +149,8 @@ const batchRows = 1000;
 const batchMs = 250;
 
 async function walkWindow(
-  run: AccountRun, stream: HistoryStream, partition: Partition, spec: Pick<PageLoad, 'target' | 'constants'>, state: StateKey,
-  window: Window, watermark: number | undefined, counts: StreamCounts, index: number, total: number,
+  run: AccountRun, stream: HistoryStream, partition: Partition, spec: LoadSpec,
+  window: Window, commitPoint: CommitPoint, counts: StreamCounts, index: number, total: number,
 ): Promise<void> {
   const fetchPage = (at: string | undefined) => {
     const params: Record<string, string> = {
@@ -75,7 +167,7 @@ async function walkWindow(
   // Loads run one at a time, in page order, while the next pages are fetched. A load's failure
   // surfaces at the next flush or at the end; the no-op catch only keeps it from being reported
   // as unhandled in between.
-  const flush = (checkpoint: CheckpointWrite) => {
+  const flush = (checkpoint: { text: string; params: unknown[] }) => {
     const rows = batch;
     const pages = batchPages;
     batch = [];
@@ -84,7 +176,7 @@ async function walkWindow(
     loading = previous.then(async () => {
       const fees = pageFees(stream, rows);
       const got = await loadPage(run.db, {
-        ...spec, rows: rows.map((r) => r.row), ...(fees ? { fees } : {}), touchSeen: stream.current !== undefined, state, checkpoint,
+        ...spec, rows: rows.map((r) => r.row), ...(fees ? { fees } : {}), touchSeen: stream.current !== undefined, alongside: checkpoint,
       });
       counts.pages += pages;
       counts.inserted += got.inserted;
@@ -96,7 +188,7 @@ async function walkWindow(
   };
   let cursor = window.cursor;
   let pending = fetchPage(cursor);
-  let lastCheckpoint: CheckpointWrite | undefined;
+  let lastCheckpoint: { text: string; params: unknown[] } | undefined;
   try {
     for (;;) {
       const page = await pending;
@@ -114,11 +206,7 @@ async function walkWindow(
       if (batchPages === 0) batchStart = Date.now();
       for (const raw of page.records) batch.push(toRow(run, stream, partition, raw));
       batchPages++;
-      lastCheckpoint = {
-        watermark: done ? Math.max(watermark ?? -Infinity, window.end) : watermark,
-        window: done ? undefined : { start: window.start, end: window.end, cursor: next },
-        status: 'running', runId: run.runId,
-      };
+      lastCheckpoint = commitPoint(next, done);
       if (done || batch.length + stream.limit > batchRows || Date.now() - batchStart >= batchMs) {
         // At most one load runs and one waits behind it, so fetching goes on while PostgreSQL
         // works and memory stays bounded (three batches at most).

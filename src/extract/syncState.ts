@@ -1,6 +1,10 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Checkpoint } from './windowPlan.js';
+import { poolOf } from '../db/createDb.js';
+
+// Unix ms to timestamptz with integer arithmetic (exact, unlike to_timestamp's float seconds).
+const epochMs = (ms: string) => `('epoch'::timestamptz + ${ms} * interval '1 millisecond')`;
 
 /** Which (account, stream, partition) a checkpoint belongs to. */
 export interface StateKey {
@@ -74,4 +78,69 @@ export async function markState(db: Kysely<any>, key: StateKey, status: 'running
     VALUES (${key.account}, ${key.stream}, ${key.partition}, ${status}, ${error}, ${runId})
     ON CONFLICT (account_uid, stream, partition) DO UPDATE SET status = EXCLUDED.status,
       last_error = EXCLUDED.last_error, last_run_id = EXCLUDED.last_run_id, updated_at = now()`.execute(db);
+}
+
+/** A window of a partition walked in parallel (sync_windows), as a killed run may have left it. */
+export interface ParallelWindow {
+  readonly start: number;
+  readonly end: number;
+  readonly cursor?: string;
+  readonly done: boolean;
+}
+
+/**
+ * The parallel windows of a partition, oldest first; empty when none are pending.
+ *
+ * @example
+ * const left = await readParallelWindows(db, key);
+ */
+export async function readParallelWindows(db: Kysely<any>, key: StateKey): Promise<ParallelWindow[]> {
+  const { rows } = await sql<{ window_start: Date; window_end: Date; cursor: string | null; done: boolean }>`
+    SELECT window_start, window_end, cursor, done FROM sync_windows
+    WHERE account_uid = ${key.account} AND stream = ${key.stream} AND partition = ${key.partition}
+    ORDER BY window_start`.execute(db);
+  return rows.map((r) => ({ start: r.window_start.getTime(), end: r.window_end.getTime(), done: r.done, ...(r.cursor ? { cursor: r.cursor } : {}) }));
+}
+
+/**
+ * Writes all parallel windows of a partition in one statement, before any of them is read, so
+ * a killed run always knows every window it still owes.
+ *
+ * @example
+ * await createParallelWindows(db, key, windows, runId);
+ */
+export async function createParallelWindows(db: Kysely<any>, key: StateKey, windows: readonly { start: number; end: number }[], runId: string): Promise<void> {
+  await sql`
+    INSERT INTO sync_windows (account_uid, stream, partition, window_start, window_end, last_run_id)
+    SELECT ${key.account}, ${key.stream}, ${key.partition}, ${sql.raw(epochMs('w.s'))}, ${sql.raw(epochMs('w.e'))}, ${runId}::bigint
+    FROM unnest(${windows.map((w) => w.start)}::bigint[], ${windows.map((w) => w.end)}::bigint[]) AS w(s, e)`.execute(db);
+}
+
+/**
+ * One parallel window's progress as SQL text (parameters numbered after `offset`), committed
+ * in the statement that loads its pages: the cursor of the next page, or done.
+ *
+ * @example
+ * const { text, params } = windowProgressStatement(key, window.start, next, false, runId);
+ */
+export function windowProgressStatement(key: StateKey, windowStart: number, cursor: string | undefined, done: boolean, runId: string, offset = 0): { text: string; params: unknown[] } {
+  const $ = (n: number) => `$${offset + n}`;
+  return {
+    text: `UPDATE sync_windows SET cursor = ${$(5)}, done = ${$(6)}, last_run_id = ${$(7)}::bigint, updated_at = now()
+      WHERE account_uid = ${$(1)} AND stream = ${$(2)} AND partition = ${$(3)} AND window_start = ${epochMs(`${$(4)}::bigint`)}`,
+    params: [key.account, key.stream, key.partition, windowStart, done ? null : cursor ?? null, done, runId],
+  };
+}
+
+/**
+ * Closes a partition's parallel windows once all are read: the watermark moves to `end` and the
+ * window rows go, in one statement.
+ *
+ * @example
+ * await finishParallelWindows(db, key, end, runId);
+ */
+export async function finishParallelWindows(db: Kysely<any>, key: StateKey, end: number, runId: string): Promise<void> {
+  const cp = checkpointStatement(key, { watermark: end, window: undefined, status: 'running', runId }, 3);
+  await poolOf(db).query(`WITH gone AS (DELETE FROM sync_windows WHERE account_uid = $1 AND stream = $2 AND partition = $3) ${cp.text}`,
+    [key.account, key.stream, key.partition, ...cp.params]);
 }

@@ -51,6 +51,8 @@ describe('crash drill: kill -9 the sync at random points, rerun', () => {
     expect(first.code, first.stderr).toBe(0);
 
     let kills = 0;
+    let leftWindows = 0;
+    const pendingWindows = async () => Number((await sql<{ n: string }>`SELECT count(*)::text AS n FROM sync_windows WHERE NOT done`.execute(crashed.db)).rows[0]!.n);
     for (let i = 0; i < 4; i++) {
       const { child, done } = startCli(args, cliEnv);
       // Kill at a random point measured in committed work, not wall time: after 1 to 6 page
@@ -67,10 +69,15 @@ describe('crash drill: kill -9 the sync at random points, rerun', () => {
       const r = await done;
       if (r.signal === 'SIGKILL') kills++;
       else expect(r.code, r.stderr).toBe(0);
+      // A first sync walks a partition's windows in parallel (sync_windows); a kill leaves some owed.
+      leftWindows += await pendingWindows();
     }
     expect(kills, 'at least two runs were killed mid-way').toBeGreaterThanOrEqual(2);
     const last = await runCli(args, cliEnv);
     expect(last.code, last.stderr.slice(-2000)).toBe(0);
+    expect(leftWindows, 'a kill left parallel windows for the next run to finish').toBeGreaterThan(0);
+    const windowRows = await sql<{ n: string }>`SELECT count(*)::text AS n FROM sync_windows`.execute(crashed.db);
+    expect(Number(windowRows.rows[0]!.n), 'every parallel window finished and was closed').toBe(0);
     const interrupted = await sql<{ n: string }>`SELECT count(*)::text AS n FROM sync_runs WHERE status = 'interrupted'`.execute(crashed.db);
     expect(Number(interrupted.rows[0]!.n)).toBeGreaterThanOrEqual(1);
 

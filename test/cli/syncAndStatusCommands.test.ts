@@ -88,9 +88,11 @@ describe('tradeledger sync and status', () => {
 
   it('exits 3 when a stream fails and the others are saved', async () => {
     // A transfers window wider than E19's 90 days is refused by the exchange (40705): that stream fails alone.
+    // 500 days make 5 such windows (a plan of fewer would be cut into 4 shorter parallel windows).
+    const longSince = String(sandbox.world.now() - 500 * DAY_MS);
     const { file, env } = writeSandboxConfig(sandbox, { safetyLagSeconds: 0, windowDays: { transfers: 120 } }, { rateLimit: false });
     Object.assign(process.env, env);
-    const r = await cli(['sync', '--json', '--config', file, '--account', 'main', '--streams', 'transfers,withdrawals', '--since', since]);
+    const r = await cli(['sync', '--json', '--config', file, '--account', 'main', '--streams', 'transfers,withdrawals', '--since', longSince]);
     expect(r.code, r.stderr).toBe(3);
     const summary = JSON.parse(r.stdout) as { status: string; errors: { stream: string; code: string }[] };
     expect(summary.status).toBe('partial');
