@@ -31,6 +31,7 @@ export function statusCommand(_setExit: (code: number) => void): Command {
           const run = x.lastRunId === null ? '' : `  (run ${x.lastRunId})`;
           process.stdout.write(`${`${x.accountName}/${x.stream}`.padEnd(40)} ${x.state.padEnd(11)} ${String(x.rows).padStart(9)} rows  ${x.state === 'snapshot' ? 'latest snapshot' : 'complete to'} ${x.watermark ?? '-'}${run}\n`);
           if (x.lastError && x.state === 'failed') process.stdout.write(`    last error: ${x.lastError}\n`);
+          if (x.pendingWindows > 0) process.stdout.write(`    ${x.pendingWindows} window${x.pendingWindows === 1 ? '' : 's'} of an interrupted run still to read: the next sync reads them first\n`);
           for (const g of x.gaps) process.stdout.write(`    history gap ${g.partition}: ${g.from.slice(0, 10)} .. ${g.to.slice(0, 10)} (beyond the endpoint's horizon)\n`);
         }
       } finally {

@@ -6,7 +6,7 @@ import { loadPage } from './loadPage.js';
 import type { PageLoad } from './loadPage.js';
 import { planWindows } from './windowPlan.js';
 import type { Window } from './windowPlan.js';
-import { checkpointStatement, createParallelWindows, finishParallelWindows, readCheckpoint, readParallelWindows, windowProgressStatement } from './syncState.js';
+import { checkpointStatement, createParallelWindows, finishParallelWindows, markState, readCheckpoint, readParallelWindows, windowProgressStatement } from './syncState.js';
 import type { ParallelWindow, StateKey } from './syncState.js';
 import { DAY_MS } from '../api/endpoints.js';
 import { recordGap } from './historyGap.js';
@@ -64,6 +64,8 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
   if (first && last && first.cursor === undefined && !stream.current && last.end - first.start >= parallelFromMs) {
     const windows = parallelPlan(plan.windows);
     if (left.length === 0) run.emit({ type: 'partition-start', ...where, windows: windows.length });
+    // A kill from here on shows in `status` as interrupted, even before the first watermark.
+    await markState(run.db, state, 'running', run.runId, null);
     await createParallelWindows(run.db, state, windows, run.runId);
     await walkParallel(run, stream, partition, spec, state, windows.map((w) => ({ ...w, done: false })), counts);
     return { counts, firstWindowStart };

@@ -15,6 +15,8 @@ export interface StreamStatus {
   lastError: string | null;
   rows: number;
   gaps: { partition: string; from: string; to: string }[];
+  /** Windows an interrupted run left in sync_windows; the next run reads them first. */
+  pendingWindows: number;
 }
 
 export interface SyncStatus {
@@ -41,6 +43,8 @@ export async function syncStatus(db: Kysely<any>): Promise<SyncStatus> {
     GROUP BY s.account_uid, a.name, s.stream ORDER BY a.name, s.stream`.execute(db);
   const gaps = await sql<{ account_uid: string; stream: string; partition: string; gap_from: Date; gap_to: Date }>`
     SELECT account_uid, stream, partition, gap_from, gap_to FROM history_gaps ORDER BY gap_from`.execute(db);
+  const pending = new Map((await sql<{ account_uid: string; stream: string; n: string }>`
+    SELECT account_uid, stream, count(*)::text AS n FROM sync_windows WHERE NOT done GROUP BY 1, 2`.execute(db)).rows.map((w) => [`${w.account_uid}/${w.stream}`, Number(w.n)]));
   const counts = new Map<string, number>();
   for (const s of historyStreams) {
     const { rows } = await sql<{ account_uid: string; n: string }>`SELECT account_uid, count(*)::text AS n FROM ${sql.table(s.table)} GROUP BY account_uid`.execute(db);
@@ -53,6 +57,7 @@ export async function syncStatus(db: Kysely<any>): Promise<SyncStatus> {
     lastError: s.last_error, rows: counts.get(`${s.account_uid}/${s.stream}`) ?? 0,
     gaps: gaps.rows.filter((g) => g.account_uid === s.account_uid && g.stream === s.stream)
       .map((g) => ({ partition: g.partition, from: g.gap_from.toISOString(), to: g.gap_to.toISOString() })),
+    pendingWindows: pending.get(`${s.account_uid}/${s.stream}`) ?? 0,
   }));
   const names = new Map((await sql<{ uid: string; name: string }>`SELECT uid, name FROM accounts`.execute(db)).rows.map((a) => [a.uid, a.name]));
   for (const s of snapshotStreams) {
@@ -61,7 +66,7 @@ export async function syncStatus(db: Kysely<any>): Promise<SyncStatus> {
       ? await sql<{ a: string; n: string; at: Date }>`SELECT '-' AS a, count(*)::text AS n, max(snapshot_at) AS at FROM ${sql.table(s.table)} HAVING count(*) > 0`.execute(db)
       : await sql<{ a: string; n: string; at: Date }>`SELECT ${sql.ref(accountCol)} AS a, count(*)::text AS n, max(snapshot_at) AS at FROM ${sql.table(s.table)} GROUP BY 1`.execute(db);
     for (const row of rows) {
-      streams.push({ account: row.a, accountName: names.get(row.a) ?? row.a, stream: s.name, partitions: 0, lastRunId: null, watermark: row.at.toISOString(), state: 'snapshot', lastError: null, rows: Number(row.n), gaps: [] });
+      streams.push({ account: row.a, accountName: names.get(row.a) ?? row.a, stream: s.name, partitions: 0, lastRunId: null, watermark: row.at.toISOString(), state: 'snapshot', lastError: null, rows: Number(row.n), gaps: [], pendingWindows: 0 });
     }
   }
   return {

@@ -70,7 +70,13 @@ describe('crash drill: kill -9 the sync at random points, rerun', () => {
       if (r.signal === 'SIGKILL') kills++;
       else expect(r.code, r.stderr).toBe(0);
       // A first sync walks a partition's windows in parallel (sync_windows); a kill leaves some owed.
-      leftWindows += await pendingWindows();
+      const left = await pendingWindows();
+      if (left > 0 && leftWindows === 0) {
+        const status = await runCli(['status'], cliEnv);
+        expect(status.stdout, 'status tells the operator about the windows left').toMatch(/windows? of an interrupted run still to read/);
+        expect(status.stdout).toMatch(/interrupted/);
+      }
+      leftWindows += left;
     }
     expect(kills, 'at least two runs were killed mid-way').toBeGreaterThanOrEqual(2);
     const last = await runCli(args, cliEnv);
