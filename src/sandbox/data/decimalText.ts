@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import { fixed, mul, roundTo, scaled } from './scaledDecimal.js';
 
 /**
  * Writes an integer mantissa as a decimal string with `places` digits after the point, without
@@ -23,7 +24,8 @@ export function decimalText(mantissa: bigint | number, places: number): string {
  * mulText('0.5', '99000', 8); // '49500.00000000'
  */
 export function mulText(a: string, b: string, places: number): string {
-  return new Decimal(a).mul(b).toDecimalPlaces(places, Decimal.ROUND_HALF_UP).toFixed(places);
+  // Same as decimal.js's mul, toDecimalPlaces(places, ROUND_HALF_UP), toFixed(places); far cheaper.
+  return fixed(roundTo(mul(scaled(a), scaled(b)), places), places);
 }
 
 /**

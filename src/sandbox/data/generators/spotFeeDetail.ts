@@ -1,6 +1,6 @@
-import { Decimal } from 'decimal.js';
 import { feeNumberText } from '../decimalText.js';
 import { platformCoin } from '../catalog.js';
+import { fixed, mul, roundTo, scaled, sub, type Scaled } from '../scaledDecimal.js';
 
 /** The feeDetail shapes the exchange has used over time (api-notes.md, Fees). */
 export const modernFeeForms = ['newPlain', 'newPlatform', 'newCoupon', 'newInsufficient', 'newRebate', 'newOnly'] as const;
@@ -8,6 +8,10 @@ export const legacyFeeForms = ['legacyCoin', 'legacyPlatform', 'legacyKeyDiffers
 export type FeeForm = (typeof modernFeeForms)[number] | (typeof legacyFeeForms)[number];
 
 const n = feeNumberText;
+const oneHalf: Scaled = { m: 5n, s: 1 };
+
+/** decimal.js's `new Decimal(x).div(2).toDecimalPlaces(12).toFixed()` (halving is exact, so x * 0.5 is the same quotient). */
+const halfOf = (x: string): string => fixed(roundTo(mul(scaled(x), oneHalf), 12));
 
 function newFees(c: string, d: string, r: string, t: string, deduction: boolean): string {
   return `{"c":${n(c)},"d":${n(d)},"deduction":${deduction},"r":${n(r)},"t":${n(t)},"totalDeductionFee":${n(d)}}`;
@@ -28,9 +32,9 @@ function coinEntry(key: string, feeCoin: string, deduction: boolean, deducted: s
  * spotFeeDetail('newPlain', 'USDT', '-0.1', '0.08'); // '{"newFees":{"c":0,"d":0,...,"t":-0.1,...}}'
  */
 export function spotFeeDetail(form: FeeForm, coin: string, fee: string, platformFee: string): string {
-  const half = (): string => new Decimal(fee).div(2).toDecimalPlaces(12).toFixed();
-  const rest = (): string => new Decimal(fee).minus(half()).toFixed();
-  const halfPlatform = (): string => new Decimal(platformFee).div(2).toDecimalPlaces(12).toFixed();
+  const half = (): string => halfOf(fee);
+  const rest = (): string => fixed(sub(scaled(fee), scaled(half())));
+  const halfPlatform = (): string => halfOf(platformFee);
   switch (form) {
     case 'newOnly':
       return `{"newFees":${newFees('0', '0', fee, fee, false)}}`;
