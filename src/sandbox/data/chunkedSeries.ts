@@ -46,26 +46,29 @@ export class ChunkedSeries<T> implements Series<T> {
   }
 
   timeAt(i: number): number {
-    const [c, j] = this.locate(i);
-    return c.timeAt(j);
+    const c = this.locate(i);
+    return this.chunks[c]!.timeAt(i - this.offsets[c]!);
   }
 
   idAt(i: number): bigint {
-    const [c, j] = this.locate(i);
-    return c.idAt(j);
+    const c = this.locate(i);
+    return this.chunks[c]!.idAt(i - this.offsets[c]!);
   }
 
   at(i: number): T {
-    const o = this.overrides.get(i);
-    if (o !== undefined) return o;
-    const [c, j] = this.locate(i);
-    return c.recordAt(j);
+    if (this.overrides.size > 0) {
+      const o = this.overrides.get(i);
+      if (o !== undefined) return o;
+    }
+    const c = this.locate(i);
+    return this.chunks[c]!.recordAt(i - this.offsets[c]!);
   }
 
   /** Record i as generated (ignoring overrides), or undefined when a write put it there. */
   generatedAt(i: number): T | undefined {
-    const [c, j] = this.locate(i);
-    return c instanceof ListChunk ? undefined : c.recordAt(j);
+    const c = this.locate(i);
+    const chunk = this.chunks[c]!;
+    return chunk instanceof ListChunk ? undefined : chunk.recordAt(i - this.offsets[c]!);
   }
 
   lastTime(): number {
@@ -114,7 +117,9 @@ export class ChunkedSeries<T> implements Series<T> {
     for (let i = 0; i < this.total; i++) yield this.at(i);
   }
 
-  private locate(i: number): [Chunk<T>, number] {
+  /** The index of the chunk holding record i (no tuple: this runs several times per record served). */
+  private locate(i: number): number {
+    if (i < 0 || i >= this.total) throw new RangeError(`record index ${i} out of range`);
     let lo = 0;
     let hi = this.offsets.length - 1;
     while (lo < hi) {
@@ -122,9 +127,7 @@ export class ChunkedSeries<T> implements Series<T> {
       if ((this.offsets[mid] ?? 0) <= i) lo = mid;
       else hi = mid - 1;
     }
-    const chunk = this.chunks[lo];
-    if (chunk === undefined || i < 0 || i >= this.total) throw new RangeError(`record index ${i} out of range`);
-    return [chunk, i - (this.offsets[lo] ?? 0)];
+    return lo;
   }
 
   private lowerBound(isBefore: (i: number) => boolean): number {

@@ -60,7 +60,17 @@ export function cover<T>(items: readonly T[], j: number, ctx: GenContext, rng: R
  * hexId(rng); // '9f1c...' (32 hex digits)
  */
 export function hexId(rng: Rng): string {
-  return Array.from({ length: 4 }, () => rng.u32().toString(16).padStart(8, '0')).join('');
+  return hex8(rng.u32()) + hex8(rng.u32()) + hex8(rng.u32()) + hex8(rng.u32());
+}
+
+/**
+ * A uint32 as 8 hex digits.
+ *
+ * @example
+ * hex8(255); // '000000ff'
+ */
+export function hex8(n: number): string {
+  return n.toString(16).padStart(8, '0');
 }
 
 /**
