@@ -34,6 +34,36 @@ const precisionLimit = pow10(precision);
  * scaled('-1.50'); // { m: -150n, s: 2 }
  */
 export function scaled(text: string): Scaled {
+  // The usual text (plain, at most 15 digits) is read into a double, which holds it exactly,
+  // without a regular expression or a BigInt parse.
+  const n = text.length;
+  let i = 0;
+  let neg = false;
+  if (n > 0 && text.charCodeAt(0) === 45) {
+    neg = true;
+    i = 1;
+  }
+  let v = 0;
+  let digits = 0;
+  let s = -1;
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      v = v * 10 + (c - 48);
+      digits++;
+      if (s >= 0) s++;
+    } else if (c === 46 && s < 0 && digits > 0) {
+      s = 0;
+    } else {
+      return scaledSlowly(text);
+    }
+  }
+  if (digits === 0 || digits > 15 || s === 0) return scaledSlowly(text);
+  const m = BigInt(v);
+  return { m: neg ? -m : m, s: s < 0 ? 0 : s };
+}
+
+function scaledSlowly(text: string): Scaled {
   let t = text;
   if (!plainText.test(t)) {
     t = new Decimal(text).toFixed();
@@ -41,6 +71,16 @@ export function scaled(text: string): Scaled {
   }
   const dot = t.indexOf('.');
   return dot < 0 ? { m: BigInt(t), s: 0 } : { m: BigInt(t.slice(0, dot) + t.slice(dot + 1)), s: t.length - dot - 1 };
+}
+
+/** The number of decimal digits of a > 0. */
+function digitCount(a: bigint): number {
+  // A double's log10 is off by at most one near a power of ten; the table settles it.
+  let d = Math.floor(Math.log10(Number(a))) + 1;
+  if (d < 1) d = 1;
+  if (a >= pow10(d)) d++;
+  else if (d > 1 && a < pow10(d - 1)) d--;
+  return d;
 }
 
 /** Drops the last `d` (>= 1) digits of a >= 0, rounding half-up. */
@@ -54,9 +94,20 @@ function toPrecision(m: bigint, s: number): Scaled {
   const neg = m < 0n;
   const a = neg ? -m : m;
   if (a < precisionLimit) return { m, s };
-  const d = a.toString().length - precision;
+  const d = digitCount(a) - precision;
   const r = dropHalfUp(a, d);
   return { m: neg ? -r : r, s: s - d };
+}
+
+/**
+ * x * k / 10^shift for an integer k, as decimal.js's `times(k).div(10^shift)`: the division by a
+ * power of ten is exact, so only the product is rounded to precision.
+ *
+ * @example
+ * mulShift(scaled('1.5'), 500, 3); // 0.75
+ */
+export function mulShift(x: Scaled, k: number, shift: number): Scaled {
+  return toPrecision(x.m * BigInt(k), x.s + shift);
 }
 
 /**
@@ -93,7 +144,7 @@ export function div(x: Scaled, y: Scaled): Scaled {
   const n = x.m < 0n ? -x.m : x.m;
   const d = y.m < 0n ? -y.m : y.m;
   // n * 10^k / d then has 20 or 21 digits before the point; one step less when 21.
-  let k = precision - n.toString().length + d.toString().length;
+  let k = precision - digitCount(n) + digitCount(d);
   for (;;) {
     const num = k >= 0 ? n * pow10(k) : n;
     const den = k >= 0 ? d : d * pow10(-k);

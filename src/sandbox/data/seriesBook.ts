@@ -155,16 +155,16 @@ export class SeriesBook {
   }
 
   /**
-   * The generated order `back` places before the latest one at or before t. The four fills of a
-   * group ask with the same t one after another, so the last search is kept (while the series
-   * does not grow).
+   * The generated order `back` places before the latest one at or before t, if it is later than
+   * `after` (its time is known without building it). The four fills of a group ask with the same
+   * t one after another, so the last search is kept (while the series does not grow).
    */
-  private generatedBefore(uid: string, resource: 'spotOrders' | 'futuresOrders', partition: string): (t: number, back: number) => unknown {
+  private generatedBefore(uid: string, resource: 'spotOrders' | 'futuresOrders', partition: string): (t: number, back: number, after: number) => unknown {
     let series: ChunkedSeries<unknown> | undefined;
     let lastT = Number.NaN;
     let lastSize = -1;
     let lastIndex = 0;
-    return (t, back) => {
+    return (t, back, after) => {
       series ??= this.get(uid, resource, partition) as ChunkedSeries<unknown>;
       if (t !== lastT || series.size !== lastSize) {
         lastIndex = series.firstAtOrAfter(t + 1);
@@ -172,7 +172,7 @@ export class SeriesBook {
         lastSize = series.size;
       }
       const k = lastIndex - 1 - back;
-      return k < 0 ? undefined : series.generatedAt(k);
+      return k < 0 || series.timeAt(k) <= after ? undefined : series.generatedAt(k);
     };
   }
 }

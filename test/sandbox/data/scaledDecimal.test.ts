@@ -1,7 +1,8 @@
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import { abs, div, fixed, mul, roundTo, scaled, sub } from '../../../src/sandbox/data/scaledDecimal.js';
+import { abs, div, fixed, mul, mulShift, roundTo, scaled, sub } from '../../../src/sandbox/data/scaledDecimal.js';
 import { recordRng, type Rng } from '../../../src/sandbox/data/rng.js';
+import { feeNumberText } from '../../../src/sandbox/data/decimalText.js';
 
 // scaledDecimal stands in for decimal.js in the generators, so it must agree with decimal.js on
 // every input, not only on the generators' usual ones: random texts of every length (past 20
@@ -63,12 +64,42 @@ describe('scaledDecimal agrees with decimal.js', () => {
     }
   });
 
+  it('multiplies by an integer and shifts (part)', () => {
+    const rng = recordRng(6, 0);
+    for (let i = 0; i < cases; i++) {
+      const a = randomText(rng);
+      const k = rng.range(0, 1000);
+      const places = rng.int(10);
+      expect(fixed(roundTo(mulShift(scaled(a), k, 3), places, true), places), `${a} * ${k} / 1000`)
+        .toBe(new Decimal(a).mul(k).div(1000).toDecimalPlaces(places, Decimal.ROUND_DOWN).toFixed(places));
+    }
+  });
+
   it('subtracts', () => {
     const rng = recordRng(4, 0);
     for (let i = 0; i < cases; i++) {
       const a = randomText(rng);
       const b = randomText(rng);
       expect(fixed(sub(scaled(a), scaled(b))), `${a} - ${b}`).toBe(new Decimal(a).minus(b).toFixed());
+    }
+  });
+});
+
+describe('feeNumberText (its fast path skips the regular expressions)', () => {
+  // The rules as they were, all regular expressions, for comparison.
+  const reference = (value: string): string => {
+    if (/^-?0*(\.0*)?$/.test(value)) return '0';
+    if (/^-?0\.000000/.test(value)) return new Decimal(value).toExponential().replace('e', 'E').replace('E+', 'E');
+    return value.includes('.') ? value.replace(/\.?0+$/, '') : value;
+  };
+
+  it('writes every number as the plain rules do', () => {
+    const rng = recordRng(5, 0);
+    const odd = ['0', '-0', '', '-', '.', '0.', '.0', '100', '-100.', '1.', '0.0000001', '-0.00000008900', '10.50', '-0.5', '7'];
+    for (const v of odd) expect(feeNumberText(v), v).toBe(reference(v));
+    for (let i = 0; i < cases; i++) {
+      const v = randomText(rng);
+      expect(feeNumberText(v), v).toBe(reference(v));
     }
   });
 });

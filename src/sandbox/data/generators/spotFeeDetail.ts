@@ -11,7 +11,14 @@ const n = feeNumberText;
 const oneHalf: Scaled = { m: 5n, s: 1 };
 
 /** decimal.js's `new Decimal(x).div(2).toDecimalPlaces(12).toFixed()` (halving is exact, so x * 0.5 is the same quotient). */
-const halfOf = (x: string): string => fixed(roundTo(mul(scaled(x), oneHalf), 12));
+function halfOf(x: string): string {
+  return fixed(roundTo(mul(scaled(x), oneHalf), 12));
+}
+
+/** What is left of the fee after its first half: `new Decimal(fee).minus(half).toFixed()`. */
+function restOf(fee: string): string {
+  return fixed(sub(scaled(fee), scaled(halfOf(fee))));
+}
 
 function newFees(c: string, d: string, r: string, t: string, deduction: boolean): string {
   return `{"c":${n(c)},"d":${n(d)},"deduction":${deduction},"r":${n(r)},"t":${n(t)},"totalDeductionFee":${n(d)}}`;
@@ -32,9 +39,7 @@ function coinEntry(key: string, feeCoin: string, deduction: boolean, deducted: s
  * spotFeeDetail('newPlain', 'USDT', '-0.1', '0.08'); // '{"newFees":{"c":0,"d":0,...,"t":-0.1,...}}'
  */
 export function spotFeeDetail(form: FeeForm, coin: string, fee: string, platformFee: string): string {
-  const half = (): string => halfOf(fee);
-  const rest = (): string => fixed(sub(scaled(fee), scaled(half())));
-  const halfPlatform = (): string => halfOf(platformFee);
+  // No closures here: under tsx every closure created per record costs a __name call.
   switch (form) {
     case 'newOnly':
       return `{"newFees":${newFees('0', '0', fee, fee, false)}}`;
@@ -43,10 +48,12 @@ export function spotFeeDetail(form: FeeForm, coin: string, fee: string, platform
     case 'newPlatform':
       return `{${coinEntry(platformCoin, platformCoin, true, platformFee, platformFee)},"newFees":${newFees('0', platformFee, '0', fee, true)}}`;
     case 'newCoupon':
-      return `{"newFees":${newFees(half(), '0', rest(), fee, false)}}`;
-    case 'newInsufficient':
+      return `{"newFees":${newFees(halfOf(fee), '0', restOf(fee), fee, false)}}`;
+    case 'newInsufficient': {
       // The platform-coin balance covered half; the remainder r is paid in the received coin.
-      return `{${coinEntry(platformCoin, platformCoin, true, halfPlatform(), halfPlatform())},"newFees":${newFees('0', halfPlatform(), rest(), fee, true)}}`;
+      const halfPlatform = halfOf(platformFee);
+      return `{${coinEntry(platformCoin, platformCoin, true, halfPlatform, halfPlatform)},"newFees":${newFees('0', halfPlatform, restOf(fee), fee, true)}}`;
+    }
     case 'newRebate': {
       const rebate = fee.replace(/^-/, '');
       return `{"newFees":${newFees('0', '0', rebate, rebate, false)}}`;

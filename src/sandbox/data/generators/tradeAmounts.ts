@@ -1,9 +1,8 @@
 import { decimalText } from '../decimalText.js';
 import { priceMantissa, spotMarket } from '../catalog.js';
 import type { Rng } from '../rng.js';
-import { abs, div, fixed, mul, roundTo, scaled, type Scaled } from '../scaledDecimal.js';
+import { abs, div, fixed, mul, mulShift, roundTo, scaled, type Scaled } from '../scaledDecimal.js';
 
-const thousand: Scaled = { m: 1000n, s: 0 };
 const bgb = spotMarket('BGBUSDT');
 
 export interface MarketLike { basePrice: number; pricePlace: number; quote: string }
@@ -40,7 +39,7 @@ export function quantityNear(m: MarketLike, qtyPlace: number, t: number, rng: Rn
  * part('1.5', 500, 2); // '0.75'
  */
 export function part(amount: string, perMille: number, places: number): string {
-  return fixed(roundTo(div(mul(scaled(amount), { m: BigInt(perMille), s: 0 }), thousand), places, true), places);
+  return fixed(roundTo(mulShift(scaled(amount), perMille, 3), places, true), places);
 }
 
 /**
