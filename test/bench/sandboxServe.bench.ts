@@ -4,6 +4,7 @@
 //   npx tsx test/bench/sandboxServe.bench.ts                  # 200k readable records
 //   BENCH_RECORDS=50000 npx tsx test/bench/sandboxServe.bench.ts
 //   BENCH_CPU_PROF=/tmp/prof npx tsx test/bench/sandboxServe.bench.ts   # V8 profile of the sandbox
+//   BENCH_BY_STREAM=1 npx tsx test/bench/sandboxServe.bench.ts  # one stream at a time, CPU per stream
 //
 // The sandbox runs in a child process, started as the throughput benchmark starts it
 // (startSandbox seed 1, scale accountScale(N), rate limits off), so its process.cpuUsage is its
@@ -85,14 +86,27 @@ async function parent(): Promise<void> {
   const jobs: { stream: HistoryStream; partition: Partition }[] = [];
   for (const stream of historyStreams) for (const partition of await stream.partitions(ctx)) jobs.push({ stream, partition });
   const now = Date.now();
-  const limit = pLimit(8);
-  const perStream = new Map<string, [number, number]>();
-  const t0 = performance.now();
-  await Promise.all(jobs.map((j) => limit(async () => {
+  const byStream = process.env.BENCH_BY_STREAM === '1';
+  const perStream = new Map<string, [number, number, number]>();
+  const run = async (j: (typeof jobs)[number]): Promise<void> => {
     const [records, pages] = await walk(ready.baseUrl, key, j.stream, j.partition, now);
-    const s = perStream.get(j.stream.name) ?? [0, 0];
-    perStream.set(j.stream.name, [s[0] + records, s[1] + pages]);
-  })));
+    const s = perStream.get(j.stream.name) ?? [0, 0, 0];
+    perStream.set(j.stream.name, [s[0] + records, s[1] + pages, s[2]]);
+  };
+  const t0 = performance.now();
+  if (byStream) {
+    // One stream after another, so the sandbox's CPU can be told apart per stream.
+    for (const stream of historyStreams) {
+      const before = (await ask<{ cpu: Cpu }>(proc, 'cpu')).cpu;
+      for (const j of jobs.filter((x) => x.stream === stream)) await run(j);
+      const after = (await ask<{ cpu: Cpu }>(proc, 'cpu')).cpu;
+      const s = perStream.get(stream.name);
+      if (s) s[2] = (after.user + after.system - before.user - before.system) / 1e6;
+    }
+  } else {
+    const limit = pLimit(8);
+    await Promise.all(jobs.map((j) => limit(() => run(j))));
+  }
   const wallS = (performance.now() - t0) / 1000;
   const end = await ask<{ cpu: Cpu; rssMb: number }>(proc, 'cpu');
   proc.send('exit');
@@ -101,8 +115,9 @@ async function parent(): Promise<void> {
   const user = (end.cpu.user - startup.user) / 1e6;
   const system = (end.cpu.system - startup.system) / 1e6;
   console.log(machineInfo());
-  console.log(`- sandbox: child process, seed 1, scale accountScale(${target}), rate limits off; client: main account, every history stream, 8 partitions at a time\n`);
-  console.log(markdownTable(['stream', 'records', 'pages'], [...perStream].map(([name, [r, p]]) => [name, r, p])));
+  console.log(`- sandbox: child process, seed 1, scale accountScale(${target}), rate limits off; client: main account, every history stream, ${byStream ? 'one stream at a time' : '8 partitions at a time'}\n`);
+  console.log(markdownTable(['stream', 'records', 'pages', ...(byStream ? ['sandbox CPU s', 'CPU ms per 1,000 records'] : [])],
+    [...perStream].map(([name, [r, p, c]]) => [name, r, p, ...(byStream ? [Number(c.toFixed(2)), Number(((c * 1e6) / Math.max(1, r)).toFixed(1))] : [])])));
   console.log();
   console.log(markdownTable(
     ['target N', 'records served', 'pages', 'wall s', 'sandbox CPU s (user + sys)', 'sandbox CPU ms per 1,000 records', 'startup CPU s', 'sandbox RSS MB'],
