@@ -75,6 +75,11 @@ export interface HistoryQuery<T> {
   limit: number;
   /** Extra server-side filters (coin, symbol, orderId, subUid, ...). */
   filter?: (record: T) => boolean;
+  /**
+   * Equality conditions on string fields that `filter` implies (it rejects every record failing
+   * one): a series may skip records it knows fail them without building them.
+   */
+  where?: readonly (readonly [field: string, value: string])[];
 }
 
 /**

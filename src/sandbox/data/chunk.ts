@@ -1,4 +1,4 @@
-import { mix } from './rng.js';
+import { mix2 } from './rng.js';
 
 /**
  * A run of records inside one series. Lazy chunks compute record j from j alone (that is how a
@@ -46,7 +46,7 @@ export function lazyChunk<T>(spec: LazyChunkSpec<T>): Chunk<T> {
   }
   const timeAt = (j: number): number => {
     const g = Math.floor(j / 4);
-    const pattern = groupPatterns[mix(spec.key, g) & 3] ?? groupPatterns[0]!;
+    const pattern = groupPatterns[mix2(spec.key, g) & 3] ?? groupPatterns[0]!;
     // A lone group sits at the end: the newest moment of the chunk, where open records live.
     const groupTime = groups > 1 ? spec.start + Math.floor(g * step) : spec.start + span;
     return groupTime + (pattern[j & 3] ?? 0);

@@ -1,5 +1,6 @@
 import type { HistoryQuery, Series } from '../world.js';
 import { ListChunk, type Chunk } from './chunk.js';
+import { FieldColumn } from './fieldColumn.js';
 
 /**
  * One account's series of one resource: lazy chunks of generated history, list chunks of written
@@ -15,6 +16,8 @@ export class ChunkedSeries<T> implements Series<T> {
   private readonly chunks: Chunk<T>[] = [];
   private readonly offsets: number[] = [];
   private readonly overrides = new Map<number, T>();
+  /** What filtered queries learnt about their fields, to skip known misses next time. */
+  private readonly columns = new Map<string, FieldColumn>();
   private total = 0;
 
   get size(): number {
@@ -43,29 +46,33 @@ export class ChunkedSeries<T> implements Series<T> {
   /** Replaces record i (a status change); the original stays derivable from its chunk. */
   replace(index: number, record: T): void {
     this.overrides.set(index, record);
+    for (const column of this.columns.values()) column.forget(index);
   }
 
   timeAt(i: number): number {
-    const [c, j] = this.locate(i);
-    return c.timeAt(j);
+    const c = this.locate(i);
+    return this.chunks[c]!.timeAt(i - this.offsets[c]!);
   }
 
   idAt(i: number): bigint {
-    const [c, j] = this.locate(i);
-    return c.idAt(j);
+    const c = this.locate(i);
+    return this.chunks[c]!.idAt(i - this.offsets[c]!);
   }
 
   at(i: number): T {
-    const o = this.overrides.get(i);
-    if (o !== undefined) return o;
-    const [c, j] = this.locate(i);
-    return c.recordAt(j);
+    if (this.overrides.size > 0) {
+      const o = this.overrides.get(i);
+      if (o !== undefined) return o;
+    }
+    const c = this.locate(i);
+    return this.chunks[c]!.recordAt(i - this.offsets[c]!);
   }
 
   /** Record i as generated (ignoring overrides), or undefined when a write put it there. */
   generatedAt(i: number): T | undefined {
-    const [c, j] = this.locate(i);
-    return c instanceof ListChunk ? undefined : c.recordAt(j);
+    const c = this.locate(i);
+    const chunk = this.chunks[c]!;
+    return chunk instanceof ListChunk ? undefined : chunk.recordAt(i - this.offsets[c]!);
   }
 
   lastTime(): number {
@@ -103,18 +110,40 @@ export class ChunkedSeries<T> implements Series<T> {
     }
     const lo = q.startTime === undefined ? 0 : this.firstAtOrAfter(q.startTime);
     const out: T[] = [];
+    const where = q.where === undefined || q.where.length === 0 ? undefined : q.where;
+    const columns = where === undefined ? undefined : where.map(([field]) => this.columnOf(field));
     for (let i = hi - 1; i >= lo && out.length < q.limit; i--) {
+      if (where !== undefined && this.knownToFail(where, columns!, i)) continue;
       const r = this.at(i);
+      if (where !== undefined) {
+        for (let c = 0; c < where.length; c++) columns![c]!.remember(i, (r as Record<string, unknown>)[where[c]![0]], this.total);
+      }
       if (q.filter === undefined || q.filter(r)) out.push(r);
     }
     return out;
+  }
+
+  private columnOf(field: string): FieldColumn {
+    let column = this.columns.get(field);
+    if (column === undefined) {
+      column = new FieldColumn();
+      this.columns.set(field, column);
+    }
+    return column;
+  }
+
+  private knownToFail(where: readonly (readonly [string, string])[], columns: FieldColumn[], i: number): boolean {
+    for (let c = 0; c < where.length; c++) if (columns[c]!.knownOther(i, where[c]![1])) return true;
+    return false;
   }
 
   *all(): Iterable<T> {
     for (let i = 0; i < this.total; i++) yield this.at(i);
   }
 
-  private locate(i: number): [Chunk<T>, number] {
+  /** The index of the chunk holding record i (no tuple: this runs several times per record served). */
+  private locate(i: number): number {
+    if (i < 0 || i >= this.total) throw new RangeError(`record index ${i} out of range`);
     let lo = 0;
     let hi = this.offsets.length - 1;
     while (lo < hi) {
@@ -122,9 +151,7 @@ export class ChunkedSeries<T> implements Series<T> {
       if ((this.offsets[mid] ?? 0) <= i) lo = mid;
       else hi = mid - 1;
     }
-    const chunk = this.chunks[lo];
-    if (chunk === undefined || i < 0 || i >= this.total) throw new RangeError(`record index ${i} out of range`);
-    return [chunk, i - (this.offsets[lo] ?? 0)];
+    return lo;
   }
 
   private lowerBound(isBefore: (i: number) => boolean): number {

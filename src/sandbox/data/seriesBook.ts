@@ -122,8 +122,8 @@ export class SeriesBook {
         coverOffset: accountIndex * 7 + p * 5, modernFrom: now - 365 * DAY,
       },
     };
-    if (resource === 'spotFills') entry.base.orderBefore = (t, back) => this.generatedBefore(account.uid, 'spotOrders', 'all', t, back);
-    if (resource === 'futuresFills') entry.base.orderBefore = (t, back) => this.generatedBefore(account.uid, 'futuresOrders', partition, t, back);
+    if (resource === 'spotFills') entry.base.orderBefore = this.generatedBefore(account.uid, 'spotOrders', 'all');
+    if (resource === 'futuresFills') entry.base.orderBefore = this.generatedBefore(account.uid, 'futuresOrders', partition);
     this.entries.set(keyOf(account.uid, resource, partition), entry);
     return entry;
   }
@@ -154,9 +154,25 @@ export class SeriesBook {
     return chunk;
   }
 
-  private generatedBefore(uid: string, resource: 'spotOrders' | 'futuresOrders', partition: string, t: number, back: number): unknown {
-    const s = this.get(uid, resource, partition);
-    const k = s.firstAtOrAfter(t + 1) - 1 - back;
-    return k < 0 ? undefined : s.generatedAt(k);
+  /**
+   * The generated order `back` places before the latest one at or before t, if it is later than
+   * `after` (its time is known without building it). The four fills of a group ask with the same
+   * t one after another, so the last search is kept (while the series does not grow).
+   */
+  private generatedBefore(uid: string, resource: 'spotOrders' | 'futuresOrders', partition: string): (t: number, back: number, after: number) => unknown {
+    let series: ChunkedSeries<unknown> | undefined;
+    let lastT = Number.NaN;
+    let lastSize = -1;
+    let lastIndex = 0;
+    return (t, back, after) => {
+      series ??= this.get(uid, resource, partition) as ChunkedSeries<unknown>;
+      if (t !== lastT || series.size !== lastSize) {
+        lastIndex = series.firstAtOrAfter(t + 1);
+        lastT = t;
+        lastSize = series.size;
+      }
+      const k = lastIndex - 1 - back;
+      return k < 0 || series.timeAt(k) <= after ? undefined : series.generatedAt(k);
+    };
   }
 }

@@ -4,7 +4,8 @@ import type { RequestParams } from './RequestParams.js';
 import type { TimeWindow } from './resolveWindow.js';
 import { callerOf } from './RequestContext.js';
 
-export type RecordFilter<T> = ((record: T) => boolean) | undefined;
+/** A record filter; `where` lists the field equalities it checks, so a series can skip known misses. */
+export type RecordFilter<T> = (((record: T) => boolean) & { where?: readonly (readonly [string, string])[] }) | undefined;
 
 /** The caller's series of one resource. */
 export function seriesOf<R extends HistoryResource>(ctx: RequestContext, resource: R, partition: PartitionKey = 'all'): Series<HistoryRecords[R]> {
@@ -19,7 +20,10 @@ export function seriesOf<R extends HistoryResource>(ctx: RequestContext, resourc
  * historyPage(series, { startTime, endTime }, cursor, 100, byParams(params, { coin: 'coin' }));
  */
 export function historyPage<T>(series: Series<T>, window: TimeWindow, idLessThan: bigint | undefined, limit: number, filter: RecordFilter<T>): T[] {
-  return series.query({ ...window, ...(idLessThan === undefined ? {} : { idLessThan }), limit, ...(filter ? { filter } : {}) });
+  return series.query({
+    ...window, ...(idLessThan === undefined ? {} : { idLessThan }), limit,
+    ...(filter ? { filter } : {}), ...(filter?.where ? { where: filter.where } : {}),
+  });
 }
 
 /** An explicit id outranks the window and the cursor (api-notes.md filter precedence). */
@@ -51,18 +55,26 @@ export function lookupByField<T>(series: Series<T>, field: keyof T & string, val
 }
 
 /**
- * An equality filter built from the request's optional parameters, or undefined when none is
- * given (so the series can take its fast path).
+ * An equality filter built from the request's optional parameters (plus `fixed` field values,
+ * and an opaque `extra` test), or undefined when there is none (so the series can take its fast
+ * path).
  *
  * @example
  * byParams(params, { coin: 'coin', symbol: 'symbol' })
+ * byParams(params, { symbol: 'symbol' }, undefined, { planType: 'track_plan' })
  */
-export function byParams<T>(params: RequestParams, fields: Record<string, keyof T & string>, extra?: (r: T) => boolean): RecordFilter<T> {
+export function byParams<T>(params: RequestParams, fields: Record<string, keyof T & string>, extra?: (r: T) => boolean, fixed?: Partial<Record<keyof T & string, string>>): RecordFilter<T> {
   const checks: [keyof T & string, string][] = [];
   for (const [param, field] of Object.entries(fields)) {
     const v = params.optional(param);
     if (v !== undefined) checks.push([field, v]);
   }
+  for (const [field, v] of Object.entries(fixed ?? {}) as [keyof T & string, string][]) checks.push([field, v]);
   if (checks.length === 0) return extra;
-  return (r: T) => checks.every(([f, v]) => (r[f] as unknown) === v) && (!extra || extra(r));
+  // A loop, not checks.every(closure): this runs for every record a filtered page looks at.
+  const filter = (r: T): boolean => {
+    for (const [f, v] of checks) if ((r[f] as unknown) !== v) return false;
+    return !extra || extra(r);
+  };
+  return Object.assign(filter, { where: checks });
 }

@@ -17,6 +17,8 @@ function fillOf(o: FuturesHistoryOrder, t: number, id: bigint): FuturesFill {
   };
 }
 
+const filled = (o: FuturesHistoryOrder): boolean => o.status === 'filled';
+
 /**
  * Futures fills (X5) per product type: array feeDetail, realized profit on closing fills. Like
  * spot fills, a fill belongs to a generated filled order when one is free, else stands alone.
@@ -25,7 +27,7 @@ function fillOf(o: FuturesHistoryOrder, t: number, id: bigint): FuturesFill {
  * futuresFillGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
  */
 export const futuresFillGenerator: RecordGenerator<FuturesFill> = (ctx, j, t, id) => {
-  const parent = parentOrder<FuturesHistoryOrder>(ctx, j, (o) => o.status === 'filled');
+  const parent = parentOrder<FuturesHistoryOrder>(ctx, j, filled);
   if (parent !== undefined) return fillOf(parent, t, id);
   const rng = rngFor(ctx, j);
   const s = futuresTradeShape(ctx, j, rng);
@@ -36,8 +38,9 @@ export const futuresFillGenerator: RecordGenerator<FuturesFill> = (ctx, j, t, id
   const tradeScope = cover(['taker', 'maker'] as const, j, ctx, rng, 5);
   const fee = feeOf(quoteVolume, tradeScope === 'maker' ? '0.0002' : '0.0006');
   const variant = (j + ctx.coverOffset) % 4;
+  const platformFee = variant === 0 && !ctx.account.demo ? inPlatformCoin(fee, t) : '';
   const feeDetail = variant === 0 && !ctx.account.demo
-    ? [{ deduction: 'yes' as const, feeCoin: platformCoin, totalDeductionFee: inPlatformCoin(fee, t), totalFee: inPlatformCoin(fee, t) }]
+    ? [{ deduction: 'yes' as const, feeCoin: platformCoin, totalDeductionFee: platformFee, totalFee: platformFee }]
     : variant === 1 && tradeScope === 'maker'
       ? [{ deduction: 'no' as const, feeCoin: s.marginCoin, totalDeductionFee: '0', totalFee: fee.replace(/^-/, '') }]
       : [{ deduction: 'no' as const, feeCoin: s.marginCoin, totalDeductionFee: '0', totalFee: fee }];

@@ -20,8 +20,11 @@ export interface GenContext {
   chunkEnd: number;
   /** Time from which history uses the newer formats (newFees). */
   modernFrom: number;
-  /** Fills only: the generated order `back` places before the latest one at or before t. */
-  orderBefore?: (t: number, back: number) => unknown;
+  /**
+   * Fills only: the generated order `back` places before the latest one at or before t, or
+   * undefined when there is none or it is not later than `after` (checked before building it).
+   */
+  orderBefore?: (t: number, back: number, after: number) => unknown;
   /** Time of record j of this chunk (set once the chunk exists). */
   timeAt?: (j: number) => number;
   /** Time of the series' last record before this chunk. */
@@ -60,8 +63,21 @@ export function cover<T>(items: readonly T[], j: number, ctx: GenContext, rng: R
  * hexId(rng); // '9f1c...' (32 hex digits)
  */
 export function hexId(rng: Rng): string {
-  return Array.from({ length: 4 }, () => rng.u32().toString(16).padStart(8, '0')).join('');
+  return hex8(rng.u32()) + hex8(rng.u32()) + hex8(rng.u32()) + hex8(rng.u32());
 }
+
+/**
+ * A uint32 as 8 hex digits.
+ *
+ * @example
+ * hex8(255); // '000000ff'
+ */
+export function hex8(n: number): string {
+  // Four table lookups: Number#toString(16) was the most expensive call of a whole record.
+  return hexByte[n >>> 24]! + hexByte[(n >>> 16) & 255]! + hexByte[(n >>> 8) & 255]! + hexByte[n & 255]!;
+}
+
+const hexByte: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /**
  * A later time, never past the chunk end.
@@ -84,8 +100,8 @@ export function laterTime(ctx: GenContext, t: number, rng: Rng, maxDelayMs: numb
 export function parentOrder<O extends { cTime: string }>(ctx: GenContext, j: number, hasFills: (o: O) => boolean): O | undefined {
   if (ctx.orderBefore === undefined || ctx.timeAt === undefined) return undefined;
   const first = j - (j & 3);
-  const order = ctx.orderBefore(ctx.timeAt(first), 3 - (j & 3)) as O | undefined;
-  if (order === undefined || !hasFills(order)) return undefined;
   const prev = first > 0 ? ctx.timeAt(first - 1) : ctx.prevTime;
+  const order = ctx.orderBefore(ctx.timeAt(first), 3 - (j & 3), prev) as O | undefined;
+  if (order === undefined || !hasFills(order)) return undefined;
   return Number(order.cTime) > prev ? order : undefined;
 }

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { fixed, scaled } from '../scaledDecimal.js';
 
 /** What a spot order's feeDetail text says was paid, as plain decimal strings. */
 export interface OrderFee {
@@ -10,7 +10,9 @@ export interface OrderFee {
   total: string;
 }
 
-const plain = (text: string | undefined): string => (text === undefined ? '0' : new Decimal(text).toFixed());
+// decimal.js's `new Decimal(text).toFixed()`: texts already in that form (the usual case) as they are.
+const normal = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
+const plain = (text: string | undefined): string => (text === undefined ? '0' : normal.test(text) && text !== '-0' ? text : fixed(scaled(text)));
 
 /**
  * Reads the fee of a generated spot order back from its feeDetail text (any form, even the

@@ -8,6 +8,7 @@ import { feeOf, inPlatformCoin, priceNear, quantityNear } from './tradeAmounts.j
 
 /** A fill of a generated order: same symbol, side, volume and fee as the order says. */
 function fillOf(ctx: GenContext, o: SpotOrder, t: number, id: bigint): SpotFill {
+  const cTime = String(t);
   const fee = orderFeeOf(o.feeDetail);
   const rebate = !fee.total.startsWith('-') && fee.total !== '0';
   const m = spotMarket(o.symbol);
@@ -18,7 +19,7 @@ function fillOf(ctx: GenContext, o: SpotOrder, t: number, id: bigint): SpotFill 
       ? { deduction: 'yes', feeCoin: platformCoin, totalDeductionFee: fee.deducted, totalFee: fee.deducted }
       : { deduction: 'no', feeCoin: (o.side === 'buy' ? m?.base : m?.quote) ?? '', totalDeductionFee: '0', totalFee: fee.total },
     tradeScope: rebate || (o.orderType === 'limit' && o.status !== 'filled') ? 'maker' : 'taker',
-    cTime: String(t), uTime: String(t),
+    cTime, uTime: cTime,
   };
 }
 
@@ -48,12 +49,14 @@ export const spotFillGenerator: RecordGenerator<SpotFill> = (ctx, j, t, id) => {
   const fee = feeOf(received, tradeScope === 'maker' ? '0.0008' : '0.001');
   const variant = (j + ctx.coverOffset) % 4;
   const quoteValue = side === 'buy' ? mulText(fee, price, 12) : fee;
+  const platformFee = variant === 0 ? inPlatformCoin(quoteValue, t) : '';
   const feeDetail = variant === 0
-    ? { deduction: 'yes' as const, feeCoin: platformCoin, totalDeductionFee: inPlatformCoin(quoteValue, t), totalFee: inPlatformCoin(quoteValue, t) }
+    ? { deduction: 'yes' as const, feeCoin: platformCoin, totalDeductionFee: platformFee, totalFee: platformFee }
     : variant === 1 && tradeScope === 'maker'
       ? { deduction: 'no' as const, feeCoin: coin, totalDeductionFee: '0', totalFee: fee.replace(/^-/, '') }
       : { deduction: 'no' as const, feeCoin: coin, totalDeductionFee: '0', totalFee: fee };
   const orderTime = Math.max(0, t - rng.int(120_000));
+  const time = String(t);
   return {
     userId: ctx.account.uid,
     symbol: m.symbol,
@@ -66,7 +69,7 @@ export const spotFillGenerator: RecordGenerator<SpotFill> = (ctx, j, t, id) => {
     amount,
     feeDetail,
     tradeScope,
-    cTime: String(t),
-    uTime: String(t),
+    cTime: time,
+    uTime: time,
   };
 };

@@ -1,4 +1,3 @@
-import { Decimal } from 'decimal.js';
 import type { SpotOrder } from '../../../api/records/spot.js';
 import { spotMarkets } from '../catalog.js';
 import { mulText } from '../decimalText.js';
@@ -36,7 +35,7 @@ export const spotOrderGenerator: RecordGenerator<SpotOrder> = (ctx, j, t, id) =>
   const quoteVolume = mulText(baseVolume, price, m.pricePlace + m.qtyPlace);
   const marketBuy = orderType === 'market' && side === 'buy';
   let feeDetail = '';
-  if (!new Decimal(baseVolume).isZero()) {
+  if (!/^0*\.?0*$/.test(baseVolume)) {
     const received = side === 'buy' ? baseVolume : quoteVolume;
     const coin = side === 'buy' ? m.base : m.quote;
     const fee = feeOf(received, orderType === 'limit' ? '0.0008' : '0.001');

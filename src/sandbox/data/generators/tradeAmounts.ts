@@ -1,7 +1,9 @@
-import { Decimal } from 'decimal.js';
 import { decimalText } from '../decimalText.js';
 import { priceMantissa, spotMarket } from '../catalog.js';
 import type { Rng } from '../rng.js';
+import { abs, div, fixed, mul, mulShift, roundTo, scaled, type Scaled } from '../scaledDecimal.js';
+
+const bgb = spotMarket('BGBUSDT');
 
 export interface MarketLike { basePrice: number; pricePlace: number; quote: string }
 
@@ -37,7 +39,7 @@ export function quantityNear(m: MarketLike, qtyPlace: number, t: number, rng: Rn
  * part('1.5', 500, 2); // '0.75'
  */
 export function part(amount: string, perMille: number, places: number): string {
-  return new Decimal(amount).mul(perMille).div(1000).toDecimalPlaces(places, Decimal.ROUND_DOWN).toFixed(places);
+  return fixed(roundTo(mulShift(scaled(amount), perMille, 3), places, true), places);
 }
 
 /**
@@ -47,8 +49,8 @@ export function part(amount: string, perMille: number, places: number): string {
  * feeOf('200', '0.001'); // '-0.2'
  */
 export function feeOf(amount: string, rate: string): string {
-  const f = new Decimal(amount).mul(rate).toDecimalPlaces(10, Decimal.ROUND_HALF_UP);
-  return f.isZero() ? '0' : f.neg().toFixed();
+  const f = roundTo(mul(scaled(amount), scaled(rate)), 10);
+  return f.m === 0n ? '0' : fixed({ m: -f.m, s: f.s });
 }
 
 /**
@@ -58,7 +60,6 @@ export function feeOf(amount: string, rate: string): string {
  * inPlatformCoin('-0.2', t); // '0.16666667' at a BGB price of 1.2
  */
 export function inPlatformCoin(quoteValue: string, t: number): string {
-  const bgb = spotMarket('BGBUSDT');
-  const price = bgb === undefined ? '1' : decimalText(priceMantissa(bgb, t), bgb.pricePlace);
-  return new Decimal(quoteValue).abs().div(price).toDecimalPlaces(8, Decimal.ROUND_HALF_UP).toFixed();
+  const price: Scaled = bgb === undefined ? { m: 1n, s: 0 } : { m: BigInt(priceMantissa(bgb, t)), s: bgb.pricePlace };
+  return fixed(roundTo(div(abs(scaled(quoteValue)), price), 8));
 }

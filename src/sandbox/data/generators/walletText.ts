@@ -1,4 +1,5 @@
 import type { Rng } from '../rng.js';
+import { hex8, hexId } from './genContext.js';
 
 /**
  * A chain transaction hash: 64 hex digits.
@@ -7,7 +8,7 @@ import type { Rng } from '../rng.js';
  * txHash(rng).length; // 64
  */
 export function txHash(rng: Rng): string {
-  return Array.from({ length: 8 }, () => rng.u32().toString(16).padStart(8, '0')).join('');
+  return hexId(rng) + hexId(rng);
 }
 
 /**
@@ -17,7 +18,7 @@ export function txHash(rng: Rng): string {
  * chainAddress('TRC20', rng); // 'T...'
  */
 export function chainAddress(chain: string, rng: Rng): string {
-  const hex = Array.from({ length: 5 }, () => rng.u32().toString(16).padStart(8, '0')).join('');
+  const hex = hexId(rng) + hex8(rng.u32());
   if (chain === 'TRC20') return `T${hex.slice(0, 33)}`;
   if (chain === 'BTC' || chain === 'LTC' || chain === 'DOGE') return `bc1q${hex.slice(0, 38)}`;
   if (chain === 'SOL' || chain === 'XRP') return `r${hex.slice(0, 32)}`;

@@ -38,7 +38,7 @@ export const mixRoutes: Record<MixRoute, Handler> = {
     const limit = pageLimit(ctx);
     const cursor = ctx.params.id('idLessThan');
     const series = seriesOf(ctx, 'planOrders', productType);
-    const filter = byParams<PlanOrder>(ctx.params, { symbol: 'symbol' }, (r) => r.planType === planType);
+    const filter = byParams<PlanOrder>(ctx.params, { symbol: 'symbol' }, undefined, { planType });
     const entrustedList = orderPage(series, ctx.params, window, cursor, limit, filter);
     return { entrustedList, endId: entrustedList.at(-1)?.orderId ?? null };
   },
