@@ -31,5 +31,7 @@ export interface AccountRun {
   /** Per-stream window span overrides in days (e.g. the tax endpoints' 30 or 366). */
   readonly windowDays: Readonly<Record<string, number>>;
   readonly coinsOf: SymbolCoins;
+  /** Windows of one partition walked at once on a long plan (1 = one after another). */
+  readonly parallelWindows: number;
   readonly emit: SyncEventSink;
 }

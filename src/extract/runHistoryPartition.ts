@@ -15,8 +15,6 @@ import type { StreamCounts } from './streamCounts.js';
 
 /** A partition plan covering at least this much time is walked as parallel windows. */
 const parallelFromMs = 30 * DAY_MS;
-/** How many windows of one partition are walked at once. */
-export const parallelWindows = 4;
 
 /**
  * Walks one partition of one history stream: windows oldest to newest, pages newest to oldest
@@ -26,7 +24,8 @@ export const parallelWindows = 4;
  * loads. Throws when the exchange fails for good, after committing the pages already read.
  *
  * A long plan (a first sync, a long catch-up) is walked as up to four windows at once, each with
- * its own checkpoint in sync_windows: one partition pages one request after another, so its
+ * its own checkpoint in sync_windows (a plan of fewer windows is cut up once its first page shows
+ * that there is more than one page to read): one partition pages one request after another, so its
  * request latency, not the machine or the rate budget, would otherwise bound it. The partition's
  * watermark moves only when every window is read. Windows a killed run left are finished first.
  *
@@ -61,13 +60,12 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
   firstWindowStart ??= plan.windows[0]?.start;
   const first = plan.windows[0];
   const last = plan.windows.at(-1);
-  if (first && last && first.cursor === undefined && !stream.current && last.end - first.start >= parallelFromMs) {
-    const windows = parallelPlan(plan.windows);
-    if (left.length === 0) run.emit({ type: 'partition-start', ...where, windows: windows.length });
-    // A kill from here on shows in `status` as interrupted, even before the first watermark.
-    await markState(run.db, state, 'running', run.runId, null);
-    await createParallelWindows(run.db, state, windows, run.runId);
-    await walkParallel(run, stream, partition, spec, state, windows.map((w) => ({ ...w, done: false })), counts);
+  const lanes = run.parallelWindows;
+  const long = lanes > 1 && first !== undefined && last !== undefined && first.cursor === undefined && !stream.current && last.end - first.start >= parallelFromMs;
+  if (long && plan.windows.length >= lanes) {
+    // Enough windows to share out as planned: walking them in parallel costs no extra request.
+    if (left.length === 0) run.emit({ type: 'partition-start', ...where, windows: plan.windows.length });
+    await goParallel(run, stream, partition, spec, state, plan.windows, counts);
     return { counts, firstWindowStart };
   }
   if (left.length === 0) run.emit({ type: 'partition-start', ...where, windows: plan.windows.length });
@@ -78,7 +76,15 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
       watermark: done ? Math.max(wm ?? -Infinity, window.end) : wm,
       window: done ? undefined : { start: window.start, end: window.end, cursor: next }, status: 'running', runId: run.runId,
     });
-    await walkWindow(run, stream, partition, spec, window, commitPoint, counts, i, plan.windows.length);
+    // A long window whose first page comes back full holds more than one page: it is cut into
+    // parallel windows then (with the plan's later windows), at the price of that one request.
+    // An empty or small partition never pays for parallel windows it does not need.
+    const split = long && window.cursor === undefined && window.end - window.start >= parallelFromMs;
+    const walked = await walkWindow(run, stream, partition, spec, window, commitPoint, counts, i, plan.windows.length, split);
+    if (walked === 'split') {
+      await goParallel(run, stream, partition, spec, state, [...cut(window.start, window.end, lanes), ...plan.windows.slice(i + 1)], counts);
+      return { counts, firstWindowStart };
+    }
     watermark = Math.max(watermark ?? -Infinity, window.end);
     counts.windows++;
     run.emit({ type: 'window-done', ...where, window: i + 1, windows: plan.windows.length });
@@ -86,17 +92,24 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
   return { counts, firstWindowStart };
 }
 
-// The plan's windows as they are when there are enough to share out; otherwise its time range cut
-// into `parallelWindows` equal windows (each within the span, being shorter than the plan's).
-function parallelPlan(windows: readonly Window[]): { start: number; end: number }[] {
-  if (windows.length >= parallelWindows) return windows.map((w) => ({ start: w.start, end: w.end }));
-  const start = windows[0]!.start;
-  const end = windows.at(-1)!.end;
-  const cuts = Array.from({ length: parallelWindows + 1 }, (_, i) => (i === parallelWindows ? end : start + Math.floor(((end - start) * i) / parallelWindows)));
-  return cuts.slice(0, -1).map((s, i) => ({ start: s, end: cuts[i + 1]! })).filter((w) => w.end > w.start);
+// Records the windows in sync_windows, then walks them in parallel.
+async function goParallel(
+  run: AccountRun, stream: HistoryStream, partition: Partition, spec: LoadSpec, state: StateKey, windows: readonly Window[], counts: StreamCounts,
+): Promise<void> {
+  const list = windows.map((w) => ({ start: w.start, end: w.end }));
+  // A kill from here on shows in `status` as interrupted, even before the first watermark.
+  await markState(run.db, state, 'running', run.runId, null);
+  await createParallelWindows(run.db, state, list, run.runId);
+  await walkParallel(run, stream, partition, spec, state, list.map((w) => ({ ...w, done: false })), counts);
 }
 
-// Walks the windows not yet done, up to `parallelWindows` at once, oldest first; then moves the
+// [start, end) cut into n back-to-back windows of equal length.
+function cut(start: number, end: number, n: number): Window[] {
+  const at = (i: number) => (i === n ? end : start + Math.floor(((end - start) * i) / n));
+  return Array.from({ length: n }, (_, i) => ({ start: at(i), end: at(i + 1) })).filter((w) => w.end > w.start);
+}
+
+// Walks the windows not yet done, up to `run.parallelWindows` at once, oldest first; then moves the
 // watermark to their end and drops them. On a failure the windows under way finish (committing
 // what they read), no new one starts, and the first error is thrown: the next run resumes.
 async function walkParallel(
@@ -136,7 +149,7 @@ async function walkParallel(
       run.emit({ type: 'window-done', ...where, window: ++done, windows: total });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(parallelWindows, pending.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(run.parallelWindows, pending.length) }, lane));
   if (errors.length > 0) throw errors[0];
   await finishParallelWindows(run.db, state, Math.max(...all.map((w) => w.end)), run.runId);
 }
@@ -152,8 +165,8 @@ const batchMs = 250;
 
 async function walkWindow(
   run: AccountRun, stream: HistoryStream, partition: Partition, spec: LoadSpec,
-  window: Window, commitPoint: CommitPoint, counts: StreamCounts, index: number, total: number,
-): Promise<void> {
+  window: Window, commitPoint: CommitPoint, counts: StreamCounts, index: number, total: number, split = false,
+): Promise<'done' | 'split'> {
   const fetchPage = (at: string | undefined) => {
     const params: Record<string, string> = {
       ...partition.params, startTime: String(window.start), endTime: String(window.end), limit: String(stream.limit),
@@ -198,6 +211,9 @@ async function walkWindow(
       const next = page.next;
       // A short page, a missing cursor or one that does not move down ends the window.
       const done = page.records.length < stream.limit || next === undefined || (cursor !== undefined && BigInt(next) >= BigInt(cursor));
+      // The first page is full: the caller walks this window in parallel parts instead, from
+      // scratch (nothing of it is loaded here, so no part of it can be missed or counted twice).
+      if (split && !done && batchPages === 0 && cursor === undefined) return 'split';
       // Fetch the next page while this one is mapped and loaded: the two overlap instead of
       // taking turns. If the load fails the prefetch is abandoned; the no-op catch keeps its
       // failure from surfacing as an unhandled rejection (the load's error is the one that counts).
@@ -227,4 +243,5 @@ async function walkWindow(
     throw err;
   }
   await loading;
+  return 'done';
 }

@@ -147,6 +147,7 @@ function accountRun(o: SyncOptions, s: AccountSession, runId: string, now: numbe
       lookbackMs: o.lookbackDays * DAY_MS, horizonMarginMs: o.horizonMarginMs,
     },
     windowDays: o.windowDays,
+    parallelWindows: o.parallelWindows ?? 4,
     emit: (e) => {
       if (e.type === 'gap') gaps.push({ account: e.account, stream: e.stream, partition: e.partition, from: e.from, to: e.to });
       o.emit(e);

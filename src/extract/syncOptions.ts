@@ -25,6 +25,8 @@ export interface SyncOptions {
   readonly horizonMarginMs: number;
   readonly windowDays: Readonly<Record<string, number>>;
   readonly concurrency: number;
+  /** Windows of one partition walked at once on a long plan; default 4 (1 = one after another). */
+  readonly parallelWindows?: number;
   /** Spot symbols for E13; undefined = every online symbol of the public list. */
   readonly symbols: readonly string[] | undefined;
   readonly client: {

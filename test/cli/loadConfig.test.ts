@@ -47,6 +47,8 @@ describe('loadConfig', () => {
     expect(c.sync.safetyLagMs).toBe(120_000);
     expect(c.sync.streams).toEqual(['deposits']);
     expect(c.sync.windowDays).toEqual({ taxSpotRecords: 366 });
+    expect(c.sync.parallelWindows).toBe(4);
+    expect(loadConfig({ config: file('serial.json', { ...valid, sync: { parallelWindows: 1 } }) }, env).sync.parallelWindows).toBe(1);
     expect(Object.isFrozen(c) && Object.isFrozen(c.sync) && Object.isFrozen(c.accounts[0])).toBe(true);
     const flagged = loadConfig({ config: path, since: '2025-06-01', account: ['sub1'] }, env);
     expect(flagged.sync.since).toBe(Date.UTC(2025, 5, 1));
@@ -74,6 +76,9 @@ describe('loadConfig', () => {
     let e = configFailure(() => loadConfig({ config: badType }, env));
     expect(e.message).toContain(`${badType}: sync.lookbackDays:`);
     expect(e.hint).toBeTruthy();
+    const tooMany = file('too-many.json', { ...valid, sync: { parallelWindows: 64 } });
+    e = configFailure(() => loadConfig({ config: tooMany }, env));
+    expect(e.message).toContain(`${tooMany}: sync.parallelWindows:`);
     const unknown = file('unknown.json', { ...valid, acounts: [] });
     e = configFailure(() => loadConfig({ config: unknown }, env));
     expect(e.message).toContain(unknown);

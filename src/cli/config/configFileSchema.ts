@@ -42,6 +42,7 @@ export const configFileSchema = z.strictObject({
     safetyLagSeconds: z.number().int().nonnegative().optional(),
     lookbackDays: z.number().nonnegative().optional(),
     concurrency: z.number().int().positive().max(256).optional(),
+    parallelWindows: z.number().int().positive().max(16).optional(),
     symbols: z.array(z.string().min(1)).optional(),
     streams: z.array(z.string().min(1)).optional(),
     windowDays: z.record(z.string(), z.number().positive()).optional(),

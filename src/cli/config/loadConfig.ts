@@ -53,6 +53,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): SyncConf
       lookbackDays: s.lookbackDays ?? configDefaults.lookbackDays,
       horizonMarginMs: configDefaults.horizonMarginSeconds * 1000,
       concurrency: s.concurrency ?? configDefaults.concurrency,
+      parallelWindows: s.parallelWindows ?? configDefaults.parallelWindows,
       symbols: s.symbols,
       streams: flags.streams ?? s.streams,
       windowDays: s.windowDays ?? {},

@@ -18,6 +18,8 @@ export interface SyncConfig {
     readonly lookbackDays: number;
     readonly horizonMarginMs: number;
     readonly concurrency: number;
+    /** Windows of one partition walked at once on a long plan (1 = one after another). */
+    readonly parallelWindows: number;
     readonly symbols: readonly string[] | undefined;
     readonly streams: readonly string[] | undefined;
     readonly windowDays: Readonly<Record<string, number>>;
@@ -40,6 +42,7 @@ export const configDefaults = {
   lookbackDays: 7,
   horizonMarginSeconds: 300,
   concurrency: 32,
+  parallelWindows: 4,
   safetyFactor: 0.95,
   maxRetries: 6,
   retryBaseMs: 250,

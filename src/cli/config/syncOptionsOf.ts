@@ -14,6 +14,7 @@ export function syncOptionsOf(config: SyncConfig, db: Kysely<any>, emit: SyncEve
     db, emit, baseUrl: config.baseUrl, accounts: config.accounts, streams: config.sync.streams, since: config.sync.since,
     defaultHistoryDays: config.sync.historyDays, safetyLagMs: config.sync.safetyLagMs, lookbackDays: config.sync.lookbackDays,
     horizonMarginMs: config.sync.horizonMarginMs, windowDays: config.sync.windowDays, concurrency: config.sync.concurrency,
+    parallelWindows: config.sync.parallelWindows,
     symbols: config.sync.symbols, client: config.client,
   };
 }
