@@ -23,11 +23,13 @@ const parallelFromMs = 30 * DAY_MS;
  * so a killed run resumes after the last committed batch; the next page is fetched while a batch
  * loads. Throws when the exchange fails for good, after committing the pages already read.
  *
- * A long plan (a first sync, a long catch-up) is walked as up to four windows at once, each with
- * its own checkpoint in sync_windows (a plan of fewer windows is cut up once its first page shows
- * that there is more than one page to read): one partition pages one request after another, so its
- * request latency, not the machine or the rate budget, would otherwise bound it. The partition's
- * watermark moves only when every window is read. Windows a killed run left are finished first.
+ * A long plan (a first sync, a long catch-up) is walked `sync.parallelWindows` (default 4) windows
+ * at once, each with its own checkpoint in sync_windows (a plan of fewer windows is cut up once its
+ * first page shows that there is more than one page to read): one partition pages one request
+ * after another, so its request latency, not the machine or the rate budget, would otherwise bound
+ * it (with 150 ms answers, one window at a time took 1.58x the rate-limit minimum, four 1.13x;
+ * BENCHMARKS.md). The partition's watermark moves only when every window is read. Windows a killed
+ * run left are finished first.
  *
  * @example
  * const { counts } = await runHistoryPartition(run, deposits, single[0]);

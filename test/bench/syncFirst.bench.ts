@@ -5,6 +5,8 @@
 //   npx tsx test/bench/syncFirst.bench.ts                       # scale small, safety factor 0.95 and 0.9
 //   BENCH_SCALE=tiny BENCH_SAFETY=1 npx tsx test/bench/syncFirst.bench.ts
 //   BENCH_SYNC='{"concurrency":64}' ...    merged into the config file's "sync" section
+//   BENCH_FAULTS='slow=1:150' ...          sandbox faults; slow=1:MS delays every answer (a far exchange)
+//   BENCH_SCALE="$(npx tsx -e 'import("./test/bench/support/accountScale.ts").then(m => console.log(m.accountScale(200000)))')" ...
 //
 // The minimum: for every (UID, endpoint) budget, the pages its stream partitions need (see
 // support/minimumRequests.ts) divided by the endpoint's rate; budgets run in parallel, so the
@@ -25,12 +27,13 @@ const scale = process.env.BENCH_SCALE ?? 'small';
 const safetyFactors = (process.env.BENCH_SAFETY ?? '0.95,0.9').split(',').map(Number);
 const streams = process.env.BENCH_STREAMS?.split(',');
 const syncSettings = JSON.parse(process.env.BENCH_SYNC ?? '{}') as Record<string, unknown>;
+const faults = process.env.BENCH_FAULTS;
 
 console.log(machineInfo());
-console.log(`- sandbox: seed 1, scale ${scale}, real rate limits; sync: ${process.env.BENCH_SYNC ? `settings ${process.env.BENCH_SYNC}` : 'default settings'}, all accounts${streams ? `, streams ${streams.join(',')}` : ', all streams'}\n`);
+console.log(`- sandbox: seed 1, scale ${scale}, real rate limits; sync: ${process.env.BENCH_SYNC ? `settings ${process.env.BENCH_SYNC}` : 'default settings'}, all accounts${streams ? `, streams ${streams.join(',')}` : ', all streams'}${faults ? `; sandbox faults ${faults}` : ''}\n`);
 const summary: (string | number)[][] = [];
 for (const safetyFactor of safetyFactors) {
-  const sandbox = await startSandbox({ port: 0, seed: 1, scale, rateLimit: true });
+  const sandbox = await startSandbox({ port: 0, seed: 1, scale, rateLimit: true, ...(faults ? { faults } : {}) });
   const scratch = await scratchDatabase('first');
   try {
     const { file, env, accounts } = sandboxSyncConfig(sandbox, syncSettings, { safetyFactor });

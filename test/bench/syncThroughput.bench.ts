@@ -4,6 +4,8 @@
 //
 //   npx tsx test/bench/syncThroughput.bench.ts                     # 200k, then 1M records
 //   BENCH_RECORDS=200000 npx tsx test/bench/syncThroughput.bench.ts
+//   BENCH_SYNC='{"parallelWindows":1}' ...   merged into the config file's "sync" section
+//   BENCH_NODE_ARGS='--max-semi-space-size=64' ...   extra node flags for the sync process
 //   BENCH_NIGHTLY=1 ...   also run benchmark 3 (see syncNightly.bench.ts) on the synced database;
 //                         the first sync then stops one day short (safety lag one day + 120 s)
 //
@@ -25,15 +27,16 @@ import { nightlyRun, oneDayBehindSeconds } from './support/nightlyRun.js';
 
 const sizes = (process.env.BENCH_RECORDS ?? '200000,1000000').split(',').map(Number);
 const nightly = process.env.BENCH_NIGHTLY === '1';
+const syncSettings = JSON.parse(process.env.BENCH_SYNC ?? '{}') as Record<string, unknown>;
 
 console.log(machineInfo());
-console.log('- sandbox: seed 1, rate limits off, scale accountScale(N) (see support/accountScale.ts); sync: `--account main`, default settings, client.rateLimit false\n');
+console.log(`- sandbox: seed 1, rate limits off, scale accountScale(N) (see support/accountScale.ts); sync: \`--account main\`, ${process.env.BENCH_SYNC ? `settings ${process.env.BENCH_SYNC}` : 'default settings'}, client.rateLimit false\n`);
 const rows: (string | number)[][] = [];
 for (const n of sizes) {
   const sandbox = await startSandbox({ port: 0, seed: 1, scale: accountScale(n), rateLimit: false });
   const scratch = await scratchDatabase('throughput');
   try {
-    const { file, env, accounts } = sandboxSyncConfig(sandbox, nightly ? { safetyLagSeconds: oneDayBehindSeconds } : {}, { rateLimit: false });
+    const { file, env, accounts } = sandboxSyncConfig(sandbox, { ...syncSettings, ...(nightly ? { safetyLagSeconds: oneDayBehindSeconds } : {}) }, { rateLimit: false });
     const s0 = await sandboxStats(sandbox.baseUrl);
     const cpu0 = process.cpuUsage();
     const dbName = new URL(scratch.url).pathname.slice(1);
