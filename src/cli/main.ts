@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { TradeledgerError, exitCodes } from '../errors.js';
 import { sandboxCommand } from './sandboxCommand.js';
@@ -18,6 +19,7 @@ export async function main(argv: string[]): Promise<number> {
   let exitCode: number = exitCodes.ok;
   const program = new Command('tradeledger')
     .description('Copy an exchange account\'s full history into PostgreSQL and write tax and ledger CSVs.')
+    .version(packageVersion(), '-V, --version', 'print the tradeledger version')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
@@ -31,6 +33,12 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     return reportError(err);
   }
+}
+
+// The version in package.json, the one npm installed.
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? 'unknown';
 }
 
 function reportError(err: unknown): number {
