@@ -6,6 +6,7 @@
 //   BENCH_RECORDS=200000 npx tsx test/bench/syncThroughput.bench.ts
 //   BENCH_SYNC='{"parallelWindows":1}' ...   merged into the config file's "sync" section
 //   BENCH_NODE_ARGS='--max-semi-space-size=64' ...   extra node flags for the sync process
+//   BENCH_ALL_ACCOUNTS=1 ...   sync every sandbox account (each sized for N) instead of main only
 //   BENCH_NIGHTLY=1 ...   also run benchmark 3 (see syncNightly.bench.ts) on the synced database;
 //                         the first sync then stops one day short (safety lag one day + 120 s)
 //
@@ -27,10 +28,12 @@ import { nightlyRun, oneDayBehindSeconds } from './support/nightlyRun.js';
 
 const sizes = (process.env.BENCH_RECORDS ?? '200000,1000000').split(',').map(Number);
 const nightly = process.env.BENCH_NIGHTLY === '1';
+// BENCH_ALL_ACCOUNTS=1: every sandbox account (main, 3 subs, demo, copy-trader), each sized for N.
+const allAccounts = process.env.BENCH_ALL_ACCOUNTS === '1';
 const syncSettings = JSON.parse(process.env.BENCH_SYNC ?? '{}') as Record<string, unknown>;
 
 console.log(machineInfo());
-console.log(`- sandbox: seed 1, rate limits off, scale accountScale(N) (see support/accountScale.ts); sync: \`--account main\`, ${process.env.BENCH_SYNC ? `settings ${process.env.BENCH_SYNC}` : 'default settings'}, client.rateLimit false\n`);
+console.log(`- sandbox: seed 1, rate limits off, scale accountScale(N) (see support/accountScale.ts); sync: ${allAccounts ? 'all accounts' : '\`--account main\`'}, ${process.env.BENCH_SYNC ? `settings ${process.env.BENCH_SYNC}` : 'default settings'}, client.rateLimit false\n`);
 const rows: (string | number)[][] = [];
 for (const n of sizes) {
   const sandbox = await startSandbox({ port: 0, seed: 1, scale: accountScale(n), rateLimit: false });
@@ -41,7 +44,7 @@ for (const n of sizes) {
     const cpu0 = process.cpuUsage();
     const dbName = new URL(scratch.url).pathname.slice(1);
     const pgCpu = watchProcessCpu((cmd) => cmd.startsWith('postgres:') && cmd.includes(dbName));
-    const run = await runSyncProcess(['--config', file, '--account', 'main'], { ...env, DATABASE_URL: scratch.url },
+    const run = await runSyncProcess(['--config', file, ...(allAccounts ? [] : ['--account', 'main'])], { ...env, DATABASE_URL: scratch.url },
       // BENCH_CPU_PROF=DIR writes a V8 CPU profile of the sync process there (open it in Chrome DevTools).
       [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])]);
     const cpu = process.cpuUsage(cpu0);
