@@ -1,7 +1,7 @@
 import { DAY_MS, endpoints } from '../api/endpoints.js';
 import { openSessions } from './exchangeSession.js';
 import { partitionContext, symbolBook } from './partitionContext.js';
-import { readCheckpoint } from './syncState.js';
+import { currentRescanFrom, readCheckpoint } from './syncState.js';
 import { planWindows } from './windowPlan.js';
 import { selectStreams } from './selectStreams.js';
 import { applies } from './runSync.js';
@@ -57,7 +57,7 @@ export async function planSync(o: SyncOptions): Promise<{ lines: PlanLine[]; req
           const checkpoint = await readCheckpoint(o.db, { account: s.uid, stream: stream.name, partition: p.key });
           const plan = planWindows({
             spanDays: o.windowDays[stream.name] ?? stream.spanDays, horizonDays: stream.horizonDays, mutable: stream.mutable,
-            checkpoint, rescanFrom: stream.current && checkpoint ? await stream.current.oldestCurrent(o.db, s.uid, p) : undefined,
+            checkpoint, rescanFrom: await currentRescanFrom(o.db, stream, s.uid, p, checkpoint),
             now, safetyLagMs: o.safetyLagMs, since: o.since, defaultStart: now - o.defaultHistoryDays * DAY_MS,
             lookbackMs: o.lookbackDays * DAY_MS, horizonMarginMs: o.horizonMarginMs,
           });

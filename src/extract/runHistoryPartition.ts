@@ -6,9 +6,10 @@ import { loadPage } from './loadPage.js';
 import type { PageLoad } from './loadPage.js';
 import { planWindows } from './windowPlan.js';
 import type { Window } from './windowPlan.js';
-import { checkpointStatement, createParallelWindows, finishParallelWindows, markState, readCheckpoint, readParallelWindows, windowProgressStatement } from './syncState.js';
+import { checkpointStatement, createParallelWindows, currentRescanFrom, finishParallelWindows, markState, readCheckpoint, recordCurrentFrom, readParallelWindows, windowProgressStatement } from './syncState.js';
 import type { ParallelWindow, StateKey } from './syncState.js';
 import { DAY_MS } from '../api/endpoints.js';
+import { parseExchangeTime } from '../normalize/parseExchangeTime.js';
 import { recordGap } from './historyGap.js';
 import { emptyCounts } from './streamCounts.js';
 import type { StreamCounts } from './streamCounts.js';
@@ -49,7 +50,7 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
     await walkParallel(run, stream, partition, spec, state, left, counts);
   }
   const checkpoint = await readCheckpoint(run.db, state);
-  const rescanFrom = stream.current && checkpoint ? await stream.current.oldestCurrent(run.db, run.account.uid, partition) : undefined;
+  const rescanFrom = await currentRescanFrom(run.db, stream, run.account.uid, partition, checkpoint);
   const plan = planWindows({
     spanDays: run.windowDays[stream.name] ?? stream.spanDays, horizonDays: stream.horizonDays, mutable: stream.mutable,
     rescanFrom, checkpoint, now: t.now, safetyLagMs: t.safetyLagMs, since: t.since,
@@ -72,6 +73,8 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
   }
   if (left.length === 0) run.emit({ type: 'partition-start', ...where, windows: plan.windows.length });
   let watermark = checkpoint?.watermark;
+  // Current-state streams: the oldest record this read finds still current.
+  const oldest = stream.current ? { at: undefined as number | undefined } : undefined;
   for (const [i, window] of plan.windows.entries()) {
     const wm = watermark;
     const commitPoint = (next: string | undefined, done: boolean) => checkpointStatement(state, {
@@ -82,7 +85,7 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
     // parallel windows then (with the plan's later windows), at the price of that one request.
     // An empty or small partition never pays for parallel windows it does not need.
     const split = long && window.cursor === undefined && window.end - window.start >= parallelFromMs;
-    const walked = await walkWindow(run, stream, partition, spec, window, commitPoint, counts, i, plan.windows.length, split);
+    const walked = await walkWindow(run, stream, partition, spec, window, commitPoint, counts, i, plan.windows.length, split, oldest);
     if (walked === 'split') {
       await goParallel(run, stream, partition, spec, state, [...cut(window.start, window.end, lanes), ...plan.windows.slice(i + 1)], counts);
       return { counts, firstWindowStart };
@@ -91,6 +94,9 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
     counts.windows++;
     run.emit({ type: 'window-done', ...where, window: i + 1, windows: plan.windows.length });
   }
+  // The read is complete: the next one starts from the oldest record still current (a failed
+  // read throws before this and leaves the older, safe, value).
+  if (oldest && plan.windows.length > 0) await recordCurrentFrom(run.db, state, oldest.at ?? plan.end);
   return { counts, firstWindowStart };
 }
 
@@ -168,6 +174,7 @@ const batchMs = 250;
 async function walkWindow(
   run: AccountRun, stream: HistoryStream, partition: Partition, spec: LoadSpec,
   window: Window, commitPoint: CommitPoint, counts: StreamCounts, index: number, total: number, split = false,
+  oldest?: { at: number | undefined },
 ): Promise<'done' | 'split'> {
   const fetchPage = (at: string | undefined) => {
     const params: Record<string, string> = {
@@ -224,7 +231,13 @@ async function walkWindow(
         pending.catch(() => {});
       }
       if (batchPages === 0) batchStart = Date.now();
-      for (const raw of page.records) batch.push(toRow(run, stream, partition, raw));
+      for (const raw of page.records) {
+        batch.push(toRow(run, stream, partition, raw));
+        if (oldest) {
+          const t = parseExchangeTime(raw[stream.timeField]);
+          if (t !== null && t.ok) oldest.at = Math.min(oldest.at ?? Infinity, Number(t.ms));
+        }
+      }
       batchPages++;
       lastCheckpoint = commitPoint(next, done);
       if (done || batch.length + stream.limit > batchRows || Date.now() - batchStart >= batchMs) {

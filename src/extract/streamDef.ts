@@ -59,7 +59,13 @@ export interface HistoryStream {
    * each run re-reads from the oldest record that was current at the last run (or the look-back,
    * if earlier), and stamps last_seen_at on every record it sees.
    */
-  readonly current?: { readonly oldestCurrent: (db: Kysely<any>, account: string, partition: Partition) => Promise<number | undefined> };
+  readonly current?: {
+    /**
+     * An estimate of the oldest record current at the last run, for a partition whose
+     * checkpoint has no `current_from` yet (a database synced by an earlier version).
+     */
+    readonly oldestCurrent: (db: Kysely<any>, account: string, partition: Partition) => Promise<number | undefined>;
+  };
   /** The record field holding its time (ms), used for sanity checks and reports. */
   readonly timeField: string;
   readonly idField: string;

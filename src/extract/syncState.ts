@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Checkpoint } from './windowPlan.js';
+import type { HistoryStream, Partition } from './streamDef.js';
 import { poolOf } from '../db/createDb.js';
 
 // Unix ms to timestamptz with integer arithmetic (exact, unlike to_timestamp's float seconds).
@@ -20,13 +21,14 @@ export interface StateKey {
  * const cp = await readCheckpoint(db, { account: uid, stream: 'deposits', partition: 'all' });
  */
 export async function readCheckpoint(db: Kysely<any>, key: StateKey): Promise<Checkpoint | undefined> {
-  const { rows } = await sql<{ watermark: Date | null; window_start: Date | null; window_end: Date | null; cursor: string | null }>`
-    SELECT watermark, window_start, window_end, cursor FROM sync_state
+  const { rows } = await sql<{ watermark: Date | null; window_start: Date | null; window_end: Date | null; cursor: string | null; current_from: Date | null }>`
+    SELECT watermark, window_start, window_end, cursor, current_from FROM sync_state
     WHERE account_uid = ${key.account} AND stream = ${key.stream} AND partition = ${key.partition}`.execute(db);
   const r = rows[0];
   if (r === undefined) return undefined;
   const cp: { -readonly [K in keyof Checkpoint]: Checkpoint[K] } = {};
   if (r.watermark) cp.watermark = r.watermark.getTime();
+  if (r.current_from) cp.currentFrom = r.current_from.getTime();
   if (r.window_start && r.window_end) {
     cp.windowStart = r.window_start.getTime();
     cp.windowEnd = r.window_end.getTime();
@@ -143,4 +145,29 @@ export async function finishParallelWindows(db: Kysely<any>, key: StateKey, end:
   const cp = checkpointStatement(key, { watermark: end, window: undefined, status: 'running', runId }, 3);
   await poolOf(db).query(`WITH gone AS (DELETE FROM sync_windows WHERE account_uid = $1 AND stream = $2 AND partition = $3) ${cp.text}`,
     [key.account, key.stream, key.partition, ...cp.params]);
+}
+
+/**
+ * Records, once a current-state partition's read is complete, the oldest record it found still
+ * current (or the plan's end when none was): the next run re-reads from there.
+ *
+ * @example
+ * await recordCurrentFrom(db, key, oldestSeen ?? plan.end);
+ */
+export async function recordCurrentFrom(db: Kysely<any>, key: StateKey, at: number): Promise<void> {
+  await sql`UPDATE sync_state SET current_from = ${new Date(at).toISOString()}::timestamptz
+    WHERE account_uid = ${key.account} AND stream = ${key.stream} AND partition = ${key.partition}`.execute(db);
+}
+
+/**
+ * Where a current-state partition's read must start at the latest: the oldest record still
+ * current at its last complete read (`current_from`), or the stream's own estimate for a
+ * partition synced before that was recorded. undefined for other streams and first reads.
+ *
+ * @example
+ * const rescanFrom = await currentRescanFrom(db, planOrders, uid, partition, checkpoint);
+ */
+export async function currentRescanFrom(db: Kysely<any>, stream: HistoryStream, account: string, partition: Partition, checkpoint: Checkpoint | undefined): Promise<number | undefined> {
+  if (!stream.current || !checkpoint) return undefined;
+  return checkpoint.currentFrom ?? stream.current.oldestCurrent(db, account, partition);
 }

@@ -13,6 +13,8 @@ export interface Checkpoint {
   readonly windowStart?: number;
   readonly windowEnd?: number;
   readonly cursor?: string;
+  /** Current-state streams: the oldest record still current at the last complete read. */
+  readonly currentFrom?: number;
 }
 
 export interface WindowPlanInput {

@@ -8,8 +8,10 @@ import { ms, num, text } from '../column.js';
 const planTypes = ['normal_plan', 'track_plan', 'profit_loss'] as const;
 
 /**
- * The oldest order of this account and product type seen pending by the latest run that saw any
- * (all plan types together: a superset is safe, and cheaper than a column per plan type).
+ * For a partition synced before `sync_state.current_from` was recorded only: the oldest order of
+ * this account and product type seen pending by the latest run that saw any (all plan types
+ * together). Not exact: a sibling plan-type partition of the running sync may already have
+ * stamped its own orders with this run, which hides the others; current_from replaced it.
  */
 async function oldestCurrent(db: Kysely<any>, account: string, partition: Partition): Promise<number | undefined> {
   const productType = partition.columns.product_type ?? '';
