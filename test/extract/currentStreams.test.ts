@@ -1,45 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { freshDatabase } from '../support/database.js';
-import type { FreshDatabase } from '../support/database.js';
-import { startTestSandbox } from '../support/sandbox.js';
-import type { RunningSandbox } from '../support/sandbox.js';
+import { sandboxWithDatabase } from '../support/sandboxWithDatabase.js';
 import { runSync } from '../../src/extract/runSync.js';
 import { testSyncOptions } from './testSync.js';
 
-let sandbox: RunningSandbox;
-let fresh: FreshDatabase;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  fresh = await freshDatabase();
-});
-afterAll(async () => {
-  await sandbox?.close();
-  await fresh?.drop();
-});
+const env = sandboxWithDatabase();
 
 describe('pending trigger orders (a current-state stream)', () => {
   it('stamp every order each run sees, also the unchanged ones', async () => {
     const stamps = async () => (await sql<{ run: string; n: string; unseen: string }>`
       SELECT max(seen_run_id)::text AS run, count(*)::text AS n, count(*) FILTER (WHERE last_seen_at IS NULL)::text AS unseen
-      FROM plan_orders`.execute(fresh.db)).rows[0]!;
-    const first = await runSync(testSyncOptions(sandbox, fresh.db, [], { streams: ['planOrders'] }));
+      FROM plan_orders`.execute(env.fresh.db)).rows[0]!;
+    const first = await runSync(testSyncOptions(env.sandbox, env.fresh.db, [], { streams: ['planOrders'] }));
     expect(first.status).toBe('ok');
     const a = await stamps();
     expect(Number(a.n)).toBeGreaterThan(0);
     expect(a.unseen).toBe('0');
     expect(a.run).toBe(first.runId);
-    const seenAt = (await sql<{ t: Date }>`SELECT max(last_seen_at) AS t FROM plan_orders`.execute(fresh.db)).rows[0]!.t;
+    const seenAt = (await sql<{ t: Date }>`SELECT max(last_seen_at) AS t FROM plan_orders`.execute(env.fresh.db)).rows[0]!.t;
 
-    const second = await runSync(testSyncOptions(sandbox, fresh.db, [], { streams: ['planOrders'] }));
+    const second = await runSync(testSyncOptions(env.sandbox, env.fresh.db, [], { streams: ['planOrders'] }));
     expect(second.status).toBe('ok');
     const total = Object.values(second.counts).reduce((s, c) => ({ updated: s.updated + c.updated, unchanged: s.unchanged + c.unchanged }), { updated: 0, unchanged: 0 });
     expect(total.updated).toBe(0);
     expect(total.unchanged).toBeGreaterThan(0);
     // Nothing changed, yet every order still pending carries the second run's stamp.
-    const stale = await sql<{ n: string }>`SELECT count(*)::text AS n FROM plan_orders WHERE seen_run_id <> ${second.runId}::bigint OR last_seen_at <= ${seenAt}`.execute(fresh.db);
-    const detail = await sql`SELECT account_uid, product_type, plan_type, order_id, c_time, seen_run_id, last_seen_at, problems, raw->>'planStatus' AS st FROM plan_orders WHERE seen_run_id <> ${second.runId}::bigint OR last_seen_at <= ${seenAt}`.execute(fresh.db);
+    const stale = await sql<{ n: string }>`SELECT count(*)::text AS n FROM plan_orders WHERE seen_run_id <> ${second.runId}::bigint OR last_seen_at <= ${seenAt}`.execute(env.fresh.db);
+    const detail = await sql`SELECT account_uid, product_type, plan_type, order_id, c_time, seen_run_id, last_seen_at, problems, raw->>'planStatus' AS st FROM plan_orders WHERE seen_run_id <> ${second.runId}::bigint OR last_seen_at <= ${seenAt}`.execute(env.fresh.db);
     expect(stale.rows[0]!.n, JSON.stringify(detail.rows)).toBe('0');
   });
 });

@@ -1,10 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import { freshDatabase } from '../support/database.js';
-import type { FreshDatabase } from '../support/database.js';
-import { startTestSandbox } from '../support/sandbox.js';
-import type { RunningSandbox } from '../support/sandbox.js';
+import { sandboxWithDatabase } from '../support/sandboxWithDatabase.js';
 import { runSync } from '../../src/extract/runSync.js';
 import { historyStreams } from '../../src/extract/streamRegistry.js';
 import type { HistoryStream } from '../../src/extract/streamDef.js';
@@ -22,17 +19,7 @@ import { testSyncOptions } from './testSync.js';
 // (recordRow: every typed column computed in JS, with checkRecord) into a copy of each table and
 // require every typed column and every problem to be equal.
 
-let sandbox: RunningSandbox;
-let fresh: FreshDatabase;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  fresh = await freshDatabase();
-});
-afterAll(async () => {
-  await sandbox?.close();
-  await fresh?.drop();
-});
+const env = sandboxWithDatabase();
 
 let refs = 0;
 const bookkeeping = new Set(['account_uid', 'raw', 'problems', 'first_seen_at', 'updated_at', 'seen_run_id', 'last_seen_at']);
@@ -73,11 +60,11 @@ async function differencesFromReference(db: Kysely<any>, stream: HistoryStream, 
 
 describe('lean rows: typed columns derived in PostgreSQL', () => {
   it('equal the full JS mapper on every record of every history stream after a sync', async () => {
-    const result = await runSync(testSyncOptions(sandbox, fresh.db));
+    const result = await runSync(testSyncOptions(env.sandbox, env.fresh.db));
     expect(result.errors).toEqual([]);
     let total = 0;
     for (const stream of historyStreams) {
-      const { differences, compared, feeFlagged } = await differencesFromReference(fresh.db, stream);
+      const { differences, compared, feeFlagged } = await differencesFromReference(env.fresh.db, stream);
       expect(differences, stream.name).toEqual([]);
       expect(feeFlagged, `${stream.name}: a record the reference flags for its feeDetail is flagged`).toBe(0);
       total += compared;
@@ -98,7 +85,7 @@ describe('lean rows: typed columns derived in PostgreSQL', () => {
       { ...base, orderId: '905', size: '007.50', coin: '' , tag: "it's \"quoted\"\n\t\\" },
       { ...base, orderId: '906', size: '1'.repeat(40), cTime: ' 1700000000123 ' },
     ];
-    const db = fresh.db;
+    const db = env.fresh.db;
     await sql`DELETE FROM deposits`.execute(db);
     const plan = rowPlan({ resource: 'deposits', columns: stream.columns, key: stream.key, partitionColumns: [], parsesFees: false });
     const rows = odd.map((r) => plan.read(r, {}, []));
@@ -125,7 +112,7 @@ describe('lean rows: typed columns derived in PostgreSQL', () => {
 
   it('replaces the fee rows of a record whose row changed, and leaves the others alone', async () => {
     const stream = historyStreams.find((s) => s.name === 'spotFills')!;
-    const db = fresh.db;
+    const db = env.fresh.db;
     const plan = rowPlan({ resource: 'spotFills', columns: stream.columns, key: stream.key, partitionColumns: [], parsesFees: true });
     const fill = (tradeId: string, size: string) => ({ tradeId, orderId: '1', symbol: 'BTCUSDT', side: 'buy', priceAvg: '100', size, amount: '100', cTime: '1700000000123' });
     const fee = (coin: string, paid: string): FeeRow => ({ coin, paid, platformDeducted: '0', couponCovered: '0', payableInReceivedCoin: '0', receivedCoin: null, format: 'legacy', rebate: false, raw: {} });
