@@ -44,8 +44,7 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
   const left = await readParallelWindows(run.db, state);
   let firstWindowStart: number | undefined;
   if (left.length > 0) {
-    // (One partition-start per partition: the few windows planned after these count as extra.)
-    run.emit({ type: 'partition-start', ...where, windows: left.length });
+    run.emit({ type: 'partition-start', ...where, windows: left.filter((w) => !w.done).length });
     firstWindowStart = left[0]!.start;
     await walkParallel(run, stream, partition, spec, state, left, counts);
   }
@@ -63,15 +62,17 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
   firstWindowStart ??= plan.windows[0]?.start;
   const first = plan.windows[0];
   const last = plan.windows.at(-1);
+  // One partition-start per partition; windows known only later are added to it.
+  const announce = (windows: number) => run.emit(left.length === 0 ? { type: 'partition-start', ...where, windows } : { type: 'windows-added', ...where, windows });
   const lanes = run.parallelWindows;
   const long = lanes > 1 && first !== undefined && last !== undefined && first.cursor === undefined && !stream.current && last.end - first.start >= parallelFromMs;
   if (long && plan.windows.length >= lanes) {
     // Enough windows to share out as planned: walking them in parallel costs no extra request.
-    if (left.length === 0) run.emit({ type: 'partition-start', ...where, windows: plan.windows.length });
+    announce(plan.windows.length);
     await goParallel(run, stream, partition, spec, state, plan.windows, counts);
     return { counts, firstWindowStart };
   }
-  if (left.length === 0) run.emit({ type: 'partition-start', ...where, windows: plan.windows.length });
+  announce(plan.windows.length);
   let watermark = checkpoint?.watermark;
   // Current-state streams: the oldest record this read finds still current.
   const oldest = stream.current ? { at: undefined as number | undefined } : undefined;
@@ -87,7 +88,9 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
     const split = long && window.cursor === undefined && window.end - window.start >= parallelFromMs;
     const walked = await walkWindow(run, stream, partition, spec, window, commitPoint, counts, i, plan.windows.length, split, oldest);
     if (walked === 'split') {
-      await goParallel(run, stream, partition, spec, state, [...cut(window.start, window.end, lanes), ...plan.windows.slice(i + 1)], counts);
+      const parts = [...cut(window.start, window.end, lanes), ...plan.windows.slice(i + 1)];
+      run.emit({ type: 'windows-added', ...where, windows: i + parts.length - plan.windows.length });
+      await goParallel(run, stream, partition, spec, state, parts, counts);
       return { counts, firstWindowStart };
     }
     watermark = Math.max(watermark ?? -Infinity, window.end);

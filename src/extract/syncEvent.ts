@@ -6,6 +6,8 @@ export type SyncEvent =
   | { type: 'run-start'; runId: string; accounts: number; tasks: number }
   | { type: 'partition-start'; account: string; stream: string; partition: string; windows: number }
   | { type: 'page'; account: string; stream: string; partition: string; records: number; inserted: number; updated: number; window: number; windows: number }
+  /** A partition's plan grew after its start (cut into parallel windows, or planned after resumed ones). */
+  | { type: 'windows-added'; account: string; stream: string; partition: string; windows: number }
   | { type: 'window-done'; account: string; stream: string; partition: string; window: number; windows: number }
   | { type: 'gap'; account: string; stream: string; partition: string; from: string; to: string }
   | { type: 'partition-done'; account: string; stream: string; partition: string; records: number; inserted: number; updated: number; unchanged: number }

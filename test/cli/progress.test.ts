@@ -17,6 +17,7 @@ describe('progress', () => {
     p.sink({ type: 'partition-start', account: 'main', stream: 'deposits', partition: 'all', windows: 2 });
     p.sink({ type: 'page', account: 'main', stream: 'deposits', partition: 'all', records: 40, inserted: 40, updated: 0, window: 1, windows: 2 });
     p.sink({ type: 'window-done', account: 'main', stream: 'deposits', partition: 'all', window: 1, windows: 2 });
+    p.sink({ type: 'windows-added', account: 'main', stream: 'deposits', partition: 'all', windows: 3 });
     p.sink({ type: 'partition-done', account: 'main', stream: 'deposits', partition: 'all', records: 40, inserted: 40, updated: 0, unchanged: 0 });
     p.sink({ type: 'partition-start', account: 'main', stream: 'marginRecords', partition: 'crossed', windows: 25 });
     p.sink({ type: 'partition-failed', account: 'main', stream: 'marginRecords', partition: 'crossed', code: 'API_429', message: 'gave up' });
@@ -24,7 +25,7 @@ describe('progress', () => {
     p.stop();
     const lines = out.text().split('\n');
     const deposits = lines.find((l) => l.includes('main/deposits'))!;
-    expect(deposits).toMatch(/\s40 records\s+windows 1\/2/);
+    expect(deposits).toMatch(/\s40 records\s+windows 1\/5/);
     expect(deposits).toMatch(/done/);
     expect(lines.find((l) => l.includes('main/marginRecords'))).toMatch(/FAILED \(1\)\s+rate waits 1\.5s/);
   });

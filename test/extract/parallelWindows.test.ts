@@ -34,6 +34,21 @@ function windowOrder(events: SyncEvent[]): Map<string, number[]> {
   return order;
 }
 
+// The progress display's arithmetic: every window announced (at the start, or added when a plan
+// is cut up) is reported done exactly once.
+function expectWindowsAddUp(events: SyncEvent[]): void {
+  const announced = new Map<string, number>();
+  const done = new Map<string, number>();
+  for (const e of events) {
+    if (e.type !== 'partition-start' && e.type !== 'windows-added' && e.type !== 'window-done') continue;
+    const k = `${e.account}/${e.stream}/${e.partition}`;
+    if (e.type === 'window-done') done.set(k, (done.get(k) ?? 0) + 1);
+    else announced.set(k, (announced.get(k) ?? 0) + e.windows);
+  }
+  expect(announced.size).toBeGreaterThan(0);
+  for (const [k, n] of announced) expect(done.get(k) ?? 0, k).toBe(n);
+}
+
 describe('parallel windows (sync.parallelWindows)', () => {
   it('walk a long plan several windows at once and load exactly what one window at a time loads', async () => {
     const serialEvents: SyncEvent[] = [];
@@ -51,6 +66,8 @@ describe('parallel windows (sync.parallelWindows)', () => {
     const inOrder = (w: number[]) => w.every((x, i) => i === 0 || x >= w[i - 1]!);
     expect([...windowOrder(serialEvents).values()].every(inOrder)).toBe(true);
     expect([...windowOrder(parallelEvents).values()].some((w) => !inOrder(w))).toBe(true);
+    expectWindowsAddUp(serialEvents);
+    expectWindowsAddUp(parallelEvents);
     // Both leave a watermark on the same partitions (its value is the run's own now - lag) and no
     // window rows behind.
     const state = (db: typeof serial.db) => sql<{ k: string; w: Date }>`
@@ -67,5 +84,37 @@ describe('parallel windows (sync.parallelWindows)', () => {
     const partitions = Object.keys(b.counts).length;
     expect(requests(b)).toBeGreaterThanOrEqual(requests(a));
     expect(requests(b) - requests(a)).toBeLessThanOrEqual(partitions);
+  });
+
+  it('cut a long window into parallel windows once its first page comes back full', async () => {
+    // Spot orders dense enough that the 90-day window holds several pages.
+    const dense = await startTestSandbox({ scale: 'tiny,spotOrders=3000' });
+    const [one, four] = await Promise.all([freshDatabase(), freshDatabase()]);
+    try {
+      const uid = sandboxUids(dense)[0]!;
+      const only = { streams: ['spotOrders'], accounts: testSyncOptions(dense, one.db).accounts.slice(0, 1) };
+      const oneEvents: SyncEvent[] = [];
+      const fourEvents: SyncEvent[] = [];
+      const a = await runSync(testSyncOptions(dense, one.db, oneEvents, { ...only, parallelWindows: 1 }));
+      const b = await runSync(testSyncOptions(dense, four.db, fourEvents, { ...only, parallelWindows: 4 }));
+      expect([a.status, b.status]).toEqual(['ok', 'ok']);
+      expect(fourEvents.some((e) => e.type === 'windows-added'), 'the window was cut up').toBe(true);
+      expect(oneEvents.some((e) => e.type === 'windows-added')).toBe(false);
+      expectWindowsAddUp(fourEvents);
+      for (const db of [one.db, four.db]) {
+        const { differences } = await diffAgainstTruth(dense, db, [uid]);
+        expect(differences.filter((d) => d.startsWith('spotOrders')).slice(0, 5)).toEqual([]);
+      }
+      const rows = async (db: typeof one.db) => (await sql<{ n: string }>`SELECT count(*)::text AS n FROM spot_orders`.execute(db)).rows[0]!.n;
+      expect(Number(await rows(four.db))).toBeGreaterThan(300);
+      expect(await rows(four.db)).toBe(await rows(one.db));
+      // The price: the first page, read again in parallel.
+      const requests = (r: typeof a) => Object.entries(r.counts).filter(([k]) => k.split('/')[1] === 'spotOrders').reduce((n, [, c]) => n + c.requests, 0);
+      expect(requests(b) - requests(a)).toBeGreaterThanOrEqual(1);
+      expect(requests(b) - requests(a)).toBeLessThanOrEqual(4);
+    } finally {
+      await dense.close();
+      await Promise.all([one.drop(), four.drop()]);
+    }
   });
 });

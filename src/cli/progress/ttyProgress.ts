@@ -55,6 +55,7 @@ export function ttyProgress(out: NodeJS.WriteStream): { sink: SyncEventSink; sto
     switch (e.type) {
       case 'partition-start': { const r = row(e.account, e.stream); r.partitions++; r.windowsTotal += e.windows; break; }
       case 'page': row(e.account, e.stream).records += e.records; break;
+      case 'windows-added': row(e.account, e.stream).windowsTotal += e.windows; break;
       case 'window-done': row(e.account, e.stream).windowsDone++; break;
       case 'partition-done': row(e.account, e.stream).partitionsDone++; break;
       case 'partition-failed': row(e.account, e.stream).failed++; break;
