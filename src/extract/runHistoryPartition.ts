@@ -129,8 +129,8 @@ async function walkParallel(
   const where = { account: run.account.name, stream: stream.name, partition: partition.key };
   const horizonStart = stream.horizonDays === undefined ? -Infinity : run.timing.now - stream.horizonDays * DAY_MS + run.timing.horizonMarginMs;
   // Each window still owed, with its start as recorded (its key in sync_windows).
-  const pending: { window: Window; key: number }[] = [];
-  for (const w of all) {
+  const pending: { window: Window; key: number; ordinal: number }[] = [];
+  for (const [ordinal, w] of all.entries()) {
     if (w.done) continue;
     // A window a run left days ago may now reach past the horizon: the part the exchange no longer
     // serves is recorded as a gap, as the planner does.
@@ -140,7 +140,7 @@ async function walkParallel(
       run.emit({ type: 'gap', ...where, from: new Date(w.start).toISOString(), to: new Date(to).toISOString() });
     }
     const start = Math.max(w.start, horizonStart);
-    if (start < w.end) pending.push({ window: w.cursor === undefined ? { start, end: w.end } : { start, end: w.end, cursor: w.cursor }, key: w.start });
+    if (start < w.end) pending.push({ window: w.cursor === undefined ? { start, end: w.end } : { start, end: w.end, cursor: w.cursor }, key: w.start, ordinal });
   }
   const total = all.length;
   let next = 0;
@@ -148,10 +148,11 @@ async function walkParallel(
   const errors: unknown[] = [];
   const lane = async () => {
     while (errors.length === 0 && next < pending.length) {
-      const { window, key } = pending[next++]!;
+      const { window, key, ordinal } = pending[next++]!;
       const commitPoint = (cursor: string | undefined, finished: boolean) => windowProgressStatement(state, key, cursor, finished, run.runId);
       try {
-        await walkWindow(run, stream, partition, spec, window, commitPoint, counts, done, total);
+        // Page events name the window by its place in the partition's plan (oldest = 1).
+        await walkWindow(run, stream, partition, spec, window, commitPoint, counts, ordinal, total);
       } catch (e) {
         errors.push(e);
         return;
