@@ -22,61 +22,36 @@ export interface UpsertSpec {
 
 /**
  * One INSERT ... ON CONFLICT DO UPDATE for a whole batch that touches only rows whose compared
- * columns changed, and reports inserted / updated / unchanged plus the keys of the changed rows (so
- * derived rows such as fees can be replaced). Rows must be unique by key; values are in
- * `spec.columns` order: strings, string arrays, null, and for jsonb columns the JSON value itself
- * (or JSON text, for the columns named in `jsonText`). `alongside` (its parameters numbered from
- * $1) runs in the same statement. `changedKeys: false` returns the counts only (no keys).
+ * columns changed, and reports inserted / updated / unchanged. Rows must be unique by key; values
+ * are in `spec.columns` order: strings, string arrays, null, and for jsonb columns the JSON value
+ * itself (or JSON text, for the columns named in `jsonText`). Snapshot streams load through it;
+ * history streams send lean rows through upsertLean.
  *
  * @example
  * const r = await upsertPage(tx.client, { table: 'deposits', key: ['account_uid', 'order_id'], columns, compare: ['raw'] }, rows);
  */
-export async function upsertPage(
-  client: Pick<pg.ClientBase, 'query'>, spec: UpsertSpec, rows: readonly (readonly unknown[])[], alongside?: { text: string; params: unknown[] },
-  options: { changedKeys?: boolean } = {},
-): Promise<UpsertCounts & { changedKeys: string[][] }> {
-  if (rows.length === 0) {
-    if (alongside) await client.query(alongside.text, alongside.params);
-    return { inserted: 0, updated: 0, unchanged: 0, changedKeys: [] };
-  }
+export async function upsertPage(client: Pick<pg.ClientBase, 'query'>, spec: UpsertSpec, rows: readonly (readonly unknown[])[]): Promise<UpsertCounts> {
+  if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
   const cols = spec.columns.map(q).join(', ');
   // The batch travels as one jsonb parameter, an array of row arrays, read back column by column
   // with the table's own types: one native JSON.stringify here instead of a bound parameter per
   // value, one small statement to parse and plan instead of a VALUES list of thousands, and no
   // column names repeated per row on the wire.
-  const batch = JSON.stringify(rows);
-  const params: unknown[] = [...(alongside?.params ?? []), batch];
   const types = await columnTypes(client, spec.table);
   const jsonText = new Set(spec.jsonText ?? []);
   const select = spec.columns.map((c, i) => readAs(c, i, types.get(c), jsonText.has(c))).join(', ');
   const sets = spec.columns.filter((c) => !spec.key.includes(c)).map((c) => `${q(c)} = EXCLUDED.${q(c)}`);
   const changed = spec.compare.map((c) => `t.${q(c)} IS DISTINCT FROM EXCLUDED.${q(c)}`).join(' OR ');
-  const upsert = `INSERT INTO ${q(spec.table)} AS t (${cols})
-    SELECT ${select} FROM jsonb_array_elements($${params.length}::jsonb) AS e
-    ON CONFLICT (${spec.key.map(q).join(', ')}) DO UPDATE SET ${[...sets, ...(spec.onChange ?? [])].join(', ')}
-    WHERE ${changed}`;
-  // A statement run alongside (the checkpoint) becomes a CTE: PostgreSQL runs data-modifying
-  // CTEs exactly once, in the same statement, so both commit or neither does.
-  const ctes = alongside ? [`alongside AS (${alongside.text})`] : [];
-  if (options.changedKeys === false) {
-    // Only the counts come back, not a row per changed record.
-    const res = await client.query<{ inserted: number; changed: number }>(
-      `WITH ${[...ctes, `up AS (${upsert} RETURNING (xmax = 0) AS fresh)`].join(', ')}
-       SELECT count(*) FILTER (WHERE fresh)::int AS inserted, count(*)::int AS changed FROM up`, params);
-    const inserted = res.rows[0]?.inserted ?? 0;
-    const changedRows = res.rows[0]?.changed ?? 0;
-    return { inserted, updated: changedRows - inserted, unchanged: rows.length - changedRows, changedKeys: [] };
-  }
-  const text = `${ctes.length > 0 ? `WITH ${ctes.join(', ')} ` : ''}${upsert}
-    RETURNING (xmax = 0) AS inserted, ${spec.key.map((k) => `t.${q(k)}::text AS ${q(`k_${k}`)}`).join(', ')}`;
-  const res = await client.query<Record<string, unknown>>(text, params);
-  let inserted = 0;
-  for (const r of res.rows) if (r.inserted === true) inserted++;
-  const updated = res.rows.length - inserted;
-  return {
-    inserted, updated, unchanged: rows.length - res.rows.length,
-    changedKeys: res.rows.map((r) => spec.key.map((k) => String(r[`k_${k}`]))),
-  };
+  const res = await client.query<{ inserted: number; changed: number }>(
+    `WITH up AS (INSERT INTO ${q(spec.table)} AS t (${cols})
+       SELECT ${select} FROM jsonb_array_elements($1::jsonb) AS e
+       ON CONFLICT (${spec.key.map(q).join(', ')}) DO UPDATE SET ${[...sets, ...(spec.onChange ?? [])].join(', ')}
+       WHERE ${changed}
+       RETURNING (xmax = 0) AS fresh)
+     SELECT count(*) FILTER (WHERE fresh)::int AS inserted, count(*)::int AS changed FROM up`, [JSON.stringify(rows)]);
+  const inserted = res.rows[0]?.inserted ?? 0;
+  const changedRows = res.rows[0]?.changed ?? 0;
+  return { inserted, updated: changedRows - inserted, unchanged: rows.length - changedRows };
 }
 
 /** Quotes an SQL identifier. */

@@ -10,6 +10,7 @@ import { jsonTextColumns } from '../../src/extract/column.js';
 import { upsertPage } from '../../src/extract/upsertPage.js';
 import { loadPage } from '../../src/extract/loadPage.js';
 import { rowPlan } from '../../src/extract/rowPlan.js';
+import { checkpointStatement } from '../../src/extract/syncState.js';
 import { poolOf } from '../../src/db/createDb.js';
 import type { FeeRow } from '../../src/normalize/feeRow.js';
 import { testSyncOptions } from './testSync.js';
@@ -134,5 +135,25 @@ describe('lean rows: typed columns derived in PostgreSQL', () => {
     expect(await load([fill('a', '2'), fill('b', '1')], [['a', [fee('USDT', '5')]], ['b', [fee('XXX', '9')]]], '2'))
       .toEqual({ inserted: 0, updated: 1, unchanged: 1 });
     expect((await stored()).map((f) => `${f.source_id}/${f.seq} ${f.coin} ${f.paid}`)).toEqual(['a/0 USDT 5', 'b/0 USDT 1']);
+  });
+
+  it('commit the checkpoint in the same statement as the rows: both or neither', async () => {
+    const stream = historyStreams.find((s) => s.name === 'deposits')!;
+    const plan = rowPlan({ resource: 'deposits', columns: stream.columns, key: stream.key, partitionColumns: [], parsesFees: false });
+    const target = { table: 'deposits', key: stream.key, partitionColumns: [], columns: stream.columns };
+    const constants = { account: 'u-atomic', partition: {}, runId: '3' };
+    const key = { account: 'u-atomic', stream: 'deposits', partition: 'all' };
+    const checkpoint = (cursor: string) => checkpointStatement(key, { watermark: undefined, window: { start: 0, end: 1000, cursor }, status: 'running', runId: '3' });
+    const record = { orderId: '1', coin: 'USDT', dest: 'on_chain', size: '1', status: 'success', cTime: '1700000000000' };
+    const cursor = async () => (await sql<{ cursor: string }>`SELECT cursor FROM sync_state WHERE account_uid = 'u-atomic'`.execute(env.fresh.db)).rows.map((r) => r.cursor);
+    const stored = async () => Number((await sql<{ n: string }>`SELECT count(*)::text AS n FROM deposits WHERE account_uid = 'u-atomic'`.execute(env.fresh.db)).rows[0]!.n);
+
+    await loadPage(env.fresh.db, { target, constants, rows: [plan.read(record, {}, [])], alongside: checkpoint('41') });
+    expect([await stored(), await cursor()]).toEqual([1, ['41']]);
+    // A row PostgreSQL refuses (a value sent beside raw that is not a number) fails the statement:
+    // neither the new row nor the checkpoint may be committed.
+    const bad = { ...plan.read({ ...record, orderId: '2' }, {}, []), set: { size: 'not a number' } };
+    await expect(loadPage(env.fresh.db, { target, constants, rows: [plan.read({ ...record, orderId: '3' }, {}, []), bad], alongside: checkpoint('42') })).rejects.toThrow();
+    expect([await stored(), await cursor()]).toEqual([1, ['41']]);
   });
 });
