@@ -3,7 +3,7 @@ import { checkRecord } from '../normalize/checkRecord.js';
 import type { CheckedResource } from '../normalize/recordShapes.js';
 import { recordShapes } from '../normalize/recordShapes.js';
 import { mapColumns } from './column.js';
-import type { Column, ColumnValue } from './column.js';
+import type { Column } from './column.js';
 import type { Partition } from './streamDef.js';
 
 /**
@@ -13,7 +13,6 @@ import type { Partition } from './streamDef.js';
 export interface RecordRow {
   readonly values: unknown[];
   readonly key: string;
-  readonly typed: Record<string, ColumnValue>;
   readonly problems: string[];
 }
 
@@ -63,10 +62,19 @@ export function recordRow(
   for (const k in typed) values.push(typed[k]);
   values.push(clean, found);
   const keyValues = key.map((k) => partition.columns[k] ?? typed[k] ?? '');
-  return { values, key: keyValues.join('\u0000'), typed, problems: found };
+  return { values, key: keyValues.join('\u0000'), problems: found };
 }
 
-function stripSecrets(raw: Record<string, unknown>): Record<string, unknown> {
-  if (!Object.keys(raw).some((k) => secretFields.has(k))) return raw;
-  return Object.fromEntries(Object.entries(raw).filter(([k]) => !secretFields.has(k)));
+/**
+ * The record without its secret-like fields (the same object when it has none).
+ *
+ * @example
+ * stripSecrets({ subAccountApiKey: 'k', secretKey: 's' }) // { subAccountApiKey: 'k' }
+ */
+export function stripSecrets(raw: Record<string, unknown>): Record<string, unknown> {
+  // A loop, not Object.keys: this runs for every history record.
+  for (const k in raw) {
+    if (secretFields.has(k)) return Object.fromEntries(Object.entries(raw).filter(([f]) => !secretFields.has(f)));
+  }
+  return raw;
 }

@@ -4,6 +4,7 @@ import type { CheckedResource } from '../normalize/recordShapes.js';
 import { recordShapes } from '../normalize/recordShapes.js';
 import type { FieldSpec } from '../normalize/recordShapes.js';
 import { plainDecimal, readColumn } from './column.js';
+import { stripSecrets } from './recordRow.js';
 import type { Column, ColumnValue } from './column.js';
 
 /**
@@ -40,9 +41,6 @@ export interface RowPlanSpec {
   /** The stream parses feeDetail for its fee rows: those problems stand for the shape check. */
   readonly parsesFees: boolean;
 }
-
-/** Field names that would hold a secret; stripped from raw before storing. */
-const secretFields = new Set(['secretKey', 'secret', 'apiSecret', 'passphrase', 'password']);
 
 const plainMs = /^\d{13}$/;
 
@@ -183,11 +181,4 @@ function readLean(column: Column, raw: unknown): { value: ColumnValue; problem?:
 function asKeyText(value: unknown): string | null {
   if (value === undefined || value === null || value === '') return null;
   return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-function stripSecrets(raw: Record<string, unknown>): Record<string, unknown> {
-  for (const k in raw) {
-    if (secretFields.has(k)) return Object.fromEntries(Object.entries(raw).filter(([f]) => !secretFields.has(f)));
-  }
-  return raw;
 }
