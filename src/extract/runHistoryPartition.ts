@@ -4,7 +4,7 @@ import { loadTarget, pageFees, toRow } from './pageRecords.js';
 import type { Loaded } from './pageRecords.js';
 import { loadPage } from './loadPage.js';
 import type { PageLoad } from './loadPage.js';
-import { planWindows } from './windowPlan.js';
+import { horizonStartOf, planWindows } from './windowPlan.js';
 import type { Window } from './windowPlan.js';
 import { checkpointStatement, createParallelWindows, currentRescanFrom, finishParallelWindows, markState, readCheckpoint, recordCurrentFrom, readParallelWindows, windowProgressStatement } from './syncState.js';
 import type { ParallelWindow, StateKey } from './syncState.js';
@@ -127,7 +127,7 @@ async function walkParallel(
   run: AccountRun, stream: HistoryStream, partition: Partition, spec: LoadSpec, state: StateKey, all: readonly ParallelWindow[], counts: StreamCounts,
 ): Promise<void> {
   const where = { account: run.account.name, stream: stream.name, partition: partition.key };
-  const horizonStart = stream.horizonDays === undefined ? -Infinity : run.timing.now - stream.horizonDays * DAY_MS + run.timing.horizonMarginMs;
+  const horizonStart = horizonStartOf(run.timing.now, stream.horizonDays, run.timing.horizonMarginMs);
   // Each window still owed, with its start as recorded (its key in sync_windows).
   const pending: { window: Window; key: number; ordinal: number }[] = [];
   for (const [ordinal, w] of all.entries()) {

@@ -58,7 +58,7 @@ export interface WindowPlan {
  */
 export function planWindows(input: WindowPlanInput): WindowPlan {
   const end = input.now - input.safetyLagMs;
-  const horizonStart = input.horizonDays === undefined ? -Infinity : input.now - input.horizonDays * DAY_MS + input.horizonMarginMs;
+  const horizonStart = horizonStartOf(input.now, input.horizonDays, input.horizonMarginMs);
   const cp = input.checkpoint;
   const windows: Window[] = [];
   let from: number;
@@ -90,4 +90,15 @@ export function planWindows(input: WindowPlanInput): WindowPlan {
     from = to;
   }
   return { windows, gap, end: Math.max(end, windows.at(-1)?.end ?? end) };
+}
+
+/**
+ * The oldest time an endpoint with a history horizon still serves, kept `marginMs` inside it so
+ * clock drift never trips 40704; -Infinity without a horizon.
+ *
+ * @example
+ * horizonStartOf(now, 90, 300_000) // now - 90 days + 5 minutes
+ */
+export function horizonStartOf(now: number, horizonDays: number | undefined, marginMs: number): number {
+  return horizonDays === undefined ? -Infinity : now - horizonDays * DAY_MS + marginMs;
 }

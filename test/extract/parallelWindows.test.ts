@@ -5,6 +5,8 @@ import type { FreshDatabase } from '../support/database.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../support/sandbox.js';
 import { runSync } from '../../src/extract/runSync.js';
+import { createParallelWindows } from '../../src/extract/syncState.js';
+import { DAY_MS } from '../../src/api/endpoints.js';
 import type { SyncEvent } from '../../src/extract/syncEvent.js';
 import { historyStreams } from '../../src/extract/streamRegistry.js';
 import { diffAgainstTruth } from './groundTruth.js';
@@ -115,6 +117,51 @@ describe('parallel windows (sync.parallelWindows)', () => {
     } finally {
       await dense.close();
       await Promise.all([one.drop(), four.drop()]);
+    }
+  });
+
+  it('finish the windows a killed run left, recording as a gap what the horizon now hides', async () => {
+    const dense = await startTestSandbox({ scale: 'tiny,spotOrders=3000' });
+    const db = await freshDatabase();
+    try {
+      const sandbox = dense;
+      const uid = sandboxUids(sandbox)[0]!;
+      const now = sandbox.world.now();
+      const key = { account: uid, stream: 'spotOrders', partition: 'all' };
+      // As a run killed days ago would leave them: two windows of X1 (90-day horizon) owed, the
+      // older one reaching 10 days behind today's horizon, the newer one already done.
+      const older = { start: now - 100 * DAY_MS, end: now - 45 * DAY_MS };
+      const newer = { start: now - 45 * DAY_MS, end: now - DAY_MS };
+      await createParallelWindows(db.db, key, [older, newer], '0');
+      await sql`UPDATE sync_windows SET done = true WHERE window_start = ${new Date(newer.start).toISOString()}::timestamptz`.execute(db.db);
+      const events: SyncEvent[] = [];
+      const only = { streams: ['spotOrders'], accounts: testSyncOptions(sandbox, db.db).accounts.slice(0, 1) };
+      const r = await runSync(testSyncOptions(sandbox, db.db, events, only));
+      expect(r.status).toBe('ok');
+      expect((await sql<{ n: string }>`SELECT count(*)::text AS n FROM sync_windows`.execute(db.db)).rows[0]!.n).toBe('0');
+      // The part of the older window past the horizon is a gap starting at that window's start.
+      const gaps = (await sql<{ from: Date; to: Date }>`SELECT gap_from AS from, gap_to AS to FROM history_gaps WHERE stream = 'spotOrders' ORDER BY gap_from`.execute(db.db)).rows;
+      expect(gaps[0]!.from.getTime()).toBe(older.start);
+      expect(gaps[0]!.to.getTime()).toBeGreaterThan(now - 91 * DAY_MS);
+      expect(gaps[0]!.to.getTime()).toBeLessThan(now - 89 * DAY_MS);
+      // The readable part of the older window was read; the newer one, marked done by the killed
+      // run, was not read again; the plan then went on from the windows' end.
+      const stored = (await sql<{ t: Date }>`SELECT c_time AS t FROM spot_orders`.execute(db.db)).rows.map((x) => x.t.getTime());
+      expect(stored.some((t) => t >= now - 90 * DAY_MS && t < older.end)).toBe(true);
+      expect(stored.some((t) => t >= newer.end)).toBe(true);
+      // Against the ground truth, what is missing is exactly the done window's records that the
+      // 7-day look-back after it did not re-read (the killed run had loaded them; this test did not).
+      const reread = newer.end - 7 * DAY_MS;
+      const missing = stored.filter((t) => t >= newer.start && t < reread);
+      expect(missing).toEqual([]);
+      const { differences } = await diffAgainstTruth(sandbox, db.db, [uid]);
+      const spot = differences.filter((d) => d.startsWith('spotOrders'));
+      expect(spot.length, 'the sandbox has orders in the done window').toBeGreaterThan(0);
+      expect(spot.every((d) => d.endsWith(': missing'))).toBe(true);
+      const state = (await sql<{ w: Date }>`SELECT watermark AS w FROM sync_state WHERE account_uid = ${uid} AND stream = 'spotOrders'`.execute(db.db)).rows[0]!;
+      expect(state.w.getTime()).toBeGreaterThanOrEqual(newer.end);
+    } finally {
+      await db.drop();
     }
   });
 });
