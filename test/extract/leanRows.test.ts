@@ -132,7 +132,7 @@ describe('lean rows: typed columns derived in PostgreSQL', () => {
       { source_id: 'b', seq: 0, coin: 'USDT', paid: '1', c_time: new Date(1700000000123) },
     ]);
     // a changes (one fee coin now); b is sent unchanged with different fee rows, which must not be written.
-    expect(await load([fill('a', '2'), fill('b', '1')], [['a', [fee('USDT', '5')]], ['b', [fee('XXX', '9')]]], '2'))
+    expect(await load([fill('a', '2'), fill('b', '1')], [['a', [fee('USDT', '5')]], ['b', [fee('DOGE', '9')]]], '2'))
       .toEqual({ inserted: 0, updated: 1, unchanged: 1 });
     expect((await stored()).map((f) => `${f.source_id}/${f.seq} ${f.coin} ${f.paid}`)).toEqual(['a/0 USDT 5', 'b/0 USDT 1']);
   });
