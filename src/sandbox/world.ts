@@ -23,6 +23,11 @@ export interface SandboxKey {
   /** Empty means any IP. */
   ipList: string[];
   label: string;
+  /**
+   * An RSA API key: requests are verified with this public key (SHA256withRSA), and `secretKey`
+   * holds the matching PEM private key, printed like every fake sandbox secret.
+   */
+  rsaPublicKey?: string;
 }
 
 export interface SandboxAccount {

@@ -9,6 +9,7 @@ import { configError } from './configError.js';
 import { readSecret } from './readSecret.js';
 import { hiddenCredentials } from './hiddenCredentials.js';
 import { parseSince } from './parseSince.js';
+import { secretProblem } from '../../api/sign.js';
 
 /** Command-line flags that override the file and the environment. */
 export interface ConfigFlags {
@@ -117,7 +118,7 @@ function fixFor(code: string, key: string): string {
 
 function account(a: ConfigFileSubAccount, kind: SyncAccount['kind'], parentName: string | undefined, env: NodeJS.ProcessEnv, source: string, at: string): SyncAccount {
   const apiKey = readSecret({ value: a.apiKey, env: a.apiKeyEnv, file: a.apiKeyFile }, env, source, `${at}.apiKey`);
-  const secretKey = readSecret({ env: a.secretEnv, file: a.secretFile }, env, source, `${at}.secret`);
+  const secretKey = checkedSecret(readSecret({ env: a.secretEnv, file: a.secretFile }, env, source, `${at}.secret`), source, `${at}.${a.secretFile !== undefined ? 'secretFile' : 'secretEnv'}`);
   const passphrase = readSecret({ env: a.passphraseEnv, file: a.passphraseFile }, env, source, `${at}.passphrase`);
   return { uid: a.uid, name: a.name, kind, parentName, credentials: hiddenCredentials({ apiKey, secretKey, passphrase }) };
 }
@@ -137,6 +138,16 @@ function fileAccounts(file: ConfigFile, env: NodeJS.ProcessEnv, source: string):
   return out;
 }
 
+// An RSA API key's secret is its PEM private key: refuse one that cannot sign now, with the
+// place it came from, rather than at the first request.
+function checkedSecret(secret: string, source: string, key: string): string {
+  const problem = secretProblem(secret);
+  if (problem !== undefined) {
+    throw configError(source, key, problem, 'give the RSA private key exactly as saved when the RSA API key was created (PEM, "-----BEGIN PRIVATE KEY-----" or "-----BEGIN RSA PRIVATE KEY-----"); an HMAC key\'s secret is plain text');
+  }
+  return secret;
+}
+
 function environmentAccount(env: NodeJS.ProcessEnv): SyncAccount {
   const need = (name: string, what: string) => {
     const v = env[name];
@@ -146,7 +157,7 @@ function environmentAccount(env: NodeJS.ProcessEnv): SyncAccount {
     return v;
   };
   const apiKey = need('TRADELEDGER_API_KEY', 'API key');
-  const secretKey = need('TRADELEDGER_API_SECRET', 'API secret');
+  const secretKey = checkedSecret(need('TRADELEDGER_API_SECRET', 'API secret'), 'environment', 'TRADELEDGER_API_SECRET');
   const passphrase = need('TRADELEDGER_API_PASSPHRASE', 'API passphrase');
   const uid = env.TRADELEDGER_ACCOUNT_UID || undefined;
   if (uid !== undefined && !/^\d+$/.test(uid)) throw configError('environment', 'TRADELEDGER_ACCOUNT_UID', 'a UID is digits only', 'set it to the account UID shown on the exchange, or unset it');

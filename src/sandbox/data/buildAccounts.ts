@@ -1,6 +1,6 @@
 import type { Permission } from '../../api/endpoints.js';
 import type { SandboxAccount } from '../world.js';
-import { fakeKey, fakeLetters } from './fakeKey.js';
+import { fakeKey, fakeRsaKey, fakeLetters } from './fakeKey.js';
 import { hashKey } from './rng.js';
 
 export const fullPerms: readonly Permission[] = ['read', 'spot_trade', 'margin_trade', 'contract_trade'];
@@ -39,6 +39,7 @@ export function buildAccounts(seed: number, subCount: number, now: number): Buil
       fakeKey(seed, mainUid, 0, [...fullPerms], [], 'full'),
       fakeKey(seed, mainUid, 1, ['read'], [], 'read-only'),
       fakeKey(seed, mainUid, 2, [...fullPerms], ['10.0.0.1'], 'ip-whitelist'),
+      fakeRsaKey(seed, mainUid, 3, ['read'], 'rsa-read-only'),
     ],
   };
   const subMeta = new Map<string, SubAccountMeta>();

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import type { Permission } from '../../api/endpoints.js';
 import type { SandboxKey } from '../world.js';
 
@@ -39,4 +39,24 @@ export function fakeKey(seed: number, uid: string, n: number, perms: Permission[
  */
 export function fakeLetters(seed: number, ...parts: string[]): string {
   return [...digest(seed, 'name', ...parts).subarray(0, 8)].map((b) => alnum[b % 26]!.toLowerCase()).join('');
+}
+
+// One RSA key pair per seed and process: generating one takes ~85 ms, and node cannot derive it
+// from the seed, so unlike every other sandbox key it differs between processes.
+const rsaPairs = new Map<number, { publicKey: string; privateKey: string }>();
+
+/**
+ * A fake RSA API key: key name and passphrase derived from the seed as in fakeKey, the secret a
+ * PEM private key (see SandboxKey.rsaPublicKey).
+ *
+ * @example
+ * const k = fakeRsaKey(1, '2000000001', 3, ['read'], 'rsa-read-only');
+ */
+export function fakeRsaKey(seed: number, uid: string, n: number, perms: Permission[], label: string): SandboxKey {
+  let pair = rsaPairs.get(seed);
+  if (pair === undefined) {
+    pair = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    rsaPairs.set(seed, pair);
+  }
+  return { ...fakeKey(seed, uid, n, perms, [], label), secretKey: pair.privateKey, rsaPublicKey: pair.publicKey };
 }

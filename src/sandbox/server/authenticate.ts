@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual, verify } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { preHash, sign } from '../../api/sign.js';
 import type { SandboxAccount, SandboxKey, World } from '../world.js';
@@ -43,8 +43,11 @@ export function authenticate(world: World, req: SignedRequest, serverNow: number
   const owner = world.keyOwner(apiKey);
   if (!owner) throw ApiFailure.of('40006');
   if (!equalText(owner.key.passphrase, passphrase)) throw ApiFailure.of('40012');
-  const expected = sign(owner.key.secretKey, preHash(timestamp, req.method, req.path, decodeQuery(req.rawQuery), req.body));
-  if (!equalText(expected, signature)) throw ApiFailure.of('40009');
+  const message = preHash(timestamp, req.method, req.path, decodeQuery(req.rawQuery), req.body);
+  const valid = owner.key.rsaPublicKey !== undefined
+    ? verifyRsa(owner.key.rsaPublicKey, message, signature)
+    : equalText(sign(owner.key.secretKey, message), signature);
+  if (!valid) throw ApiFailure.of('40009');
   if (owner.key.ipList.length > 0 && !owner.key.ipList.includes(plainIp(req.remoteIp))) throw ApiFailure.of('40018');
   const paptrading = header(req.headers, 'paptrading') === '1';
   if (owner.account.demo !== paptrading) throw ApiFailure.of('40099');
@@ -74,4 +77,14 @@ function equalText(a: string, b: string): boolean {
 /** "::ffff:127.0.0.1" and "127.0.0.1" are the same client. */
 export function plainIp(ip: string): string {
   return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+}
+
+// SHA256withRSA over the pre-hash string, the signature base64 (api-notes.md); a signature that
+// is not even base64 of the right length simply fails.
+function verifyRsa(publicKey: string, message: string, signature: string): boolean {
+  try {
+    return verify('sha256', Buffer.from(message, 'utf8'), publicKey, Buffer.from(signature, 'base64'));
+  } catch {
+    return false;
+  }
 }

@@ -13,13 +13,15 @@ describe('accounts', () => {
     expect(w.accounts.filter((a) => a.copyTrader)).toHaveLength(1);
   });
 
-  it('gives the main account a full key, a read-only key and a key whitelisted to 10.0.0.1', () => {
+  it('gives the main account a full key, a read-only key, a key whitelisted to 10.0.0.1 and a read-only RSA key', () => {
     const main = tinyWorld().accounts[0]!;
     expect(main.keys.map((k) => k.perms)).toEqual([
-      ['read', 'spot_trade', 'margin_trade', 'contract_trade'], ['read'], ['read', 'spot_trade', 'margin_trade', 'contract_trade'],
+      ['read', 'spot_trade', 'margin_trade', 'contract_trade'], ['read'], ['read', 'spot_trade', 'margin_trade', 'contract_trade'], ['read'],
     ]);
     expect(main.keys[2]!.ipList).toEqual(['10.0.0.1']);
     expect(main.keys[0]!.ipList).toEqual([]);
+    expect(main.keys.map((k) => k.rsaPublicKey !== undefined)).toEqual([false, false, false, true]);
+    expect(main.keys[3]!.secretKey).toMatch(/^-----BEGIN PRIVATE KEY-----/);
   });
 
   it('lists sub-accounts in the E10 shape, with 8-letter names', () => {

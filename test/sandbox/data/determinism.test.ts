@@ -35,7 +35,8 @@ describe('determinism', () => {
     expect(new Set(keys.map((k) => k.apiKey)).size).toBe(keys.length);
     for (const k of keys) {
       expect(k.passphrase).toMatch(/^(?=.*[A-Za-z])(?=.*\d)[A-Za-z\d]{8,32}$/);
-      expect(k.secretKey).toMatch(/^[0-9a-f]{64}$/);
+      // An HMAC key's secret is 64 hex digits; an RSA key's is its PEM private key.
+      expect(k.secretKey).toMatch(k.rsaPublicKey === undefined ? /^[0-9a-f]{64}$/ : /^-----BEGIN PRIVATE KEY-----\n[\s\S]+-----END PRIVATE KEY-----\n$/);
       expect(w.keyOwner(k.apiKey)?.key).toBe(k);
     }
   });
