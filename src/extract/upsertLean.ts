@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { FeeRow } from '../normalize/feeRow.js';
 import type { Column } from './column.js';
 import type { LeanRow } from './rowPlan.js';
+import { leanBatchJson } from './storableRows.js';
 import { sqlColumn, sqlProblems } from './rowPlan.js';
 import { columnTypes, q } from './upsertPage.js';
 import type { UpsertCounts } from './upsertPage.js';
@@ -67,8 +68,9 @@ export async function upsertLean(
   names.push('raw', 'problems', 'seen_run_id');
   select.push('r', sqlProblems, `${param(constants.runId)}::bigint`);
   // Raw records and the values sent beside them travel as two JSON arrays, zipped row by row.
-  const raws = param(JSON.stringify(rows.map((r) => r.raw)));
-  const sets = param(JSON.stringify(rows.map((r) => r.set)));
+  const json = leanBatchJson(rows);
+  const raws = param(json.raws);
+  const sets = param(json.sets);
   const key = ['account_uid', ...target.key];
   const assignments = names.filter((c) => !key.includes(c)).map((c) => `${q(c)} = EXCLUDED.${q(c)}`);
   const id = target.key[target.key.length - 1] ?? '';
@@ -98,7 +100,8 @@ function feeStatements(fees: LeanFees, account: string, param: (v: unknown) => s
   const flat: Record<string, unknown>[] = [];
   for (const [sourceId, rows] of fees.byId) {
     rows.forEach((f, seq) => flat.push({
-      source_id: sourceId, seq, coin: f.coin, paid: f.paid, platform_deducted: f.platformDeducted,
+      // (An id holding NUL is stored with U+FFFD, as its record is: see storableRows.)
+      source_id: sourceId.replaceAll('\u0000', '\uFFFD'), seq, coin: f.coin, paid: f.paid, platform_deducted: f.platformDeducted,
       coupon_covered: f.couponCovered, payable_in_received_coin: f.payableInReceivedCoin, format: f.format, rebate: f.rebate,
     }));
   }

@@ -11,6 +11,7 @@ import { upsertPage } from '../../src/extract/upsertPage.js';
 import { loadPage } from '../../src/extract/loadPage.js';
 import { rowPlan } from '../../src/extract/rowPlan.js';
 import { checkpointStatement } from '../../src/extract/syncState.js';
+import { nulProblem } from '../../src/extract/storableRows.js';
 import { poolOf } from '../../src/db/createDb.js';
 import type { FeeRow } from '../../src/normalize/feeRow.js';
 import { testSyncOptions } from './testSync.js';
@@ -155,5 +156,32 @@ describe('lean rows: typed columns derived in PostgreSQL', () => {
     const bad = { ...plan.read({ ...record, orderId: '2' }, {}, []), set: { size: 'not a number' } };
     await expect(loadPage(env.fresh.db, { target, constants, rows: [plan.read({ ...record, orderId: '3' }, {}, []), bad], alongside: checkpoint('42') })).rejects.toThrow();
     expect([await stored(), await cursor()]).toEqual([1, ['41']]);
+  });
+
+  it('store a record holding NUL characters with U+FFFD in their place, flagged, without failing its batch', async () => {
+    const stream = historyStreams.find((s) => s.name === 'deposits')!;
+    const plan = rowPlan({ resource: 'deposits', columns: stream.columns, key: stream.key, partitionColumns: [], parsesFees: false });
+    const target = { table: 'deposits', key: stream.key, partitionColumns: [], columns: stream.columns };
+    const base = { coin: 'USDT', dest: 'on_chain', size: '1', status: 'success', cTime: '1700000000000' };
+    const records = [
+      { ...base, orderId: 'nul-1', toAddress: 'T\u0000x', extra: { 'k\u0000': ['a\u0000'] } },
+      { ...base, orderId: 'nul-2', size: 5 },
+      { ...base, orderId: 'nul-3\u0000' },
+      { ...base, orderId: 'nul-4', tag: 'back\\u0000slash' },
+    ];
+    const counts = await loadPage(env.fresh.db, { target, constants: { account: 'u-nul', partition: {}, runId: '4' }, rows: records.map((r) => plan.read(r, {}, [])) });
+    expect(counts.inserted).toBe(4);
+    const { rows } = await sql<{ order_id: string; to_address: string | null; raw: Record<string, unknown>; problems: string[] }>`
+      SELECT order_id, to_address, raw, problems FROM deposits WHERE account_uid = 'u-nul' ORDER BY order_id`.execute(env.fresh.db);
+    expect(rows.map((r) => r.order_id)).toEqual(['nul-1', 'nul-2', 'nul-3\uFFFD', 'nul-4']);
+    expect(rows[0]!.to_address).toBe('T\uFFFDx');
+    expect(rows[0]!.raw.extra).toEqual({ 'k\uFFFD': ['a\uFFFD'] });
+    expect(rows[0]!.problems).toContain(nulProblem);
+    expect(rows[2]!.problems).toContain(nulProblem);
+    // Records without NUL are stored as sent and not flagged for it, even beside one that has;
+    // a literal backslash-u-0000 in a string is text, not NUL.
+    expect(rows[1]!.problems).not.toContain(nulProblem);
+    expect(rows[3]!.problems).not.toContain(nulProblem);
+    expect(rows[3]!.raw.tag).toBe('back\\u0000slash');
   });
 });
