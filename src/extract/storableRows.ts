@@ -20,6 +20,22 @@ export function leanBatchJson(rows: readonly LeanRow[]): { raws: string; sets: s
   return { raws: JSON.stringify(fixed.map((r) => r.raw)), sets: JSON.stringify(fixed.map((r) => r.set)) };
 }
 
+/**
+ * One row of values (upsertPage's form) made storable as leanBatchJson does: every U+0000 becomes
+ * U+FFFD, and the text[] at `problemsAt` (when there is one) gains the flag.
+ *
+ * @example
+ * const batch = JSON.stringify(rows.map((r) => storableValues(r, columns.indexOf('problems'))));
+ */
+export function storableValues(row: readonly unknown[], problemsAt: number): readonly unknown[] {
+  const fixed = withoutNul(row);
+  if (!fixed.changed) return row;
+  const values = [...(fixed.value as unknown[])];
+  const problems = values[problemsAt];
+  if (problemsAt >= 0 && Array.isArray(problems)) values[problemsAt] = [...problems, nulProblem];
+  return values;
+}
+
 function storable(row: LeanRow): LeanRow {
   const raw = withoutNul(row.raw);
   const set = withoutNul(row.set);

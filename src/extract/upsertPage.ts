@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { storableValues } from './storableRows.js';
 
 export interface UpsertCounts {
   inserted: number;
@@ -48,10 +49,16 @@ export async function upsertPage(client: Pick<pg.ClientBase, 'query'>, spec: Ups
        ON CONFLICT (${spec.key.map(q).join(', ')}) DO UPDATE SET ${[...sets, ...(spec.onChange ?? [])].join(', ')}
        WHERE ${changed}
        RETURNING (xmax = 0) AS fresh)
-     SELECT count(*) FILTER (WHERE fresh)::int AS inserted, count(*)::int AS changed FROM up`, [JSON.stringify(rows)]);
+     SELECT count(*) FILTER (WHERE fresh)::int AS inserted, count(*)::int AS changed FROM up`, [batchJson(rows, spec.columns.indexOf('problems'))]);
   const inserted = res.rows[0]?.inserted ?? 0;
   const changedRows = res.rows[0]?.changed ?? 0;
   return { inserted, updated: changedRows - inserted, unchanged: rows.length - changedRows };
+}
+
+// The batch as JSON, with any NUL character (which PostgreSQL refuses) stored as U+FFFD and flagged.
+function batchJson(rows: readonly (readonly unknown[])[], problemsAt: number): string {
+  const text = JSON.stringify(rows);
+  return text.includes('\\u0000') ? JSON.stringify(rows.map((r) => storableValues(r, problemsAt))) : text;
 }
 
 /** Quotes an SQL identifier. */

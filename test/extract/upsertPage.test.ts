@@ -4,6 +4,7 @@ import type { FreshDatabase } from '../support/database.js';
 import { poolOf } from '../../src/db/createDb.js';
 import { upsertPage } from '../../src/extract/upsertPage.js';
 import type { UpsertSpec } from '../../src/extract/upsertPage.js';
+import { nulProblem } from '../../src/extract/storableRows.js';
 
 // The batch travels as one jsonb parameter typed by the table's row type; these checks pin what
 // that must keep: exact decimals, jsonb from an object and from JSON text, text arrays with
@@ -43,5 +44,15 @@ describe('upsertPage', () => {
     expect(got).toEqual({ inserted: 1, updated: 1, unchanged: 1 });
     const { rows } = await pool.query(`SELECT trade_id, raw FROM spot_fills ORDER BY trade_id`);
     expect(rows.map((r) => [r.trade_id, r.raw])).toEqual([['t1', raw1], ['t2', { tradeId: 't2', status: 'new' }], ['t3', { tradeId: 't3' }]]);
+  });
+
+  it('stores a NUL character as U+FFFD and flags the row, instead of failing the batch', async () => {
+    const pool = poolOf(fresh.db);
+    const withNul = ['u1', 't9', '1', null, null, { tradeId: 't9', note: 'a\u0000b' }, []];
+    const got = await upsertPage(pool, spec, [withNul, ['u1', 't10', '1', null, null, { tradeId: 't10' }, []]]);
+    expect(got).toEqual({ inserted: 2, updated: 0, unchanged: 0 });
+    const { rows } = await pool.query(`SELECT trade_id, raw, problems FROM spot_fills WHERE trade_id IN ('t9', 't10') ORDER BY trade_id`);
+    expect(rows.map((r) => [r.trade_id, r.raw, r.problems.length])).toEqual([['t10', { tradeId: 't10' }, 0], ['t9', { tradeId: 't9', note: 'a\uFFFDb' }, 1]]);
+    expect(rows[1].problems[0]).toBe(nulProblem);
   });
 });
