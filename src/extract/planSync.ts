@@ -1,7 +1,7 @@
 import { DAY_MS, endpoints } from '../api/endpoints.js';
 import { openSessions } from './exchangeSession.js';
 import { partitionContext, symbolBook } from './partitionContext.js';
-import { currentRescanFrom, readCheckpoint } from './syncState.js';
+import { currentRescanFrom, readCheckpoint, readParallelWindows } from './syncState.js';
 import { planWindows } from './windowPlan.js';
 import { selectStreams } from './selectStreams.js';
 import { applies } from './runSync.js';
@@ -54,7 +54,12 @@ export async function planSync(o: SyncOptions): Promise<{ lines: PlanLine[]; req
             lines.push({ ...base, windows: 0, minRequests: 1, from: null, to: null, gap: null });
             continue;
           }
-          const checkpoint = await readCheckpoint(o.db, { account: s.uid, stream: stream.name, partition: p.key });
+          const key = { account: s.uid, stream: stream.name, partition: p.key };
+          // Windows an interrupted run left are read first; the plan then goes on from their end.
+          const left = await readParallelWindows(o.db, key);
+          const pending = left.filter((w) => !w.done);
+          const stored = await readCheckpoint(o.db, key);
+          const checkpoint = left.length === 0 ? stored : { watermark: Math.max(stored?.watermark ?? -Infinity, ...left.map((w) => w.end)), ...(stored?.currentFrom !== undefined ? { currentFrom: stored.currentFrom } : {}) };
           const plan = planWindows({
             spanDays: o.windowDays[stream.name] ?? stream.spanDays, horizonDays: stream.horizonDays, mutable: stream.mutable,
             checkpoint, rescanFrom: await currentRescanFrom(o.db, stream, s.uid, p, checkpoint),
@@ -63,8 +68,8 @@ export async function planSync(o: SyncOptions): Promise<{ lines: PlanLine[]; req
           });
           const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
           lines.push({
-            ...base, windows: plan.windows.length, minRequests: plan.windows.length,
-            from: iso(plan.windows[0]?.start), to: iso(plan.windows.at(-1)?.end),
+            ...base, windows: pending.length + plan.windows.length, minRequests: pending.length + plan.windows.length,
+            from: iso(pending[0]?.start ?? plan.windows[0]?.start), to: iso(plan.windows.at(-1)?.end ?? pending.at(-1)?.end),
             gap: plan.gap ? { from: iso(plan.gap.from)!, to: iso(plan.gap.to)! } : null,
           });
         }

@@ -5,6 +5,7 @@ import type { FreshDatabase } from '../support/database.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../support/sandbox.js';
 import { runSync } from '../../src/extract/runSync.js';
+import { planSync } from '../../src/extract/planSync.js';
 import { createParallelWindows } from '../../src/extract/syncState.js';
 import { DAY_MS } from '../../src/api/endpoints.js';
 import type { SyncEvent } from '../../src/extract/syncEvent.js';
@@ -136,6 +137,11 @@ describe('parallel windows (sync.parallelWindows)', () => {
       await sql`UPDATE sync_windows SET done = true WHERE window_start = ${new Date(newer.start).toISOString()}::timestamptz`.execute(db.db);
       const events: SyncEvent[] = [];
       const only = { streams: ['spotOrders'], accounts: testSyncOptions(sandbox, db.db).accounts.slice(0, 1) };
+      // --dry-run counts the window owed first, from its start.
+      const dry = await planSync(testSyncOptions(sandbox, db.db, [], only));
+      const line = dry.lines.find((l) => l.stream === 'spotOrders')!;
+      expect(line.from).toBe(new Date(older.start).toISOString());
+      expect(line.windows).toBeGreaterThanOrEqual(2);
       const r = await runSync(testSyncOptions(sandbox, db.db, events, only));
       expect(r.status).toBe('ok');
       expect((await sql<{ n: string }>`SELECT count(*)::text AS n FROM sync_windows`.execute(db.db)).rows[0]!.n).toBe('0');
