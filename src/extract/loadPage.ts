@@ -33,14 +33,13 @@ export async function loadPage(db: Kysely<any>, load: PageLoad): Promise<UpsertC
   const unique = new Map<string, LeanRow>();
   for (const r of load.rows) unique.set(r.key, r);
   const rows = [...unique.values()];
-  const checkpoint = load.alongside;
   if (!load.touchSeen) {
     // One statement: atomic without BEGIN/COMMIT, one round trip.
     const client = await poolOf(db).connect();
     let broken = true;
     try {
       await asyncCommit(client);
-      const counts = await upsertLean(client, load.target, load.constants, rows, checkpoint, load.fees);
+      const counts = await upsertLean(client, load.target, load.constants, rows, load.alongside, load.fees);
       broken = false;
       return counts;
     } finally {
@@ -50,7 +49,7 @@ export async function loadPage(db: Kysely<any>, load: PageLoad): Promise<UpsertC
   }
   return withTransaction(db, async (tx) => {
     await asyncCommit(tx.client);
-    const counts = await upsertLean(tx.client, load.target, load.constants, rows, checkpoint, load.fees);
+    const counts = await upsertLean(tx.client, load.target, load.constants, rows, load.alongside, load.fees);
     if (rows.length > 0) await touchSeen(tx.client, load.target, load.constants, rows);
     return counts;
   });

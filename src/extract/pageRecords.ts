@@ -17,12 +17,11 @@ export interface Loaded {
 type Plan = ReturnType<typeof rowPlan>;
 const plans = new WeakMap<HistoryStream, Plan>();
 
-function planOf(stream: HistoryStream, partition: Partition): Plan {
+function planOf(stream: HistoryStream): Plan {
   let plan = plans.get(stream);
   if (plan === undefined) {
     plan = rowPlan({
-      resource: stream.name, columns: stream.columns, key: stream.key,
-      partitionColumns: Object.keys(partition.columns), parsesFees: stream.fees !== undefined,
+      resource: stream.name, columns: stream.columns, key: stream.key, parsesFees: stream.fees !== undefined,
     });
     plans.set(stream, plan);
   }
@@ -39,7 +38,7 @@ function planOf(stream: HistoryStream, partition: Partition): Plan {
  */
 export function toRow(run: AccountRun, stream: HistoryStream, partition: Partition, raw: Record<string, unknown>): Loaded {
   const fees = stream.fees ? feeRows(stream.fees, raw, run.coinsOf) : undefined;
-  const row = planOf(stream, partition).read(raw, partition.columns, fees?.problems ?? []);
+  const row = planOf(stream).read(raw, partition.columns, fees?.problems ?? []);
   return { row, fees: fees && fees.problems.length === 0 ? fees.rows : [] };
 }
 

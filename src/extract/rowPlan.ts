@@ -5,6 +5,7 @@ import { recordShapes } from '../normalize/recordShapes.js';
 import type { FieldSpec } from '../normalize/recordShapes.js';
 import { plainDecimal, readColumn } from './column.js';
 import { stripSecrets } from './recordRow.js';
+import { sqlEpochMs } from './sqlEpochMs.js';
 import type { Column, ColumnValue } from './column.js';
 
 /**
@@ -36,8 +37,6 @@ export interface RowPlanSpec {
   readonly columns: Readonly<Record<string, Column>>;
   /** Key columns after account_uid, partition or record columns. */
   readonly key: readonly string[];
-  /** Partition column names (their values are constants of a load). */
-  readonly partitionColumns: readonly string[];
   /** The stream parses feeDetail for its fee rows: those problems stand for the shape check. */
   readonly parsesFees: boolean;
 }
@@ -56,7 +55,7 @@ type Check = readonly [field: string, spec: FieldSpec, covered: 'string' | 'alwa
  * sync serialised and PostgreSQL parsed per record; now the usual record travels once.
  *
  * @example
- * const plan = rowPlan({ resource: 'deposits', columns: deposits.columns, key: ['order_id'], partitionColumns: [], parsesFees: false });
+ * const plan = rowPlan({ resource: 'deposits', columns: deposits.columns, key: ['order_id'], parsesFees: false });
  * const row = plan.read({ orderId: '1', size: '1.2E-3', ... }, {}, []); // row.set = { size: '0.0012' }
  */
 export function rowPlan(spec: RowPlanSpec): { read: (raw: Record<string, unknown>, partition: Readonly<Record<string, string>>, extraProblems: readonly string[]) => LeanRow } {
@@ -144,7 +143,7 @@ function fromRaw(column: Column, type: string): string {
       return type === 'text' ? `NULLIF(r->>${f}, '')` : `NULLIF(r->>${f}, '')::${type}`;
     case 'ms':
       // 13-digit milliseconds only (anything else is sent in `set`); integer arithmetic, exact.
-      return `('epoch'::timestamptz + NULLIF(r->>${f}, '')::bigint * interval '1 millisecond')`;
+      return sqlEpochMs(`NULLIF(r->>${f}, '')::bigint`);
     case 'json':
       return `NULLIF(NULLIF(r->${f}, 'null'::jsonb), '""'::jsonb)`;
     case 'textArray':

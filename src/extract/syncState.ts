@@ -3,9 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Checkpoint } from './windowPlan.js';
 import type { HistoryStream, Partition } from './streamDef.js';
 import { poolOf } from '../db/createDb.js';
-
-// Unix ms to timestamptz with integer arithmetic (exact, unlike to_timestamp's float seconds).
-const epochMs = (ms: string) => `('epoch'::timestamptz + ${ms} * interval '1 millisecond')`;
+import { sqlEpochMs } from './sqlEpochMs.js';
 
 /** Which (account, stream, partition) a checkpoint belongs to. */
 export interface StateKey {
@@ -114,7 +112,7 @@ export async function readParallelWindows(db: Kysely<any>, key: StateKey): Promi
 export async function createParallelWindows(db: Kysely<any>, key: StateKey, windows: readonly { start: number; end: number }[], runId: string): Promise<void> {
   await sql`
     INSERT INTO sync_windows (account_uid, stream, partition, window_start, window_end, last_run_id)
-    SELECT ${key.account}, ${key.stream}, ${key.partition}, ${sql.raw(epochMs('w.s'))}, ${sql.raw(epochMs('w.e'))}, ${runId}::bigint
+    SELECT ${key.account}, ${key.stream}, ${key.partition}, ${sql.raw(sqlEpochMs('w.s'))}, ${sql.raw(sqlEpochMs('w.e'))}, ${runId}::bigint
     FROM unnest(${windows.map((w) => w.start)}::bigint[], ${windows.map((w) => w.end)}::bigint[]) AS w(s, e)`.execute(db);
 }
 
@@ -129,7 +127,7 @@ export function windowProgressStatement(key: StateKey, windowStart: number, curs
   const $ = (n: number) => `$${offset + n}`;
   return {
     text: `UPDATE sync_windows SET cursor = ${$(5)}, done = ${$(6)}, last_run_id = ${$(7)}::bigint, updated_at = now()
-      WHERE account_uid = ${$(1)} AND stream = ${$(2)} AND partition = ${$(3)} AND window_start = ${epochMs(`${$(4)}::bigint`)}`,
+      WHERE account_uid = ${$(1)} AND stream = ${$(2)} AND partition = ${$(3)} AND window_start = ${sqlEpochMs(`${$(4)}::bigint`)}`,
     params: [key.account, key.stream, key.partition, windowStart, done ? null : cursor ?? null, done, runId],
   };
 }

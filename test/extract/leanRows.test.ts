@@ -89,7 +89,7 @@ describe('lean rows: typed columns derived in PostgreSQL', () => {
     ];
     const db = env.fresh.db;
     await sql`DELETE FROM deposits`.execute(db);
-    const plan = rowPlan({ resource: 'deposits', columns: stream.columns, key: stream.key, partitionColumns: [], parsesFees: false });
+    const plan = rowPlan({ resource: 'deposits', columns: stream.columns, key: stream.key, parsesFees: false });
     const rows = odd.map((r) => plan.read(r, {}, []));
     const counts = await loadPage(db, {
       target: { table: 'deposits', key: stream.key, partitionColumns: [], columns: stream.columns },
@@ -115,7 +115,7 @@ describe('lean rows: typed columns derived in PostgreSQL', () => {
   it('replaces the fee rows of a record whose row changed, and leaves the others alone', async () => {
     const stream = historyStreams.find((s) => s.name === 'spotFills')!;
     const db = env.fresh.db;
-    const plan = rowPlan({ resource: 'spotFills', columns: stream.columns, key: stream.key, partitionColumns: [], parsesFees: true });
+    const plan = rowPlan({ resource: 'spotFills', columns: stream.columns, key: stream.key, parsesFees: true });
     const fill = (tradeId: string, size: string) => ({ tradeId, orderId: '1', symbol: 'BTCUSDT', side: 'buy', priceAvg: '100', size, amount: '100', cTime: '1700000000123' });
     const fee = (coin: string, paid: string): FeeRow => ({ coin, paid, platformDeducted: '0', couponCovered: '0', payableInReceivedCoin: '0', receivedCoin: null, format: 'legacy', rebate: false, raw: {} });
     const load = (records: Record<string, unknown>[], fees: [string, FeeRow[]][], runId: string) => loadPage(db, {
@@ -140,7 +140,7 @@ describe('lean rows: typed columns derived in PostgreSQL', () => {
 
   it('commit the checkpoint in the same statement as the rows: both or neither', async () => {
     const stream = historyStreams.find((s) => s.name === 'deposits')!;
-    const plan = rowPlan({ resource: 'deposits', columns: stream.columns, key: stream.key, partitionColumns: [], parsesFees: false });
+    const plan = rowPlan({ resource: 'deposits', columns: stream.columns, key: stream.key, parsesFees: false });
     const target = { table: 'deposits', key: stream.key, partitionColumns: [], columns: stream.columns };
     const constants = { account: 'u-atomic', partition: {}, runId: '3' };
     const key = { account: 'u-atomic', stream: 'deposits', partition: 'all' };
@@ -160,7 +160,7 @@ describe('lean rows: typed columns derived in PostgreSQL', () => {
 
   it('store a record holding NUL characters with U+FFFD in their place, flagged, without failing its batch', async () => {
     const stream = historyStreams.find((s) => s.name === 'deposits')!;
-    const plan = rowPlan({ resource: 'deposits', columns: stream.columns, key: stream.key, partitionColumns: [], parsesFees: false });
+    const plan = rowPlan({ resource: 'deposits', columns: stream.columns, key: stream.key, parsesFees: false });
     const target = { table: 'deposits', key: stream.key, partitionColumns: [], columns: stream.columns };
     const base = { coin: 'USDT', dest: 'on_chain', size: '1', status: 'success', cTime: '1700000000000' };
     const records = [
