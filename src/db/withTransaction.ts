@@ -4,7 +4,7 @@ import { poolOf } from './createDb.js';
 
 /**
  * One open transaction, seen two ways: as Kysely for ordinary queries and as the raw pg client
- * for COPY and the bulk upsert helpers. Both run on the same connection, so everything done
+ * for statements Kysely does not build (COPY, batch upserts). Both run on the same connection, so everything done
  * through either commits or rolls back together.
  */
 export interface Tx<DB = any> {
@@ -18,7 +18,7 @@ export interface Tx<DB = any> {
  *
  * @example
  * await withTransaction(db, async (tx) => {
- *   await upsertRows(tx, spotOrdersTable, rows);
+ *   await tx.client.query('INSERT INTO spot_orders (order_id, raw) VALUES ($1, $2)', [id, raw]);
  *   await tx.db.updateTable('sync_state').set({ cursor }).where('stream', '=', s).execute();
  * });
  */
