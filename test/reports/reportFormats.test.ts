@@ -38,7 +38,7 @@ afterAll(async () => {
 
 async function run(format: ReportFormat, account = '') {
   const outDir = path.join(outRoot, `${format}-${account || 'all'}`);
-  const result = await runReports({ databaseUrl: fresh.url, format, account, outDir, period: reportPeriod({ year: '2025' }) });
+  const result = await runReports({ databaseUrl: fresh.url, format, account, outDir, force: true, period: reportPeriod({ year: '2025' }) });
   return { ...result, outDir };
 }
 
