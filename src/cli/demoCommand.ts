@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { Command } from 'commander';
 import { DAY_MS } from '../api/endpoints.js';
 import { exitCodes } from '../errors.js';
@@ -55,8 +57,10 @@ export function demoCommand(setExit: (code: number) => void): Command {
         const year = String(new Date(sandbox.world.now()).getUTCFullYear());
         const period = reportPeriod({ year, tz: 'UTC' });
         const folders: string[] = [];
+        // Reports are never overwritten: a second demo writes beside the first one's folders.
+        const root = freeFolder(path.join('tradeledger-reports', period.label));
         for (const format of reportFormats) {
-          const { outDir, manifest } = await runReports({ databaseUrl: url, period, format });
+          const { outDir, manifest } = await runReports({ databaseUrl: url, period, format, outDir: path.join(root, format) });
           const rows = manifest.files.reduce((n, f) => n + f.rows, 0);
           folders.push(`  ${outDir}  (${manifest.files.map((f) => f.file).join(', ')}; ${rows} rows)`);
         }
@@ -78,4 +82,12 @@ export function demoCommand(setExit: (code: number) => void): Command {
         await sandbox.close();
       }
     });
+}
+
+// The first of FOLDER, FOLDER-2, FOLDER-3, ... that does not exist yet.
+function freeFolder(folder: string): string {
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? folder : `${folder}-${n}`;
+    if (!existsSync(candidate)) return candidate;
+  }
 }
