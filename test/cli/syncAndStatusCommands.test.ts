@@ -88,7 +88,7 @@ describe('tradeledger sync and status', () => {
 
   it('exits 3 when a stream fails and the others are saved', async () => {
     // The docs disagree on the tax endpoints' span (30 or 366 days), so the config allows 366; this
-    // sandbox answers like the 30-day copy and refuses the wider windows (40705): that stream fails alone.
+    // sandbox answers like the 30-day copy and refuses the wider windows (00001): that stream fails alone.
     const longSince = String(sandbox.world.now() - 500 * DAY_MS);
     const { file, env } = writeSandboxConfig(sandbox, { safetyLagSeconds: 0, windowDays: { taxSpotRecords: 366 } }, { rateLimit: false });
     Object.assign(process.env, env);
@@ -96,11 +96,11 @@ describe('tradeledger sync and status', () => {
     expect(r.code, r.stderr).toBe(3);
     const summary = JSON.parse(r.stdout) as { status: string; errors: { stream: string; code: string }[] };
     expect(summary.status).toBe('partial');
-    expect(summary.errors.map((e) => [e.stream, e.code])).toEqual([['taxSpotRecords', 'API_40705']]);
+    expect(summary.errors.map((e) => [e.stream, e.code])).toEqual([['taxSpotRecords', 'API_00001']]);
     expect(await count('withdrawals')).toBeGreaterThan(0);
     const status = JSON.parse((await cli(['status', '--json'])).stdout) as { streams: { stream: string; state: string; lastError: string }[] };
     const tax = status.streams.find((x) => x.stream === 'taxSpotRecords')!;
     expect(tax.state).toBe('failed');
-    expect(tax.lastError).toContain('40705');
+    expect(tax.lastError).toContain('00001');
   });
 });
