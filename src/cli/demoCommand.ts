@@ -62,7 +62,8 @@ export function demoCommand(setExit: (code: number) => void): Command {
         for (const format of reportFormats) {
           const { outDir, manifest } = await runReports({ databaseUrl: url, period, format, outDir: path.join(root, format) });
           const rows = manifest.files.reduce((n, f) => n + f.rows, 0);
-          folders.push(`  ${outDir}  (${manifest.files.map((f) => f.file).join(', ')}; ${rows} rows)`);
+          // Short enough not to wrap on an 80-column terminal: the manifest lists the files.
+          folders.push(`  ${outDir}  (${manifest.files.length} file${manifest.files.length === 1 ? '' : 's'}, ${rows} rows)`);
         }
         process.stdout.write([
           '',
@@ -70,9 +71,11 @@ export function demoCommand(setExit: (code: number) => void): Command {
           ...folders,
           '',
           `The data is in ${redactUrl(url)}. Next:`,
-          '  tradeledger status                          per stream: watermark, rows, history gaps',
-          '  psql "$(tradeledger db url)" -c "\\dt"        the tables (see the README for the schema)',
-          `  tradeledger report --year ${year} --tz Europe/Berlin --format koinly   reports in your own zone and tool`,
+          // Each line under 80 columns, so none wraps on a terminal.
+          '  tradeledger status                      watermark, rows and gaps per stream',
+          '  psql "$(tradeledger db url)" -c "\\dt"   the tables (schema in the README)',
+          `  tradeledger report --year ${year} --tz Europe/Berlin --format koinly`,
+          '                                          reports in your own zone and tool',
           '',
         ].join('\n'));
         setExit(result.status === 'ok' ? exitCodes.ok : exitCodes.partial);
