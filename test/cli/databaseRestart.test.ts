@@ -79,4 +79,22 @@ describe('a PostgreSQL restart in the middle of a sync', () => {
     const again = await runCli(['sync', '--json', '--config', file, '--since', String(sandbox.world.now() - 200 * DAY_MS)], cliEnv);
     expect(again.code, again.stderr.slice(-2000)).toBe(exitCodes.ok);
   }, 120_000);
+
+  it('status never calls a run "running" when no sync holds the lock (a process that died with its database)', async () => {
+    const { rows } = await sql<{ id: string }>`INSERT INTO sync_runs DEFAULT VALUES RETURNING id::text AS id`.execute(fresh.db);
+    const id = rows[0]!.id;
+    const dead = await runCli(['status'], { DATABASE_URL: fresh.url });
+    expect(dead.stdout.split('\n')[0]).toMatch(new RegExp(`^last run ${id}: interrupted`));
+    // While a sync holds the lock, the same row is a running sync.
+    const holder = new pg.Client({ connectionString: fresh.url });
+    await holder.connect();
+    try {
+      await holder.query("SELECT pg_advisory_lock(hashtext('tradeledger.sync'))");
+      const live = await runCli(['status', '--json'], { DATABASE_URL: fresh.url });
+      expect((JSON.parse(live.stdout) as { lastRun: { id: string; status: string } }).lastRun).toMatchObject({ id, status: 'running' });
+    } finally {
+      await holder.end();
+    }
+  }, 60_000);
 });
+
