@@ -78,7 +78,7 @@ export function demoCommand(setExit: (code: number) => void): Command {
           '                                          reports in your own zone and tool',
           '',
         ].join('\n'));
-        setExit(result.status === 'ok' ? exitCodes.ok : exitCodes.partial);
+        setExit(result.status === 'ok' ? exitCodes.ok : result.status === 'failed' ? exitCodes.database : exitCodes.partial);
       } finally {
         progress.stop();
         await db.destroy();
