@@ -13,6 +13,7 @@ import { sandboxAccounts } from './config/sandboxAccounts.js';
 import { configDefaults } from './config/syncConfig.js';
 import { syncProgress } from './progress/syncProgress.js';
 import { syncSummary } from './progress/syncSummary.js';
+import { reportLostDatabase } from './progress/reportLostDatabase.js';
 import { runReports } from '../reports/runReports.js';
 import { reportPeriod } from '../reports/reportPeriod.js';
 import { reportFormats } from '../reports/reportFormats.js';
@@ -53,6 +54,11 @@ export function demoCommand(setExit: (code: number) => void): Command {
         });
         progress.stop();
         process.stdout.write(syncSummary(result));
+        if (result.status === 'failed') {
+          reportLostDatabase(result, url);
+          setExit(exitCodes.database);
+          return;
+        }
         // The sandbox's history ends now, so this year's reports always have data in them.
         const year = String(new Date(sandbox.world.now()).getUTCFullYear());
         const period = reportPeriod({ year, tz: 'UTC' });
@@ -78,7 +84,7 @@ export function demoCommand(setExit: (code: number) => void): Command {
           '                                          reports in your own zone and tool',
           '',
         ].join('\n'));
-        setExit(result.status === 'ok' ? exitCodes.ok : result.status === 'failed' ? exitCodes.database : exitCodes.partial);
+        setExit(result.status === 'ok' ? exitCodes.ok : exitCodes.partial);
       } finally {
         progress.stop();
         await db.destroy();
