@@ -11,6 +11,7 @@ import type { ReportFormat } from './reportFormats.js';
 import type { ReportPeriod } from './reportPeriod.js';
 import { manifestFacts } from './reportManifest.js';
 import { reportOutput } from './reportOutput.js';
+import type { ReportOutput } from './reportOutput.js';
 import { checkReportAccount } from './checkReportAccount.js';
 import type { ManifestFile, ReportManifest } from './reportManifest.js';
 
@@ -46,6 +47,9 @@ export interface RunReportsResult {
 /**
  * Writes one format's CSVs and manifest.json for a period. All files are read in one
  * repeatable-read, read-only transaction, so they agree with each other even while a sync runs.
+ * Nothing already there is harmed: an unknown account is refused before the folder is touched,
+ * existing files need `force`, symlinked targets are refused, and every file is written under a
+ * temporary name and renamed into place only once all of them are complete (see reportOutput).
  *
  * @example
  * const { outDir, manifest } = await runReports({
@@ -63,7 +67,7 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
   const client = new pg.Client({ connectionString: options.databaseUrl, application_name: 'tradeledger report' });
   client.on('error', () => {}); // a lost connection is reported by the failing query
   await client.connect().catch((err: unknown) => { throw databaseError(err, options.databaseUrl); });
-  let output: Awaited<ReturnType<typeof reportOutput>> | undefined;
+  let output: ReportOutput | undefined;
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     // Checked before the folder is touched: an unknown account must not replace a good report
