@@ -42,7 +42,7 @@ function safeRow(row: readonly (string | null)[], tally: CsvTally | undefined): 
   let copy: (string | null)[] | undefined;
   for (let i = 0; i < row.length; i++) {
     const value = row[i];
-    if (value === null || value === undefined || value === '') continue;
+    if (value === null || value === undefined || value === '' || !mayBeFormula(value.charCodeAt(0))) continue;
     const safe = spreadsheetSafeCell(value);
     if (safe !== value) {
       copy ??= [...row];
@@ -51,4 +51,9 @@ function safeRow(row: readonly (string | null)[], tally: CsvTally | undefined): 
     }
   }
   return copy ?? row;
+}
+
+// '=', '+', '-', '@', tab, CR, NUL: a cheap first look, so most cells skip the full check.
+function mayBeFormula(c: number): boolean {
+  return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13 || c === 0;
 }
