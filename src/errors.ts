@@ -46,7 +46,7 @@ export class TradeledgerError extends Error {
   }
 }
 
-/** Process exit codes, documented in the README. */
+/** Process exit codes, documented in the README's exit-code table (keep the two in step). */
 export const exitCodes = {
   ok: 0,
   /** An unexpected failure: a bug. The message says where to report it. */
@@ -55,4 +55,24 @@ export const exitCodes = {
   configOrAuth: 2,
   /** The run finished but at least one stream failed; the others were saved. Rerun to resume. */
   partial: 3,
+  /** PostgreSQL is unreachable, the database is missing or refused the login, or the connection was lost mid-run. Committed pages stay; rerun when it is back. */
+  database: 4,
+  /** The exchange could not be reached or kept failing before anything was synced (network, DNS, timeouts, 5xx). Rerun later. */
+  exchange: 5,
 } as const;
+
+/**
+ * The exit code for an error of a given kind: config and auth 2, database 4, network and
+ * exchange 5, anything else 1 (a bug).
+ *
+ * @example
+ * process.exitCode = exitCodeOf(new TradeledgerError('DB_ERROR', 'no server', { kind: 'database' })); // 4
+ */
+export function exitCodeOf(kind: ErrorKind): number {
+  switch (kind) {
+    case 'config': case 'auth': return exitCodes.configOrAuth;
+    case 'database': return exitCodes.database;
+    case 'network': case 'exchange': return exitCodes.exchange;
+    default: return exitCodes.internal;
+  }
+}

@@ -57,7 +57,7 @@ psql reuse it. \`tradeledger db stop\` stops it. With DATABASE_URL set, that ser
       const { url, embedded } = await resolveDatabase({ ...flags(cmd), log });
       const s = await databaseStatus(url);
       const server = embedded ? `embedded, pid ${embedded.pid}, data ${embedded.dataDir}` : 'from DATABASE_URL';
-      if (s.migrationProblem) setExit(exitCodes.internal);
+      if (s.migrationProblem) setExit(exitCodes.database);
       if (o.json) {
         process.stdout.write(`${JSON.stringify({
           url: redactUrl(url), server, version: s.serverVersion, database: s.database,

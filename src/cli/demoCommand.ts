@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { Command } from 'commander';
 import { DAY_MS } from '../api/endpoints.js';
 import { exitCodes } from '../errors.js';
@@ -11,6 +13,7 @@ import { sandboxAccounts } from './config/sandboxAccounts.js';
 import { configDefaults } from './config/syncConfig.js';
 import { syncProgress } from './progress/syncProgress.js';
 import { syncSummary } from './progress/syncSummary.js';
+import { reportLostDatabase } from './progress/reportLostDatabase.js';
 import { runReports } from '../reports/runReports.js';
 import { reportPeriod } from '../reports/reportPeriod.js';
 import { reportFormats } from '../reports/reportFormats.js';
@@ -51,14 +54,22 @@ export function demoCommand(setExit: (code: number) => void): Command {
         });
         progress.stop();
         process.stdout.write(syncSummary(result));
+        if (result.status === 'failed') {
+          reportLostDatabase(result, url);
+          setExit(exitCodes.database);
+          return;
+        }
         // The sandbox's history ends now, so this year's reports always have data in them.
         const year = String(new Date(sandbox.world.now()).getUTCFullYear());
         const period = reportPeriod({ year, tz: 'UTC' });
         const folders: string[] = [];
+        // Reports are never overwritten: a second demo writes beside the first one's folders.
+        const root = freeFolder(path.join('tradeledger-reports', period.label));
         for (const format of reportFormats) {
-          const { outDir, manifest } = await runReports({ databaseUrl: url, period, format });
+          const { outDir, manifest } = await runReports({ databaseUrl: url, period, format, outDir: path.join(root, format) });
           const rows = manifest.files.reduce((n, f) => n + f.rows, 0);
-          folders.push(`  ${outDir}  (${manifest.files.map((f) => f.file).join(', ')}; ${rows} rows)`);
+          // Short enough not to wrap on an 80-column terminal: the manifest lists the files.
+          folders.push(`  ${outDir}  (${manifest.files.length} file${manifest.files.length === 1 ? '' : 's'}, ${rows} rows)`);
         }
         process.stdout.write([
           '',
@@ -66,9 +77,11 @@ export function demoCommand(setExit: (code: number) => void): Command {
           ...folders,
           '',
           `The data is in ${redactUrl(url)}. Next:`,
-          '  tradeledger status                          per stream: watermark, rows, history gaps',
-          '  psql "$(tradeledger db url)" -c "\\dt"        the tables (see the README for the schema)',
-          `  tradeledger report --year ${year} --tz Europe/Berlin --format koinly   reports in your own zone and tool`,
+          // Each line under 80 columns, so none wraps on a terminal.
+          '  tradeledger status                      watermark, rows and gaps per stream',
+          '  psql "$(tradeledger db url)" -c "\\dt"   the tables (schema in the README)',
+          `  tradeledger report --year ${year} --tz Europe/Berlin --format koinly`,
+          '                                          reports in your own zone and tool',
           '',
         ].join('\n'));
         setExit(result.status === 'ok' ? exitCodes.ok : exitCodes.partial);
@@ -78,4 +91,12 @@ export function demoCommand(setExit: (code: number) => void): Command {
         await sandbox.close();
       }
     });
+}
+
+// The first of FOLDER, FOLDER-2, FOLDER-3, ... that does not exist yet.
+function freeFolder(folder: string): string {
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? folder : `${folder}-${n}`;
+    if (!existsSync(candidate)) return candidate;
+  }
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { TradeledgerError, exitCodes } from '../errors.js';
+import { TradeledgerError, exitCodeOf, exitCodes } from '../errors.js';
+import { isConnectionProblem } from '../db/connectionProblem.js';
 import { sandboxCommand } from './sandboxCommand.js';
 import { dbCommand } from './dbCommand.js';
 import { syncCommand } from './syncCommand.js';
@@ -49,7 +50,13 @@ function reportError(err: unknown): number {
   if (err instanceof TradeledgerError) {
     process.stderr.write(`tradeledger: ${err.message}\n`);
     if (err.hint) process.stderr.write(`  fix: ${err.hint}\n`);
-    return err.kind === 'config' || err.kind === 'auth' ? exitCodes.configOrAuth : exitCodes.internal;
+    return exitCodeOf(err.kind);
+  }
+  if (isConnectionProblem(err)) {
+    // A raw pg error that escaped a command: still a database problem, not a bug.
+    const e = err as { code?: string; message?: string };
+    process.stderr.write(`tradeledger: lost the connection to PostgreSQL (${e.code ? `${e.code} ` : ''}${e.message ?? String(err)})\n  fix: check that PostgreSQL is running (\`tradeledger db status\`), then run the command again\n`);
+    return exitCodes.database;
   }
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`tradeledger: unexpected error: ${message}\n  This is a bug; please report it with the command you ran. Set TRADELEDGER_DEBUG=1 for the stack.\n`);

@@ -14,6 +14,7 @@ interface ReportFlags {
   account?: string;
   format: ReportFormat;
   out?: string;
+  force?: boolean;
 }
 
 /**
@@ -32,15 +33,16 @@ export function reportCommand(_setExit: (code: number) => void): Command {
     .option('--account <uid>', 'only this account (default: every account)')
     .addOption(new Option('--format <format>', 'native CSVs, or one file for a tax tool').choices(reportFormats).default('native'))
     .option('--out <dir>', 'output folder (default ./tradeledger-reports/<year or from_to>/<format>)')
+    .option('--force', 'replace report files already in the output folder (never through a symlink)')
     .exitOverride()
-    .addHelpText('after', '\nExample: tradeledger report --year 2025 --tz Asia/Tokyo --format koinly')
+    .addHelpText('after', '\nExample: tradeledger report --year 2025 --tz Asia/Tokyo --format koinly\nExisting files are never overwritten without --force. Exit codes: 0 written, 2 bad flags, output folder or account, 4 database problem.')
     .action(async (flags: ReportFlags) => {
       const period = reportPeriod(flags);
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
       await migrate(url);
       const { outDir, manifest } = await runReports({
-        databaseUrl: url, period, format: flags.format, account: flags.account ?? '', outDir: flags.out,
-        onFile: (f) => process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows\n`),
+        databaseUrl: url, period, format: flags.format, account: flags.account ?? '', outDir: flags.out, force: flags.force ?? false,
+        onFile: (f) => process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows${f.neutralisedCells ? `  (${f.neutralisedCells} formula-like cells written as text)` : ''}\n`),
       });
       process.stdout.write(`wrote ${outDir} (${manifest.parameters.fromUtc} to ${manifest.parameters.toUtc}, manifest.json)\n`);
       const differences = manifest.reconciliation.difference ?? 0;

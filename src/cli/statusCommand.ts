@@ -3,6 +3,7 @@ import { createDb } from '../db/createDb.js';
 import { migrate } from '../db/migrate.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { syncStatus } from '../extract/syncStatus.js';
+import { syncLockHeld } from '../extract/syncLock.js';
 
 /**
  * `tradeledger status`: per account and stream the watermark, state, row count and known history
@@ -21,6 +22,8 @@ export function statusCommand(_setExit: (code: number) => void): Command {
       const db = createDb(url, { maxConnections: 2 });
       try {
         const s = await syncStatus(db);
+        // A run whose process died with its database could not record its end: it is not running.
+        if (s.lastRun?.status === 'running' && !(await syncLockHeld(db))) s.lastRun.status = 'interrupted';
         if (flags.json) {
           process.stdout.write(`${JSON.stringify(s)}\n`);
           return;

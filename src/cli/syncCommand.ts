@@ -1,5 +1,8 @@
 import { Command } from 'commander';
-import { exitCodes } from '../errors.js';
+import { TradeledgerError, exitCodes } from '../errors.js';
+import { databaseError } from '../db/databaseError.js';
+import { isConnectionProblem } from '../db/connectionProblem.js';
+import { reportLostDatabase } from './progress/reportLostDatabase.js';
 import { createDb } from '../db/createDb.js';
 import { migrate } from '../db/migrate.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
@@ -17,7 +20,8 @@ const list = (v: string | undefined) => (v === undefined ? undefined : v.split('
 /**
  * `tradeledger sync`: copies every configured account's history into PostgreSQL, resuming where
  * the last run stopped. Exit codes: 0 complete, 3 partial (some streams failed, the rest saved),
- * 2 configuration or authentication error, 1 internal error.
+ * 2 configuration or authentication error, 4 database problem (unreachable, or lost mid-run: the
+ * run is recorded as failed), 5 exchange unreachable, 1 internal error.
  *
  * @example
  * tradeledger sync --config tradeledger.json --since 2024-01-01 --json
@@ -31,33 +35,51 @@ export function syncCommand(setExit: (code: number) => void): Command {
     .option('--since <date>', 'where a first sync starts (YYYY-MM-DD UTC, ISO time or Unix ms); default: sync.historyDays (730) back, or an endpoint horizon if shorter')
     .option('--dry-run', 'print the plan (windows and request counts) and write nothing')
     .option('--json', 'print a machine-readable summary on stdout')
-    .addHelpText('after', '\nExit codes: 0 complete, 3 partial (rerun to resume), 2 config or authentication error, 1 internal error.')
+    .addHelpText('after', '\nExit codes: 0 complete, 3 partial (rerun to resume), 2 config or authentication error, 4 database problem, 5 exchange unreachable, 1 internal error (see the README).')
     .action(async (flags: SyncFlags) => {
-      const config = loadConfig({ config: flags.config, account: list(flags.account), streams: list(flags.streams), since: flags.since }, process.env);
-      const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`tradeledger: ${m}\n`) });
-      await migrate(url);
-      const db = createDb(url, { maxConnections: Math.min(20, config.sync.concurrency + 2) });
-      const progress = flags.dryRun ? undefined : syncProgress();
       try {
-        const options = syncOptionsOf(config, db, progress?.sink ?? (() => undefined));
-        if (flags.dryRun) {
-          const plan = await planSync(options);
-          if (flags.json) process.stdout.write(`${JSON.stringify(plan)}\n`);
-          else {
-            for (const l of plan.lines) {
-              process.stdout.write(`${`${l.account}/${l.stream}/${l.partition}`.padEnd(48)} ${l.endpoint.padEnd(28)} windows ${String(l.windows).padStart(3)}  requests >= ${l.minRequests}${l.from ? `  ${l.from.slice(0, 10)}..${l.to?.slice(0, 10)}` : ''}${l.gap ? `  gap ${l.gap.from.slice(0, 10)}..${l.gap.to.slice(0, 10)}` : ''}\n`);
-            }
-            process.stdout.write(`total: at least ${plan.requests} requests, at least ${plan.minSeconds.toFixed(1)} s at the rate limits\n`);
-          }
-          return;
-        }
-        const result = await runSync(options);
-        progress?.stop();
-        process.stdout.write(flags.json ? `${JSON.stringify(result)}\n` : syncSummary(result));
-        setExit(result.status === 'ok' ? exitCodes.ok : exitCodes.partial);
-      } finally {
-        progress?.stop();
-        await db.destroy();
+        await sync(flags, setExit);
+      } catch (err) {
+        // --json promises one JSON object on stdout whatever happens, for the scripts that parse it.
+        if (flags.json) process.stdout.write(`${JSON.stringify({ status: 'failed', error: errorSummary(err) })}\n`);
+        throw err;
       }
     });
+}
+
+async function sync(flags: SyncFlags, setExit: (code: number) => void): Promise<void> {
+  const config = loadConfig({ config: flags.config, account: list(flags.account), streams: list(flags.streams), since: flags.since }, process.env);
+  const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`tradeledger: ${m}\n`) });
+  await migrate(url);
+  const db = createDb(url, { maxConnections: Math.min(20, config.sync.concurrency + 2) });
+  const progress = flags.dryRun ? undefined : syncProgress();
+  try {
+    const options = syncOptionsOf(config, db, progress?.sink ?? (() => undefined));
+    if (flags.dryRun) {
+      const plan = await planSync(options);
+      if (flags.json) process.stdout.write(`${JSON.stringify(plan)}\n`);
+      else {
+        for (const l of plan.lines) {
+          process.stdout.write(`${`${l.account}/${l.stream}/${l.partition}`.padEnd(48)} ${l.endpoint.padEnd(28)} windows ${String(l.windows).padStart(3)}  requests >= ${l.minRequests}${l.from ? `  ${l.from.slice(0, 10)}..${l.to?.slice(0, 10)}` : ''}${l.gap ? `  gap ${l.gap.from.slice(0, 10)}..${l.gap.to.slice(0, 10)}` : ''}\n`);
+        }
+        process.stdout.write(`total: at least ${plan.requests} requests, at least ${plan.minSeconds.toFixed(1)} s at the rate limits\n`);
+      }
+      return;
+    }
+    const result = await runSync(options).catch((err: unknown) => {
+      throw isConnectionProblem(err) ? databaseError(err, url, 'keep the connection to') : err;
+    });
+    progress?.stop();
+    process.stdout.write(flags.json ? `${JSON.stringify(result)}\n` : syncSummary(result));
+    if (result.status === 'failed') reportLostDatabase(result, url);
+    setExit(result.status === 'ok' ? exitCodes.ok : result.status === 'failed' ? exitCodes.database : exitCodes.partial);
+  } finally {
+    progress?.stop();
+    await db.destroy();
+  }
+}
+
+function errorSummary(err: unknown): Record<string, unknown> {
+  if (err instanceof TradeledgerError) return { code: err.code, kind: err.kind, message: err.message, hint: err.hint };
+  return { code: 'INTERNAL', kind: 'internal', message: err instanceof Error ? err.message : String(err) };
 }

@@ -25,9 +25,12 @@ export function createDb<DB = any>(url: string, options: CreateDbOptions = {}): 
     max: options.maxConnections ?? 10,
     application_name: options.applicationName ?? 'tradeledger',
   });
-  // An idle client dies when the server restarts; without a listener pg would crash the process.
-  // The next query reports the problem properly.
+  // A client whose session ends (a server restart: 57P01) emits 'error'; with no listener Node
+  // crashes the process ("Unhandled 'error' event"). The pool listens for idle clients only, so
+  // every client also gets its own listener, covering one held between queries (the sync's
+  // lock, a transaction waiting on the exchange). The next query on it fails and reports it.
   pool.on('error', () => {});
+  pool.on('connect', (client) => { client.on('error', () => {}); });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   pools.set(db, pool);
   return db;

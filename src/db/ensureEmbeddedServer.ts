@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import pg from 'pg';
+import { databaseError } from './databaseError.js';
 import { TradeledgerError } from '../errors.js';
 import { embeddedServerAt, embeddedPaths, findEmbeddedServer, readCredentials } from './embeddedServer.js';
 import type { EmbeddedServer } from './embeddedServer.js';
@@ -69,7 +70,7 @@ export async function ensureEmbeddedServer(options: EmbeddedServerOptions, log: 
 async function createAppDatabase(server: EmbeddedServer): Promise<void> {
   const client = new pg.Client({ connectionString: server.url('postgres') });
   client.on('error', () => {});
-  await client.connect();
+  await client.connect().catch((err: unknown) => { throw databaseError(err, server.url('postgres')); });
   try {
     const found = await client.query(`SELECT 1 FROM pg_database WHERE datname = 'tradeledger'`);
     if (found.rowCount === 0) {

@@ -17,10 +17,12 @@ import type { StreamCounts } from './streamCounts.js';
 import type { SyncOptions } from './syncOptions.js';
 import { selectStreams } from './selectStreams.js';
 import { holdSyncLock } from './syncLock.js';
+import { isConnectionProblem } from '../db/connectionProblem.js';
 
 export interface SyncResult {
   readonly runId: string;
-  readonly status: 'ok' | 'partial';
+  /** 'failed': the database connection was lost during the run (see DB_CONNECTION_LOST errors). */
+  readonly status: 'ok' | 'partial' | 'failed';
   readonly counts: Record<string, StreamCounts>;
   readonly errors: RunError[];
   readonly gaps: RunGap[];
@@ -93,7 +95,7 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
       }
     }
     await Promise.all(jobs);
-    const status = errors.length === 0 ? 'ok' : 'partial';
+    const status = errors.length === 0 ? 'ok' : errors.some((e) => e.code === connectionLost) ? 'failed' : 'partial';
     await closeRun(o.db, runId, status, counts, errors, gaps);
     const total = Object.values(counts).reduce((a, c) => ({ i: a.i + c.inserted, u: a.u + c.updated, n: a.n + c.unchanged }), { i: 0, u: 0, n: 0 });
     o.emit({ type: 'run-done', runId, status, inserted: total.i, updated: total.u, unchanged: total.n, failed: errors.length });
@@ -159,10 +161,22 @@ function errorOf(s: AccountSession, stream: string, partition: string, e: unknow
   return { account: s.account.name, stream, partition, code: codeOf(e), message: messageOf(e) };
 }
 
+// A partition whose database session died (a PostgreSQL restart, 57P01) failed for want of the
+// database, not because of its data or a bug: the run is then 'failed', exit code 4.
+const connectionLost = 'DB_CONNECTION_LOST';
+
+function lostConnection(e: unknown): boolean {
+  return (!(e instanceof TradeledgerError) || e.kind === 'database') && isConnectionProblem(e);
+}
+
 function codeOf(e: unknown): string {
+  if (lostConnection(e)) return connectionLost;
   return e instanceof TradeledgerError ? e.code : 'INTERNAL';
 }
 
 function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  const text = e instanceof Error ? e.message : String(e);
+  if (!lostConnection(e)) return text;
+  const sqlState = (e as { code?: unknown }).code;
+  return `the connection to PostgreSQL was lost (${typeof sqlState === 'string' ? `${sqlState} ` : ''}${text})`;
 }

@@ -25,3 +25,20 @@ export async function holdSyncLock(db: Kysely<any>): Promise<{ release: () => Pr
     },
   };
 }
+
+/**
+ * Whether some session holds the sync lock right now, that is whether a sync is really running
+ * (a sync_runs row saying 'running' may be left by a process that died with its database).
+ * Reads pg_locks; never takes the lock, so it cannot get in a starting sync's way.
+ *
+ * @example
+ * if (run.status === 'running' && !(await syncLockHeld(db))) run.status = 'interrupted';
+ */
+export async function syncLockHeld(db: Kysely<any>): Promise<boolean> {
+  // A bigint advisory key is stored as classid (high 32 bits) and objid (low 32 bits), objsubid 1.
+  const { rows } = await poolOf(db).query<{ held: boolean }>(`SELECT EXISTS (
+    SELECT 1 FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+    WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted AND d.datname = current_database()
+      AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtext('tradeledger.sync')::bigint) AS held`);
+  return rows[0]?.held === true;
+}

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { StreamCounts } from './streamCounts.js';
+import { isConnectionProblem } from '../db/connectionProblem.js';
 
 export interface RunError {
   account: string;
@@ -38,8 +39,18 @@ export async function openRun(db: Kysely<any>, options: Record<string, unknown>)
  * await closeRun(db, runId, 'partial', counts, errors, gaps);
  */
 export async function closeRun(db: Kysely<any>, runId: string, status: 'ok' | 'partial' | 'failed', counts: Record<string, StreamCounts>, errors: RunError[], gaps: RunGap[]): Promise<void> {
-  await sql`UPDATE sync_runs SET finished_at = now(), status = ${status}, counts = ${JSON.stringify(counts)}::jsonb,
-    errors = ${JSON.stringify(errors)}::jsonb, gaps = ${JSON.stringify(gaps)}::jsonb WHERE id = ${runId}::bigint`.execute(db);
+  // A PostgreSQL restart may be what ended the run: keep trying for a while (about 15 s) so the
+  // run is recorded as failed rather than left 'running'.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await sql`UPDATE sync_runs SET finished_at = now(), status = ${status}, counts = ${JSON.stringify(counts)}::jsonb,
+        errors = ${JSON.stringify(errors)}::jsonb, gaps = ${JSON.stringify(gaps)}::jsonb WHERE id = ${runId}::bigint`.execute(db);
+      return;
+    } catch (e) {
+      if (attempt >= 6 || !isConnectionProblem(e)) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** Math.min(attempt, 4)));
+    }
+  }
 }
 
 /**

@@ -10,6 +10,11 @@ export interface ManifestFile {
   rows: number;
   bytes: number;
   sha256: string;
+  /**
+   * Text cells that started like a spreadsheet formula (`=`, `+`, `-`, `@`, tab, CR) and were
+   * written with a leading `'` so no spreadsheet runs them (CSV injection; see spreadsheetSafeCell).
+   */
+  neutralisedCells: number;
 }
 
 /** manifest.json: what was asked, what was written, and how complete the data behind it is. */

@@ -1,14 +1,18 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import pg from 'pg';
 import { TradeledgerError } from '../errors.js';
+import { databaseError } from '../db/databaseError.js';
 import { bindNamedParameters } from './bindNamedParameters.js';
 import { streamQueryToCsv } from './streamQueryToCsv.js';
 import { reportFiles } from './reportFormats.js';
 import type { ReportFormat } from './reportFormats.js';
 import type { ReportPeriod } from './reportPeriod.js';
 import { manifestFacts } from './reportManifest.js';
+import { reportOutput } from './reportOutput.js';
+import type { ReportOutput } from './reportOutput.js';
+import { checkReportAccount } from './checkReportAccount.js';
 import type { ManifestFile, ReportManifest } from './reportManifest.js';
 
 /** The project's reports/ folder of queries. */
@@ -27,6 +31,8 @@ export interface RunReportsOptions {
    */
   outDir?: string;
   reportsDir?: string;
+  /** Replace files already in the output folder (default: refuse, naming them). */
+  force?: boolean;
   /** Called after each file is written. */
   onFile?: (file: ManifestFile) => void;
 }
@@ -41,6 +47,9 @@ export interface RunReportsResult {
 /**
  * Writes one format's CSVs and manifest.json for a period. All files are read in one
  * repeatable-read, read-only transaction, so they agree with each other even while a sync runs.
+ * Nothing already there is harmed: an unknown account is refused before the folder is touched,
+ * existing files need `force`, symlinked targets are refused, and every file is written under a
+ * temporary name and renamed into place only once all of them are complete (see reportOutput).
  *
  * @example
  * const { outDir, manifest } = await runReports({
@@ -53,28 +62,32 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
   const outDir = path.resolve(options.outDir ?? path.join('tradeledger-reports', period.label, format));
   const reportsDir = options.reportsDir ?? defaultReportsDir;
   const params = { from: period.from, to: period.to, tz: period.tz, account };
-  await mkdir(outDir, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
-    throw new TradeledgerError('REPORT_OUT_DIR', `cannot create the output folder ${outDir}: ${err.code ?? err.message}`, {
-      kind: 'config', cause: err, hint: 'Pass --out with a folder you can write to.',
-    });
-  });
+  const files = reportFiles(format);
 
   const client = new pg.Client({ connectionString: options.databaseUrl, application_name: 'tradeledger report' });
-  client.on('error', () => {});
-  await client.connect();
+  client.on('error', () => {}); // a lost connection is reported by the failing query
+  await client.connect().catch((err: unknown) => { throw databaseError(err, options.databaseUrl); });
+  let output: ReportOutput | undefined;
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    // Checked before the folder is touched: an unknown account must not replace a good report
+    // with empty files.
+    await checkReportAccount(client, account);
+    output = await reportOutput(outDir, [...files.map((f) => f.file), 'manifest.json'], options.force ?? false);
     const bounds = await periodBounds(client, period);
-    const files: ManifestFile[] = [];
-    for (const { query, file } of reportFiles(format)) {
+    const written: ManifestFile[] = [];
+    for (const { query, file } of files) {
       const sql = await readFile(path.join(reportsDir, `${query}.sql`), 'utf8');
-      const result = await streamQueryToCsv(client, bindNamedParameters(sql, params), path.join(outDir, file)).catch((err: unknown) => {
+      const result = await streamQueryToCsv(client, bindNamedParameters(sql, params), output.temporary(file), { flags: 'wx' }).catch((err: unknown) => {
+        if (isFileError(err)) {
+          throw new TradeledgerError('REPORT_OUT_DIR', `cannot write ${file} in ${outDir}: ${err.code}`, { kind: 'config', cause: err, hint: 'Pass --out with a folder you can write to.' });
+        }
         throw new TradeledgerError('REPORT_QUERY_FAILED', `reports/${query}.sql failed: ${err instanceof Error ? err.message : String(err)}`, {
-          kind: 'database', cause: err, hint: 'Run `tradeledger db migrate`; if it persists, run the query in psql to see the full error.',
+          kind: 'database', cause: err, details: { pgCode: (err as { code?: string }).code }, hint: 'Run `tradeledger db migrate`; if it persists, run the query in psql to see the full error.',
         });
       });
       const entry = { file, query: `reports/${query}.sql`, ...result };
-      files.push(entry);
+      written.push(entry);
       options.onFile?.(entry);
     }
     const facts = await manifestFacts(client, account);
@@ -82,15 +95,22 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
     const manifest: ReportManifest = {
       generatedAt: new Date().toISOString(),
       parameters: { format, from: period.from, to: period.to, tz: period.tz, account, ...bounds },
-      files,
+      files: written,
       ...facts,
     };
-    const manifestPath = path.join(outDir, 'manifest.json');
-    await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-    return { outDir, manifestPath, manifest };
+    await writeFile(output.temporary('manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
+    await output.commit();
+    return { outDir, manifestPath: path.join(outDir, 'manifest.json'), manifest };
+  } catch (err) {
+    await output?.discard();
+    throw err;
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+function isFileError(err: unknown): err is NodeJS.ErrnoException & { code: string } {
+  return err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string' && typeof (err as NodeJS.ErrnoException).code === 'string';
 }
 
 async function periodBounds(client: pg.Client, period: ReportPeriod): Promise<{ fromUtc: string; toUtc: string }> {

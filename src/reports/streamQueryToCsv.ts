@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
 import pg from 'pg';
 import { csvLines } from './csvLines.js';
 import type { BoundQuery } from './bindNamedParameters.js';
@@ -11,6 +10,8 @@ export interface StreamCsvOptions {
   batchSize?: number;
   /** false: every row through csv-stringify (see csvLines); default true. Same bytes either way. */
   fastPath?: boolean;
+  /** How the file is opened (fs flags); default 'w'. 'wx' refuses any existing file or link. */
+  flags?: string;
 }
 
 /** What one CSV file holds. */
@@ -19,6 +20,8 @@ export interface CsvFileResult {
   bytes: number;
   /** SHA-256 of the file's bytes, hex. */
   sha256: string;
+  /** Text cells that would have run as spreadsheet formulas, written with a leading `'`. */
+  neutralisedCells: number;
 }
 
 // Every value arrives as PostgreSQL's own text: amounts keep every digit, nothing becomes a JS
@@ -40,12 +43,13 @@ const asText: pg.CustomTypesConfig = { getTypeParser: (() => (value: string) => 
  */
 export async function streamQueryToCsv(client: pg.Client, query: BoundQuery, file: string, options: StreamCsvOptions = {}): Promise<CsvFileResult> {
   const batchSize = options.batchSize ?? 2_000;
-  const out = createWriteStream(file);
+  const out = createWriteStream(file, { flags: options.flags ?? 'w' });
   const socket = client.connection.stream;
   const hash = createHash('sha256');
   let rows = 0;
   let bytes = 0;
   let paused = false;
+  const tally = { neutralised: 0 };
   const write = (text: string) => {
     const chunk = Buffer.from(text, 'utf8');
     hash.update(chunk);
@@ -58,16 +62,17 @@ export async function streamQueryToCsv(client: pg.Client, query: BoundQuery, fil
   };
   try {
     await new Promise<void>((resolve, reject) => {
+      out.once('error', reject);
       let batch: (string | null)[][] = [];
       let header = false;
       const writeHeader = (fields: pg.FieldDef[] | undefined) => {
         header = true;
-        write(csvLines([(fields ?? []).map((f) => f.name)], options.fastPath));
+        write(csvLines([(fields ?? []).map((f) => f.name)], options.fastPath, tally));
       };
       const flush = () => {
         if (batch.length === 0) return;
         rows += batch.length;
-        write(csvLines(batch, options.fastPath));
+        write(csvLines(batch, options.fastPath, tally));
         batch = [];
       };
       const config: pg.QueryArrayConfig = { text: query.text, values: query.values, rowMode: 'array', types: asText };
@@ -88,7 +93,8 @@ export async function streamQueryToCsv(client: pg.Client, query: BoundQuery, fil
   } finally {
     if (paused) socket.resume();
     out.end();
-    await once(out, 'close');
+    // A stream that failed to open has already closed; waiting for 'close' again would hang.
+    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
   }
-  return { rows, bytes, sha256: hash.digest('hex') };
+  return { rows, bytes, sha256: hash.digest('hex'), neutralisedCells: tally.neutralised };
 }

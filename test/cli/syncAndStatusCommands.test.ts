@@ -87,20 +87,20 @@ describe('tradeledger sync and status', () => {
   });
 
   it('exits 3 when a stream fails and the others are saved', async () => {
-    // A transfers window wider than E19's 90 days is refused by the exchange (40705): that stream fails alone.
-    // 500 days make 5 such windows (a plan of fewer would be cut into 4 shorter parallel windows).
+    // The docs disagree on the tax endpoints' span (30 or 366 days), so the config allows 366; this
+    // sandbox answers like the 30-day copy and refuses the wider windows (00001): that stream fails alone.
     const longSince = String(sandbox.world.now() - 500 * DAY_MS);
-    const { file, env } = writeSandboxConfig(sandbox, { safetyLagSeconds: 0, windowDays: { transfers: 120 } }, { rateLimit: false });
+    const { file, env } = writeSandboxConfig(sandbox, { safetyLagSeconds: 0, windowDays: { taxSpotRecords: 366 } }, { rateLimit: false });
     Object.assign(process.env, env);
-    const r = await cli(['sync', '--json', '--config', file, '--account', 'main', '--streams', 'transfers,withdrawals', '--since', longSince]);
+    const r = await cli(['sync', '--json', '--config', file, '--account', 'main', '--streams', 'taxSpotRecords,withdrawals', '--since', longSince]);
     expect(r.code, r.stderr).toBe(3);
     const summary = JSON.parse(r.stdout) as { status: string; errors: { stream: string; code: string }[] };
     expect(summary.status).toBe('partial');
-    expect(summary.errors.map((e) => [e.stream, e.code])).toEqual([['transfers', 'API_40705']]);
+    expect(summary.errors.map((e) => [e.stream, e.code])).toEqual([['taxSpotRecords', 'API_00001']]);
     expect(await count('withdrawals')).toBeGreaterThan(0);
     const status = JSON.parse((await cli(['status', '--json'])).stdout) as { streams: { stream: string; state: string; lastError: string }[] };
-    const transfers = status.streams.find((x) => x.stream === 'transfers')!;
-    expect(transfers.state).toBe('failed');
-    expect(transfers.lastError).toContain('40705');
+    const tax = status.streams.find((x) => x.stream === 'taxSpotRecords')!;
+    expect(tax.state).toBe('failed');
+    expect(tax.lastError).toContain('00001');
   });
 });

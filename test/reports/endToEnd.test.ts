@@ -49,7 +49,7 @@ afterAll(async () => {
 
 async function run(format: ReportFormat) {
   const outDir = path.join(outRoot, format);
-  const { manifest } = await runReports({ databaseUrl: fresh.url, format, outDir, period });
+  const { manifest } = await runReports({ databaseUrl: fresh.url, format, outDir, period, force: true });
   const read = async (file: string) => {
     const bytes = await readFile(path.join(outDir, file));
     const entry = manifest.files.find((f) => f.file === file)!;

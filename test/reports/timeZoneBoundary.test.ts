@@ -25,7 +25,7 @@ afterAll(async () => {
 
 async function tradeIds(year: string, tz: string): Promise<string[]> {
   const outDir = path.join(outRoot, `${year}-${tz.replace('/', '_')}`);
-  const { manifest } = await runReports({ databaseUrl: fresh.url, format: 'native', outDir, period: reportPeriod({ year, tz }) });
+  const { manifest } = await runReports({ databaseUrl: fresh.url, format: 'native', outDir, force: true, period: reportPeriod({ year, tz }) });
   expect(manifest.parameters.tz).toBe(tz);
   const records = parse(await readFile(path.join(outDir, 'trades.csv'), 'utf8'), { columns: true }) as { trade_id: string; time_local: string }[];
   return records.map((r) => `${r.trade_id} ${r.time_local}`);

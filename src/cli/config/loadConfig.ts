@@ -9,6 +9,8 @@ import { configError } from './configError.js';
 import { readSecret } from './readSecret.js';
 import { hiddenCredentials } from './hiddenCredentials.js';
 import { parseSince } from './parseSince.js';
+import { checkWindowDays } from './checkWindowDays.js';
+import { demoFlag } from './demoFlag.js';
 import { secretProblem } from '../../api/sign.js';
 
 /** Command-line flags that override the file and the environment. */
@@ -40,6 +42,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): SyncConf
   const accounts = parsed === undefined ? [environmentAccount(env)] : fileAccounts(parsed, env, source);
   const selected = selectAccounts(accounts, flags.account, source);
   const s = parsed?.sync ?? {};
+  checkWindowDays(s.windowDays ?? {}, source);
   const c = parsed?.client ?? {};
   const baseUrl = env.TRADELEDGER_BASE_URL || parsed?.baseUrl || configDefaults.baseUrl;
   const sinceText = flags.since ?? env.TRADELEDGER_SINCE ?? s.since;
@@ -161,7 +164,7 @@ function environmentAccount(env: NodeJS.ProcessEnv): SyncAccount {
   const passphrase = need('TRADELEDGER_API_PASSPHRASE', 'API passphrase');
   const uid = env.TRADELEDGER_ACCOUNT_UID || undefined;
   if (uid !== undefined && !/^\d+$/.test(uid)) throw configError('environment', 'TRADELEDGER_ACCOUNT_UID', 'a UID is digits only', 'set it to the account UID shown on the exchange, or unset it');
-  const demo = env.TRADELEDGER_DEMO === '1' || env.TRADELEDGER_DEMO === 'true';
+  const demo = demoFlag(env.TRADELEDGER_DEMO);
   return { uid, name: env.TRADELEDGER_ACCOUNT_NAME || (demo ? 'demo' : 'main'), kind: demo ? 'demo' : 'main', parentName: undefined, credentials: hiddenCredentials({ apiKey, secretKey, passphrase }) };
 }
 

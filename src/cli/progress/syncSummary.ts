@@ -17,7 +17,10 @@ export function syncSummary(r: SyncResult): string {
     for (const k of Object.keys(t) as (keyof StreamCounts)[]) t[k] += c[k];
     byStream.set(key, t);
   }
-  const lines = [`sync run ${r.runId}: ${r.status === 'ok' ? 'complete' : 'PARTIAL (some streams failed; rerun to resume them)'}`];
+  const state = r.status === 'ok' ? 'complete'
+    : r.status === 'failed' ? 'FAILED (the database connection was lost; rerun to resume)'
+      : 'PARTIAL (some streams failed; rerun to resume them)';
+  const lines = [`sync run ${r.runId}: ${state}`];
   lines.push(`${'account/stream'.padEnd(40)} ${'inserted'.padStart(9)} ${'updated'.padStart(8)} ${'unchanged'.padStart(10)} ${'requests'.padStart(9)}`);
   for (const [key, c] of [...byStream.entries()].sort()) {
     lines.push(`${key.padEnd(40)} ${String(c.inserted).padStart(9)} ${String(c.updated).padStart(8)} ${String(c.unchanged).padStart(10)} ${String(c.requests).padStart(9)}`);

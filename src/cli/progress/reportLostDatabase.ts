@@ -1,0 +1,16 @@
+import type { SyncResult } from '../../extract/runSync.js';
+import { redactUrl } from '../../db/redactUrl.js';
+
+/**
+ * Tells the operator, in one line and a fix, that a run failed because PostgreSQL went away
+ * (a restart, a network cut) and that every page committed before is kept.
+ *
+ * @example
+ * if (result.status === 'failed') reportLostDatabase(result, url);
+ */
+export function reportLostDatabase(result: SyncResult, url: string, out: NodeJS.WritableStream = process.stderr): void {
+  const lost = result.errors.filter((e) => e.code === 'DB_CONNECTION_LOST');
+  const first = lost[0]?.message ?? 'the connection to PostgreSQL was lost';
+  out.write(`tradeledger: sync run ${result.runId} failed: ${first.replace(/\s+/g, ' ')} at ${redactUrl(url)}; ${lost.length} partition(s) stopped, every page committed before is kept\n`
+    + '  fix: check that PostgreSQL is up again (it may have restarted), then rerun the sync: it resumes where it stopped\n');
+}

@@ -1,0 +1,74 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase } from '../support/database.js';
+import type { FreshDatabase } from '../support/database.js';
+import { ScreenModel } from './screenModel.js';
+
+const bin = fileURLToPath(new URL('../../bin/tradeledger.js', import.meta.url));
+const rows = 24;
+const columns = 100;
+
+// Runs a command on a pseudo-terminal of rows x columns (util-linux `script`, installed by .ci/run)
+// and returns everything the terminal received.
+function onTerminal(command: string, env: Record<string, string>, cwd: string): Promise<{ code: number | null; output: string }> {
+  const child = spawn('script', ['-qfec', `stty rows ${rows} cols ${columns}; exec ${command}`, '/dev/null'], {
+    cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'xterm', ...env }, stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => { output += String(d); });
+  child.stderr.on('data', (d) => { output += String(d); });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
+}
+
+describe('tradeledger demo on a 24-line terminal', () => {
+  let fresh: FreshDatabase;
+  let cwd: string;
+
+  beforeAll(async () => {
+    fresh = await freshDatabase();
+    cwd = await mkdtemp(path.join(tmpdir(), 'tl-demo-tty-'));
+  });
+  afterAll(async () => {
+    await fresh?.drop();
+    if (cwd) await rm(cwd, { recursive: true, force: true });
+  });
+
+  it('keeps the live display inside the terminal and leaves the final summary readable', async () => {
+    const r = await onTerminal(`${process.execPath} ${bin} demo --scale tiny`, { DATABASE_URL: fresh.url }, cwd);
+    expect(r.code, r.output.slice(-3000)).toBe(0);
+    const screen = new ScreenModel(rows, columns);
+    screen.write(r.output);
+
+    // The live display redraws in place, never higher than the terminal allows...
+    expect(screen.maxCursorUp, 'a redraw moved up past the frame a 24-line terminal can hold').toBeLessThanOrEqual(rows - 2);
+    // ...so its totals line was never scrolled into the scrollback, redraw after redraw.
+    expect(screen.all().filter((l) => /^sync \d\d:\d\d {2}[\d,]+ records/.test(l))).toHaveLength(1);
+
+    // The final screen ends with the demo's summary, whole: where the reports and the data are.
+    const year = String(new Date().getUTCFullYear());
+    const visible = screen.visible();
+    const start = visible.indexOf(`Reports for ${year} (UTC), each folder with its manifest.json:`);
+    expect(start, visible.join('\n')).toBeGreaterThanOrEqual(0);
+    const folders = visible.slice(start + 1, start + 5);
+    expect(folders.map((l) => /^ {2}(\/\S+)\/(native|koinly|cointracking|cointracker) {2}\(\d+ files?, \d+ rows\)$/.exec(l)?.[2]))
+      .toEqual(['native', 'koinly', 'cointracking', 'cointracker']);
+    for (const l of folders) expect(l).toContain(path.join(cwd, 'tradeledger-reports', year));
+    // Nothing after it but blank lines: no redraw painted over it.
+    const rest = visible.slice(start + 5);
+    // The address of the test database (its password, if any, hidden).
+    expect(rest[1]).toMatch(new RegExp(`^The data is in postgres(ql)?://\\S+@[\\d.]+:\\d+/${new URL(fresh.url).pathname.slice(1)}\\. Next:$`));
+    expect([rest[0], ...rest.slice(2, 7)]).toEqual([
+      '',
+      '  tradeledger status                      watermark, rows and gaps per stream',
+      '  psql "$(tradeledger db url)" -c "\\dt"   the tables (schema in the README)',
+      `  tradeledger report --year ${year} --tz Europe/Berlin --format koinly`,
+      '                                          reports in your own zone and tool',
+      '',
+    ]);
+    expect(rest.slice(7).filter((l) => l !== '')).toEqual([]);
+  }, 240_000);
+});

@@ -1,0 +1,103 @@
+import { lstat, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exitCodes } from '../../src/errors.js';
+import { freshDatabase } from '../support/database.js';
+import type { FreshDatabase } from '../support/database.js';
+import { runCli, startCli } from '../cli/runCli.js';
+import { fixtureSql } from './ledgerFixture.js';
+
+let fresh: FreshDatabase;
+let broken: FreshDatabase;
+let root: string;
+const files = ['balances.csv', 'data-quality.csv', 'deposits-withdrawals.csv', 'fees.csv', 'futures-pnl.csv', 'ledger.csv',
+  'manifest.json', 'margin-records.csv', 'reconciliation.csv', 'trades.csv', 'transfers.csv'];
+
+beforeAll(async () => {
+  [fresh, broken] = await Promise.all([freshDatabase(), freshDatabase()]);
+  await sql.raw(fixtureSql).execute(fresh.db);
+  await sql.raw(fixtureSql).execute(broken.db);
+  // The last native file's view is gone: the run fails after writing every other file.
+  await sql`DROP VIEW data_quality`.execute(broken.db);
+  root = await mkdtemp(path.join(tmpdir(), 'tl-report-out-'));
+});
+afterAll(async () => {
+  await fresh?.drop();
+  await broken?.drop();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+const report = (dir: string, ...more: string[]) => runCli(['report', '--year', '2025', '--out', dir, ...more], { DATABASE_URL: fresh.url });
+const snapshot = async (dir: string) => Object.fromEntries(await Promise.all((await readdir(dir)).sort().map(async (f) => [f, await readFile(path.join(dir, f), 'utf8')])));
+
+describe('report --out never harms what is already there', () => {
+  it('refuses to overwrite without --force, replaces with it, and leaves no temporary files', async () => {
+    const dir = path.join(root, 'year');
+    const first = await report(dir);
+    expect(first.code, first.stderr).toBe(exitCodes.ok);
+    expect((await readdir(dir)).sort()).toEqual(files);
+    await writeFile(path.join(dir, 'ledger.csv'), 'the accountant\'s annotated copy\n');
+    const before = await snapshot(dir);
+
+    const again = await report(dir);
+    expect(again.code).toBe(exitCodes.configOrAuth);
+    expect(again.stderr).toMatch(/^tradeledger: .*already holds .*ledger\.csv.*manifest\.json/m);
+    expect(again.stderr).toMatch(/fix: .*--force/);
+    expect(await snapshot(dir), 'nothing changed, nothing added').toEqual(before);
+
+    const forced = await report(dir, '--force');
+    expect(forced.code, forced.stderr).toBe(exitCodes.ok);
+    expect((await readdir(dir)).sort(), 'no temporary file is left').toEqual(files);
+    expect((await readFile(path.join(dir, 'ledger.csv'), 'utf8')).startsWith('time_utc,')).toBe(true);
+  });
+
+  it('refuses a symlinked target, with or without --force, and never touches the file it points to', async () => {
+    const dir = path.join(root, 'linked');
+    await mkdir(dir);
+    const outside = path.join(root, 'outside-precious.txt');
+    await writeFile(outside, 'precious\n');
+    await symlink(outside, path.join(dir, 'ledger.csv'));
+    for (const flags of [[], ['--force']]) {
+      const r = await report(dir, ...flags);
+      expect(r.code).toBe(exitCodes.configOrAuth);
+      expect(r.stderr).toContain(`tradeledger: ${path.join(dir, 'ledger.csv')} is a symbolic link`);
+      expect(await readFile(outside, 'utf8')).toBe('precious\n');
+      expect(await readdir(dir)).toEqual(['ledger.csv']);
+      expect((await lstat(path.join(dir, 'ledger.csv'))).isSymbolicLink()).toBe(true);
+    }
+  });
+
+  it('an account that does not exist is an error naming the accounts that do, and writes nothing', async () => {
+    const good = path.join(root, 'year');
+    const before = await snapshot(good);
+    const r = await report(good, '--account', '12345', '--force');
+    expect(r.code).toBe(exitCodes.configOrAuth);
+    expect(r.stderr).toContain('tradeledger: no account with UID "12345" in the database; nothing was written');
+    expect(r.stderr).toContain('fix: Use one of: A (main), B (sub).');
+    expect(await snapshot(good)).toEqual(before);
+    const unused = path.join(root, 'never-made');
+    expect((await report(unused, '--account', 'main')).stderr).toContain('fix: --account takes the UID: use --account A for "main".');
+    await expect(readdir(unused)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('a folder that cannot be made fails at once with a clear message', async () => {
+    const { child, done } = startCli(['report', '--year', '2025', '--out', '/proc/nope'], { DATABASE_URL: fresh.url });
+    const guard = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const r = await done;
+    clearTimeout(guard);
+    expect(r.signal, 'the command ended by itself').toBeNull();
+    expect(r.code).toBe(exitCodes.configOrAuth);
+    expect(r.stderr).toBe('tradeledger: cannot create the output folder /proc/nope: ENOENT\n  fix: Pass --out with a folder you can write to.\n');
+  });
+
+  it('a run that fails part-way leaves the previous report exactly as it was (files appear only when complete)', async () => {
+    const dir = path.join(root, 'year');
+    const before = await snapshot(dir);
+    const r = await runCli(['report', '--year', '2025', '--out', dir, '--force'], { DATABASE_URL: broken.url });
+    expect(r.code).toBe(exitCodes.database);
+    expect(r.stderr).toMatch(/^tradeledger: reports\/data-quality\.sql failed: relation "data_quality" does not exist/m);
+    expect(await snapshot(dir)).toEqual(before);
+  });
+});
