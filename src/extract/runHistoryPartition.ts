@@ -11,6 +11,8 @@ import type { ParallelWindow, StateKey } from './syncState.js';
 import { DAY_MS } from '../api/endpoints.js';
 import { parseExchangeTime } from '../normalize/parseExchangeTime.js';
 import { recordGap } from './historyGap.js';
+import { checkPage } from './pageCheck.js';
+import { pagingFault } from './pagingFault.js';
 import { emptyCounts } from './streamCounts.js';
 import type { StreamCounts } from './streamCounts.js';
 
@@ -217,13 +219,19 @@ async function walkWindow(
   let cursor = window.cursor;
   let pending = fetchPage(cursor);
   let lastCheckpoint: { text: string; params: unknown[] } | undefined;
+  let pageNo = 0;
   try {
     for (;;) {
       const page = await pending;
       counts.requests++;
-      const next = page.next;
-      // A short page, a missing cursor or one that does not move down ends the window.
-      const done = page.records.length < stream.limit || next === undefined || (cursor !== undefined && BigInt(next) >= BigInt(cursor));
+      pageNo++;
+      // The page is checked against what was asked before anything of it counts: a cursor that
+      // does not move or ids out of order stop the partition (the pages before it commit with
+      // their checkpoint), and a record outside the window never sets the cursor.
+      const verdict = checkPage(page, { start: window.start, end: window.end, cursor, limit: stream.limit, idField: stream.idField, timeField: stream.timeField });
+      if (verdict.fault !== undefined) throw pagingFault(stream.name, stream.endpoint, window, pageNo, verdict.fault);
+      const next = verdict.next;
+      const done = verdict.done;
       // The first page is full: the caller walks this window in parallel parts instead, from
       // scratch (nothing of it is loaded here, so no part of it can be missed or counted twice).
       if (split && !done && batchPages === 0 && cursor === undefined) return 'split';
@@ -236,12 +244,14 @@ async function walkWindow(
       }
       if (batchPages === 0) batchStart = Date.now();
       for (const raw of page.records) {
-        batch.push(toRow(run, stream, partition, raw));
-        if (oldest) {
+        const outside = verdict.flagged.get(raw);
+        batch.push(toRow(run, stream, partition, raw, outside === undefined ? [] : [outside]));
+        if (oldest && outside === undefined) {
           const t = parseExchangeTime(raw[stream.timeField]);
           if (t !== null && t.ok) oldest.at = Math.min(oldest.at ?? Infinity, Number(t.ms));
         }
       }
+      for (const entry of page.others) batch.push(toRow(run, stream, partition, entry));
       batchPages++;
       lastCheckpoint = commitPoint(next, done);
       if (done || batch.length + stream.limit > batchRows || Date.now() - batchStart >= batchMs) {

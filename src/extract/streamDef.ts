@@ -25,8 +25,15 @@ export interface Partition {
 /** A page as the stream reads it: records newest first, and the cursor for the next older page. */
 export interface Page {
   readonly records: readonly Record<string, unknown>[];
-  /** undefined when the endpoint gave no cursor; the engine then falls back to the last record id. */
+  /**
+   * Entries of the list that are not JSON objects (a string, null, a number, an array): kept raw
+   * and flagged, never dropped, and counted when the engine asks whether the page was full.
+   */
+  readonly others: readonly unknown[];
+  /** The cursor for the next page: the endpoint's own (`cursorFromServer`), else the smallest record id. */
   readonly next: string | undefined;
+  /** `next` is a cursor field of the answer (endId, minId), not read from the records. */
+  readonly cursorFromServer: boolean;
 }
 
 /** How fee rows are derived from a stream's records (parseFeeDetail's form). */

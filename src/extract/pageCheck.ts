@@ -1,0 +1,86 @@
+import { parseExchangeTime } from '../normalize/parseExchangeTime.js';
+import type { Page } from './streamDef.js';
+
+/** What the pager may do with one page, after checking it against what it asked for. */
+export interface PageVerdict {
+  /** The records to load, each with the problems the check found on it (outside the window). */
+  readonly flagged: ReadonlyMap<Record<string, unknown>, string>;
+  /** The cursor for the next page, read only from records inside the window. */
+  readonly next: string | undefined;
+  /** The window holds nothing more after this page. */
+  readonly done: boolean;
+  /** Set when the page cannot be walked on without risking a gap: the partition must stop. */
+  readonly fault?: string;
+}
+
+/** What the pager asked for. */
+export interface PageRequest {
+  readonly start: number;
+  readonly end: number;
+  /** The idLessThan sent, if any. */
+  readonly cursor: string | undefined;
+  readonly limit: number;
+  readonly idField: string;
+  readonly timeField: string;
+}
+
+const numericId = /^\d{1,30}$/;
+
+/**
+ * Checks a page against the request that fetched it, so that no answer of a buggy or hostile
+ * exchange can move the cursor past records the window still holds:
+ * - a record whose time lies outside [start, end) is flagged and kept, but its id never sets the
+ *   cursor (the window it belongs to reads it again);
+ * - the records inside the window must come newest first (ids never going up) and below the
+ *   cursor asked for; otherwise which records lie between the pages is unknown: a fault;
+ * - a full page must give a cursor below the one asked for; one that does not move (page 2 the
+ *   same as page 1) or a full page without any cursor is a fault, not the end of the window;
+ * - a cursor the exchange names (endId) must not lie below the page's own smallest id, which
+ *   would skip records.
+ * A short page ends the window.
+ *
+ * @example
+ * const v = checkPage(page, { start, end, cursor: undefined, limit: 100, idField: 'tradeId', timeField: 'cTime' });
+ * if (v.fault) throw pagingFault(...);
+ */
+export function checkPage(page: Page, req: PageRequest): PageVerdict {
+  const flagged = new Map<Record<string, unknown>, string>();
+  const cursor = req.cursor === undefined ? undefined : BigInt(req.cursor);
+  let previous: bigint | undefined;
+  let previousText = '';
+  let smallest: bigint | undefined;
+  let smallestText: string | undefined;
+  let fault: string | undefined;
+  for (const r of page.records) {
+    const t = parseExchangeTime(r[req.timeField]);
+    if (t !== null && t.ok && (Number(t.ms) < req.start || Number(t.ms) >= req.end)) {
+      flagged.set(r, `${req.timeField}: ${new Date(Number(t.ms)).toISOString()} lies outside the requested window ${new Date(req.start).toISOString()} .. ${new Date(req.end).toISOString()}; the exchange sent it with that window's page (kept, flagged, not used as the cursor)`);
+      continue;
+    }
+    const raw = r[req.idField];
+    const text = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : raw;
+    if (typeof text !== 'string' || !numericId.test(text)) continue;
+    const id = BigInt(text);
+    if (fault === undefined && cursor !== undefined && id >= cursor) {
+      fault = `the page asked for ids below ${req.cursor} holds ${req.idField} ${text}`;
+    }
+    if (fault === undefined && previous !== undefined && id > previous) {
+      fault = `the page is not newest first (${req.idField} ${previousText} is followed by ${text}), so what lies between the pages is unknown`;
+    }
+    previous = id;
+    previousText = text;
+    if (smallest === undefined || id < smallest) { smallest = id; smallestText = text; }
+  }
+  let next = smallestText;
+  if (page.cursorFromServer && page.next !== undefined) {
+    if (!numericId.test(page.next)) fault ??= `the page's cursor "${page.next}" is not a number`;
+    else if (smallest !== undefined && BigInt(page.next) < smallest) fault ??= `the page's cursor ${page.next} lies below its smallest ${req.idField} ${smallestText}, which would skip records`;
+    else next = page.next;
+  }
+  const full = page.records.length + page.others.length >= req.limit;
+  if (full && fault === undefined) {
+    if (next === undefined) fault = `a full page (${req.limit} entries) came without a usable cursor`;
+    else if (cursor !== undefined && BigInt(next) >= cursor) fault = `the cursor did not move down (asked for ids below ${req.cursor}, the full page's cursor is ${next})`;
+  }
+  return fault === undefined ? { flagged, next, done: !full } : { flagged, next, done: false, fault };
+}

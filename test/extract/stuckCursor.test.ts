@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase } from '../support/database.js';
+import type { FreshDatabase } from '../support/database.js';
+import { startTestSandbox } from '../support/sandbox.js';
+import type { RunningSandbox } from '../support/sandbox.js';
+import { startMutatingProxy } from '../support/mutatingProxy.js';
+import type { MutatingProxy } from '../support/mutatingProxy.js';
+import { runSync } from '../../src/extract/runSync.js';
+import { fillDifferences, fillsOnly, fillsPath, fillsState } from './hostileExchange.js';
+
+let sandbox: RunningSandbox;
+let proxy: MutatingProxy;
+let fresh: FreshDatabase;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ scale: 'spotFills=2000' });
+  proxy = await startMutatingProxy(sandbox.baseUrl);
+  fresh = await freshDatabase();
+});
+afterAll(async () => {
+  await proxy?.close();
+  await sandbox?.close();
+  await fresh?.drop();
+});
+
+describe('a cursor that does not move (page 2 answers page 1 again)', () => {
+  it('fails the partition, keeps the watermark, and the next run reads the window again', async () => {
+    // Each window's first page is kept; its second page is answered with the first again.
+    const firstPages = new Map<string, unknown>();
+    proxy.rewrite((a) => {
+      if (a.path !== fillsPath) return undefined;
+      const window = `${a.query.get('startTime')}-${a.query.get('endTime')}`;
+      if (a.page === 1) firstPages.set(window, a.json);
+      return a.page === 2 ? firstPages.get(window) : undefined;
+    });
+    const faulty = await runSync(fillsOnly(sandbox, fresh.db, proxy.baseUrl));
+    expect(proxy.rewritten).toBeGreaterThan(0);
+    expect(faulty.status).toBe('partial'); // the CLI's exit 3
+    expect(faulty.errors.map((e) => e.stream)).toContain('spotFills');
+    expect(faulty.errors.map((e) => e.message).join('\n')).toMatch(/cursor/i);
+    const state = await fillsState(fresh.db);
+    expect(state?.status).not.toBe('ok');
+    expect(state?.watermark ?? null).toBeNull();
+    expect((await fillDifferences(sandbox, fresh.db)).some((d) => d.endsWith('missing'))).toBe(true);
+
+    proxy.rewrite(undefined);
+    const clean = await runSync(fillsOnly(sandbox, fresh.db, proxy.baseUrl));
+    expect(clean.errors).toEqual([]);
+    expect(clean.status).toBe('ok');
+    expect(await fillDifferences(sandbox, fresh.db)).toEqual([]);
+  });
+});
