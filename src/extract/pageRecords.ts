@@ -3,6 +3,7 @@ import type { HistoryStream, Partition } from './streamDef.js';
 import { rowPlan } from './rowPlan.js';
 import type { LeanRow } from './rowPlan.js';
 import { feeRows } from './feeRows.js';
+import { isRecord } from './unreadableEntry.js';
 import type { FeeRow } from '../normalize/feeRow.js';
 import type { LeanConstants, LeanFees, LeanTarget } from './upsertLean.js';
 
@@ -38,10 +39,9 @@ function planOf(stream: HistoryStream): Plan {
  */
 export function toRow(run: AccountRun, stream: HistoryStream, partition: Partition, raw: unknown, problems: readonly string[] = []): Loaded {
   // A list entry that is not an object has no fields to read: it is kept raw and flagged.
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { row: planOf(stream).read(raw, partition.columns, problems), fees: [] };
-  const record = raw as Record<string, unknown>;
-  const fees = stream.fees ? feeRows(stream.fees, record, run.coinsOf) : undefined;
-  const row = planOf(stream).read(record, partition.columns, fees ? [...problems, ...fees.problems] : problems);
+  if (!isRecord(raw)) return { row: planOf(stream).read(raw, partition.columns, problems), fees: [] };
+  const fees = stream.fees ? feeRows(stream.fees, raw, run.coinsOf) : undefined;
+  const row = planOf(stream).read(raw, partition.columns, fees ? [...problems, ...fees.problems] : problems);
   return { row, fees: fees && fees.problems.length === 0 ? fees.rows : [] };
 }
 

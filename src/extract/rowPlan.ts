@@ -5,6 +5,7 @@ import { recordShapes } from '../normalize/recordShapes.js';
 import type { FieldSpec } from '../normalize/recordShapes.js';
 import { plainDecimal, readColumn } from './column.js';
 import { stripSecrets } from './recordRow.js';
+import { isRecord, unreadableEntry } from './unreadableEntry.js';
 import { sqlEpochMs } from './sqlEpochMs.js';
 import type { Column, ColumnValue } from './column.js';
 
@@ -77,8 +78,8 @@ export function rowPlan(spec: RowPlanSpec): { read: (raw: unknown, partition: Re
     : [];
   return {
     read(source, partition, extraProblems) {
-      if (source === null || typeof source !== 'object' || Array.isArray(source)) return unreadable(spec, source, partition, extraProblems);
-      const raw = stripSecrets(source as Record<string, unknown>);
+      if (!isRecord(source)) return unreadable(spec, source, partition, extraProblems);
+      const raw = stripSecrets(source);
       let set: Record<string, ColumnValue> | null = null;
       const problems: string[] = [];
       const note = (message: string) => { if (!problems.includes(message)) problems.push(message); };
@@ -120,9 +121,8 @@ export function rowPlan(spec: RowPlanSpec): { read: (raw: unknown, partition: Re
 // read from it, but it is kept as it came, under a stand-in id derived from its content, and
 // flagged, so data-quality.csv shows it (PostgreSQL reads every typed column of it as NULL).
 function unreadable(spec: RowPlanSpec, source: unknown, partition: Readonly<Record<string, string>>, extraProblems: readonly string[]): LeanRow {
-  const what = source === null ? 'null' : Array.isArray(source) ? 'an array' : `a ${typeof source}`;
-  const standIn = `unreadable-${createHash('sha256').update(JSON.stringify(source) ?? 'undefined').digest('hex').slice(0, 16)}`;
-  const problems = [`the page entry is ${what}, not a record object; kept raw under ${standIn}`, ...extraProblems];
+  const { standIn, problem } = unreadableEntry(source);
+  const problems = [problem, ...extraProblems];
   const set: Record<string, ColumnValue> = { problems };
   const key = spec.key.map((k) => {
     if (partition[k] !== undefined) return partition[k];

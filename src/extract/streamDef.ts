@@ -99,7 +99,8 @@ export interface SnapshotStream {
   /** Column naming the account: account_uid, or main_uid for sub-account listings; null when global. */
   readonly accountColumn: 'account_uid' | 'main_uid' | null;
   readonly partitions: (ctx: PartitionContext) => Promise<readonly Partition[]> | readonly Partition[];
-  readonly fetch: (call: SnapshotCall, partition: Partition) => Promise<readonly Record<string, unknown>[]>;
+  /** The entries of the answer, objects or not (an entry that is not an object is kept raw and flagged). */
+  readonly fetch: (call: SnapshotCall, partition: Partition) => Promise<readonly unknown[]>;
   readonly columns: Readonly<Record<string, Column>>;
   readonly demo: boolean;
   readonly sub: boolean;

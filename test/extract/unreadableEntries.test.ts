@@ -22,6 +22,11 @@ describe('page entries that are not records, and bytes that are not UTF-8', () =
     fresh = await freshDatabase();
     let strayed = false;
     proxy.rewrite((a) => {
+      // A snapshot list (E16 positions) gets one stray entry too.
+      if (a.path === '/api/v2/mix/position/all-position' && a.json?.code === '00000' && Array.isArray(a.json.data)) {
+        a.json.data.push('garbled position');
+        return a.json;
+      }
       // Window pages only (the sync also asks for one fill, limit=1, to find where history starts).
       if (a.path !== fillsPath || !a.query.has('startTime') || a.json?.code !== '00000' || a.json.data.length === 0) return undefined;
       const data = a.json.data as Record<string, unknown>[];
@@ -38,13 +43,25 @@ describe('page entries that are not records, and bytes that are not UTF-8', () =
       const [before, after] = JSON.stringify(a.json).split('@@BAD@@');
       return Buffer.concat([Buffer.from(`${before}12`), Buffer.from([0xff, 0xfe]), Buffer.from(`34${after}`)]);
     });
-    const result = await runSync(fillsOnly(sandbox, fresh.db, proxy.baseUrl));
+    const result = await runSync({ ...fillsOnly(sandbox, fresh.db, proxy.baseUrl), streams: ['spotFills', 'positions'] });
     expect(result.errors).toEqual([]);
   });
   afterAll(async () => {
     await proxy?.close();
     await sandbox?.close();
     await fresh?.drop();
+  });
+
+  it('keeps a snapshot entry that is not an object raw and flagged', async () => {
+    const { rows } = await sql<{ raw: unknown; symbol: string; problems: string[] }>`
+      SELECT raw, symbol, problems FROM position_snapshots WHERE symbol LIKE 'unreadable-%'`.execute(fresh.db);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) {
+      expect(r.raw).toBe('garbled position');
+      expect(r.problems.join(' ')).toMatch(/a string, not a record object/);
+    }
+    const { rows: listed } = await sql<{ n: string }>`SELECT count(*)::text AS n FROM data_quality WHERE source = 'position_snapshots' AND problem LIKE '%not a record object%'`.execute(fresh.db);
+    expect(Number(listed[0]!.n)).toBe(rows.length);
   });
 
   it('keeps every entry that is not an object raw, flagged and listed in data quality', async () => {
