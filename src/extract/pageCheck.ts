@@ -45,42 +45,58 @@ const numericId = /^\d{1,30}$/;
  */
 export function checkPage(page: Page, req: PageRequest): PageVerdict {
   const flagged = new Map<Record<string, unknown>, string>();
-  const cursor = req.cursor === undefined ? undefined : BigInt(req.cursor);
-  let previous: bigint | undefined;
-  let previousText = '';
-  let smallest: bigint | undefined;
-  let smallestText: string | undefined;
+  const cursor = req.cursor === undefined ? undefined : canonicalId(req.cursor);
+  let previous: string | undefined;
+  let smallest: string | undefined;
   let fault: string | undefined;
   for (const r of page.records) {
-    const t = parseExchangeTime(r[req.timeField]);
-    if (t !== null && t.ok && (Number(t.ms) < req.start || Number(t.ms) >= req.end)) {
-      flagged.set(r, `${req.timeField}: ${new Date(Number(t.ms)).toISOString()} lies outside the requested window ${new Date(req.start).toISOString()} .. ${new Date(req.end).toISOString()}; the exchange sent it with that window's page (kept, flagged, not used as the cursor)`);
+    const ms = timeOf(r[req.timeField]);
+    if (ms !== undefined && (ms < req.start || ms >= req.end)) {
+      flagged.set(r, `${req.timeField}: ${new Date(ms).toISOString()} lies outside the requested window ${new Date(req.start).toISOString()} .. ${new Date(req.end).toISOString()}; the exchange sent it with that window's page (kept, flagged, not used as the cursor)`);
       continue;
     }
     const raw = r[req.idField];
-    const text = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : raw;
+    const text = typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 0 ? String(raw) : raw;
     if (typeof text !== 'string' || !numericId.test(text)) continue;
-    const id = BigInt(text);
-    if (fault === undefined && cursor !== undefined && id >= cursor) {
+    const id = canonicalId(text);
+    if (fault === undefined && cursor !== undefined && compareIds(id, cursor) >= 0) {
       fault = `the page asked for ids below ${req.cursor} holds ${req.idField} ${text}`;
     }
-    if (fault === undefined && previous !== undefined && id > previous) {
-      fault = `the page is not newest first (${req.idField} ${previousText} is followed by ${text}), so what lies between the pages is unknown`;
+    if (fault === undefined && previous !== undefined && compareIds(id, previous) > 0) {
+      fault = `the page is not newest first (${req.idField} ${previous} is followed by ${text}), so what lies between the pages is unknown`;
     }
     previous = id;
-    previousText = text;
-    if (smallest === undefined || id < smallest) { smallest = id; smallestText = text; }
+    if (smallest === undefined || compareIds(id, smallest) < 0) smallest = id;
   }
-  let next = smallestText;
+  let next = smallest;
   if (page.cursorFromServer && page.next !== undefined) {
     if (!numericId.test(page.next)) fault ??= `the page's cursor "${page.next}" is not a number`;
-    else if (smallest !== undefined && BigInt(page.next) < smallest) fault ??= `the page's cursor ${page.next} lies below its smallest ${req.idField} ${smallestText}, which would skip records`;
+    else if (smallest !== undefined && compareIds(canonicalId(page.next), smallest) < 0) fault ??= `the page's cursor ${page.next} lies below its smallest ${req.idField} ${smallest}, which would skip records`;
     else next = page.next;
   }
   const full = page.records.length + page.others.length >= req.limit;
   if (full && fault === undefined) {
     if (next === undefined) fault = `a full page (${req.limit} entries) came without a usable cursor`;
-    else if (cursor !== undefined && BigInt(next) >= cursor) fault = `the cursor did not move down (asked for ids below ${req.cursor}, the full page's cursor is ${next})`;
+    else if (cursor !== undefined && compareIds(canonicalId(next), cursor) >= 0) fault = `the cursor did not move down (asked for ids below ${req.cursor}, the full page's cursor is ${next})`;
   }
   return fault === undefined ? { flagged, next, done: !full } : { flagged, next, done: false, fault };
+}
+
+const plainMs = /^\d{13}$/;
+
+// A record's time in ms, or undefined when it has none that reads (checkRecord flags that).
+// The usual 13-digit text skips the general parser: this runs for every record.
+function timeOf(value: unknown): number | undefined {
+  if (typeof value === 'string' && plainMs.test(value)) return Number(value);
+  const t = parseExchangeTime(value);
+  return t !== null && t.ok ? Number(t.ms) : undefined;
+}
+
+// Digits without leading zeros, so that ids compare by length, then as text (no BigInt per record).
+function canonicalId(digits: string): string {
+  return digits.length > 1 && digits.startsWith('0') ? digits.replace(/^0+(?=\d)/, '') : digits;
+}
+
+function compareIds(a: string, b: string): number {
+  return a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
 }
