@@ -220,6 +220,10 @@ async function walkWindow(
   let pending = fetchPage(cursor);
   let lastCheckpoint: { text: string; params: unknown[] } | undefined;
   let pageNo = 0;
+  // The last record of the page before, which the next page must begin with (see checkPage). It
+  // is held back until that page confirms it, so a record under a false id is never stored.
+  let overlap: string | undefined;
+  let held: Loaded | undefined;
   try {
     for (;;) {
       const page = await pending;
@@ -228,7 +232,7 @@ async function walkWindow(
       // The page is checked against what was asked before anything of it counts: a cursor that
       // does not move or ids out of order stop the partition (the pages before it commit with
       // their checkpoint), and a record outside the window never sets the cursor.
-      const verdict = checkPage(page, { start: window.start, end: window.end, cursor, limit: stream.limit, idField: stream.idField, timeField: stream.timeField });
+      const verdict = checkPage(page, { start: window.start, end: window.end, cursor, limit: stream.limit, idField: stream.idField, timeField: stream.timeField, overlap });
       if (verdict.fault !== undefined) throw pagingFault(stream.name, stream.endpoint, window, pageNo, verdict.fault);
       const next = verdict.next;
       const done = verdict.done;
@@ -243,9 +247,15 @@ async function walkWindow(
         pending.catch(() => {});
       }
       if (batchPages === 0) batchStart = Date.now();
+      // The held record goes with this page (which repeats it, or lost it as a current order
+      // that left in between); one key in one batch is loaded once.
+      if (held) batch.push(held);
+      held = undefined;
       for (const raw of page.records) {
         const outside = verdict.flagged.get(raw);
-        batch.push(toRow(run, stream, partition, raw, outside === undefined ? [] : [outside]));
+        const row = toRow(run, stream, partition, raw, outside === undefined ? [] : [outside]);
+        if (raw === verdict.overlapRecord) held = row;
+        else batch.push(row);
         if (oldest && outside === undefined) {
           const t = parseExchangeTime(raw[stream.timeField]);
           if (t !== null && t.ok) oldest.at = Math.min(oldest.at ?? Infinity, Number(t.ms));
@@ -263,6 +273,7 @@ async function walkWindow(
       }
       if (done) break;
       cursor = next;
+      overlap = verdict.overlap;
     }
   } catch (err) {
     // A fetch failed for good: commit the pages already read (with their checkpoint), so the

@@ -62,6 +62,31 @@ describe('records with out-of-order ids', () => {
   });
 });
 
+describe('a false id on the last record of a page, where the page still looks in order', () => {
+  it('is caught by the next page, which does not begin with that record: never stored, and a rerun gets everything', async () => {
+    const fresh = await database();
+    proxy.rewrite((a) => {
+      if (a.path !== fillsPath || a.page !== 1 || a.json?.code !== '00000') return undefined;
+      const data = a.json.data as Fill[];
+      if (data.length < 100) return undefined;
+      data[data.length - 1] = { ...data[data.length - 1]!, tradeId: '7' };
+      return a.json;
+    });
+    const faulty = await runSync(fillsOnly(sandbox, fresh.db, proxy.baseUrl));
+    expect(proxy.rewritten).toBeGreaterThan(0);
+    expect(faulty.status).toBe('partial');
+    expect(faulty.errors.map((e) => e.message).join('\n')).toMatch(/above the last record of the page before \(7\)/);
+    expect((await fillsState(fresh.db))?.watermark ?? null).toBeNull();
+    const { rows } = await sql<{ n: string }>`SELECT count(*)::text AS n FROM spot_fills WHERE trade_id = '7'`.execute(fresh.db);
+    expect(rows[0]!.n).toBe('0');
+
+    proxy.rewrite(undefined);
+    const clean = await runSync(fillsOnly(sandbox, fresh.db, proxy.baseUrl));
+    expect(clean.errors).toEqual([]);
+    expect(await fillDifferences(sandbox, fresh.db)).toEqual([]);
+  });
+});
+
 describe('records whose time lies outside the requested window', () => {
   it('are kept and flagged, and never move the cursor past the records of the window', async () => {
     const fresh = await database();
