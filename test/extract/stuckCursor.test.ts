@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 import { startTestSandbox } from '../support/sandbox.js';
@@ -6,6 +6,8 @@ import type { RunningSandbox } from '../support/sandbox.js';
 import { startMutatingProxy } from '../support/mutatingProxy.js';
 import type { MutatingProxy } from '../support/mutatingProxy.js';
 import { runSync } from '../../src/extract/runSync.js';
+import { main } from '../../src/cli/main.js';
+import { DAY_MS } from '../../src/api/endpoints.js';
 import { fillDifferences, fillsOnly, fillsPath, fillsState } from './hostileExchange.js';
 
 let sandbox: RunningSandbox;
@@ -48,5 +50,51 @@ describe('a cursor that does not move (page 2 answers page 1 again)', () => {
     expect(clean.errors).toEqual([]);
     expect(clean.status).toBe('ok');
     expect(await fillDifferences(sandbox, fresh.db)).toEqual([]);
+  });
+});
+
+describe('the same fault through `tradeledger sync`', () => {
+  const saved = { ...process.env };
+  let cliDb: FreshDatabase;
+  beforeAll(async () => {
+    cliDb = await freshDatabase();
+    const account = sandbox.accounts.find((a) => a.main && !a.demo && a.perms.includes('read'))!;
+    Object.assign(process.env, {
+      DATABASE_URL: cliDb.url, TRADELEDGER_BASE_URL: proxy.baseUrl, TRADELEDGER_API_KEY: account.apiKey,
+      TRADELEDGER_API_SECRET: account.secretKey, TRADELEDGER_API_PASSPHRASE: account.passphrase, TRADELEDGER_ACCOUNT_UID: account.uid,
+    });
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await cliDb?.drop();
+  });
+
+  const sync = async (): Promise<{ code: number; stdout: string }> => {
+    let stdout = '';
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => { stdout += String(c); return true; });
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const code = await main(['sync', '--json', '--streams', 'spotFills', '--since', String(sandbox.world.now() - 700 * DAY_MS)]);
+      return { code, stdout };
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
+  };
+
+  it('exits 3 (partial) naming the paging fault, and 0 once the exchange answers right', async () => {
+    const firstPages = new Map<string, unknown>();
+    proxy.rewrite((a) => {
+      if (a.path !== fillsPath) return undefined;
+      const window = `${a.query.get('startTime')}-${a.query.get('endTime')}`;
+      if (a.page === 1) firstPages.set(window, a.json);
+      return a.page === 2 ? firstPages.get(window) : undefined;
+    });
+    const faulty = await sync();
+    expect(faulty.code).toBe(3);
+    expect(faulty.stdout).toContain('EXCHANGE_PAGING_FAULT');
+    proxy.rewrite(undefined);
+    const clean = await sync();
+    expect(clean.code).toBe(0);
   });
 });
