@@ -212,7 +212,8 @@ async function walkWindow(
       counts.inserted += got.inserted;
       counts.updated += got.updated;
       counts.unchanged += got.unchanged;
-      run.emit({ type: 'page', account: run.account.name, stream: stream.name, partition: partition.key, records: rows.length, inserted: got.inserted, updated: got.updated, window: index + 1, windows: total });
+      // Records as loaded: a record two pages both held (the overlap, a window edge) counts once.
+      run.emit({ type: 'page', account: run.account.name, stream: stream.name, partition: partition.key, records: got.inserted + got.updated + got.unchanged, inserted: got.inserted, updated: got.updated, window: index + 1, windows: total });
     });
     loading.catch(() => {});
   };
