@@ -12,21 +12,23 @@ import { fillDifferences, fillsOnly, fillsPath, fillsState } from './hostileExch
 
 let sandbox: RunningSandbox;
 let proxy: MutatingProxy;
-let fresh: FreshDatabase;
+const dbs: FreshDatabase[] = [];
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ scale: 'spotFills=2000' });
   proxy = await startMutatingProxy(sandbox.baseUrl);
-  fresh = await freshDatabase();
 });
 afterAll(async () => {
   await proxy?.close();
   await sandbox?.close();
-  await fresh?.drop();
+  for (const d of dbs) await d.drop();
 });
 
 describe('a cursor that does not move (page 2 answers page 1 again)', () => {
-  it('fails the partition, keeps the watermark, and the next run reads the window again', async () => {
+  // 4: windows walked in parallel (sync_windows); 1: one after another (sync_state's window cursor).
+  it.each([4, 1])('fails the partition, keeps the watermark, and the next run reads the window again (%i windows at once)', async (parallelWindows) => {
+    const fresh = await freshDatabase();
+    dbs.push(fresh);
     // Each window's first page is kept; its second page is answered with the first again.
     const firstPages = new Map<string, unknown>();
     proxy.rewrite((a) => {
@@ -35,8 +37,9 @@ describe('a cursor that does not move (page 2 answers page 1 again)', () => {
       if (a.page === 1) firstPages.set(window, a.json);
       return a.page === 2 ? firstPages.get(window) : undefined;
     });
-    const faulty = await runSync(fillsOnly(sandbox, fresh.db, proxy.baseUrl));
-    expect(proxy.rewritten).toBeGreaterThan(0);
+    const rewrittenBefore = proxy.rewritten;
+    const faulty = await runSync({ ...fillsOnly(sandbox, fresh.db, proxy.baseUrl), parallelWindows });
+    expect(proxy.rewritten).toBeGreaterThan(rewrittenBefore);
     expect(faulty.status).toBe('partial'); // the CLI's exit 3
     expect(faulty.errors.map((e) => e.stream)).toContain('spotFills');
     expect(faulty.errors.map((e) => e.message).join('\n')).toMatch(/cursor/i);
@@ -46,7 +49,7 @@ describe('a cursor that does not move (page 2 answers page 1 again)', () => {
     expect((await fillDifferences(sandbox, fresh.db)).some((d) => d.endsWith('missing'))).toBe(true);
 
     proxy.rewrite(undefined);
-    const clean = await runSync(fillsOnly(sandbox, fresh.db, proxy.baseUrl));
+    const clean = await runSync({ ...fillsOnly(sandbox, fresh.db, proxy.baseUrl), parallelWindows });
     expect(clean.errors).toEqual([]);
     expect(clean.status).toBe('ok');
     expect(await fillDifferences(sandbox, fresh.db)).toEqual([]);
