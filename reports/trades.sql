@@ -1,4 +1,5 @@
--- trades.csv: spot fills with their normalized fees (one row per fill).
+-- trades.csv: spot fills with their normalized fees (one row per fill); a fill flagged with an
+-- amount of a sign the API never uses is left out, as in the ledger (sql/0017; see data-quality.csv).
 -- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account=''):
 --   from, to   local dates or timestamps in zone tz; from inclusive, to exclusive
 --   tz         IANA zone the dates are in (UTC, Asia/Tokyo, ...)
@@ -27,4 +28,5 @@ LEFT JOIN LATERAL (
 WHERE f.c_time >= (:'from')::timestamp AT TIME ZONE :'tz'
   AND f.c_time < (:'to')::timestamp AT TIME ZONE :'tz'
   AND (:'account' = '' OR f.account_uid = :'account')
+  AND NOT has_unused_sign(f.problems)
 ORDER BY f.c_time, f.account_uid, f.trade_id;

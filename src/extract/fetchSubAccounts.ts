@@ -17,7 +17,7 @@ export async function fetchSubAccounts(call: SnapshotCall): Promise<Record<strin
   for (;;) {
     const page = readPage(await call('subAccounts', { limit: String(limit), ...(cursor ? { idLessThan: cursor } : {}) }));
     all.push(...page.records);
-    if (page.records.length < limit || page.next === undefined || page.next === cursor) return all;
+    if (page.records.length + page.others.length < limit || page.next === undefined || page.next === cursor) return all;
     cursor = page.next;
   }
 }

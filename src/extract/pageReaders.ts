@@ -11,8 +11,8 @@ type Raw = Record<string, unknown>;
  */
 export function arrayBySmallestId(idField: string): (data: unknown) => Page {
   return (data) => {
-    const records = asRecords(data);
-    return { records, next: smallestId(records, idField) };
+    const { records, others } = splitEntries(data);
+    return { records, others, next: smallestId(records, idField), cursorFromServer: false };
   };
 }
 
@@ -26,20 +26,32 @@ export function listWithCursor(listNames: readonly string[], cursorField: string
   return (data) => {
     const wrapper = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Raw) : {};
     const listName = listNames.find((n) => Array.isArray(wrapper[n]));
-    const records = listName === undefined ? [] : asRecords(wrapper[listName]);
+    const { records, others } = splitEntries(listName === undefined ? [] : wrapper[listName]);
     const cursor = wrapper[cursorField];
-    const next = typeof cursor === 'string' && cursor !== '' ? cursor
-      : typeof cursor === 'number' ? String(cursor) : smallestId(records, idField);
-    return { records, next };
+    const fromServer = (typeof cursor === 'string' && cursor !== '') || typeof cursor === 'number';
+    const next = fromServer ? String(cursor) : smallestId(records, idField);
+    return { records, others, next, cursorFromServer: fromServer };
   };
 }
 
-function asRecords(value: unknown): Raw[] {
-  if (!Array.isArray(value)) return [];
-  return value.filter((r): r is Raw => r !== null && typeof r === 'object' && !Array.isArray(r));
+function splitEntries(value: unknown): { records: Raw[]; others: unknown[] } {
+  const records: Raw[] = [];
+  const others: unknown[] = [];
+  if (!Array.isArray(value)) return { records, others };
+  for (const r of value) {
+    if (r !== null && typeof r === 'object' && !Array.isArray(r)) records.push(r as Raw);
+    else others.push(r);
+  }
+  return { records, others };
 }
 
-function smallestId(records: readonly Raw[], idField: string): string | undefined {
+/**
+ * The smallest numeric id among records, as text; undefined when none has one.
+ *
+ * @example
+ * smallestId([{ id: '12' }, { id: '9' }], 'id') // '9'
+ */
+export function smallestId(records: readonly Raw[], idField: string): string | undefined {
   let best: bigint | undefined;
   let bestText: string | undefined;
   for (const r of records) {

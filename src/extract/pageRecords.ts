@@ -3,6 +3,7 @@ import type { HistoryStream, Partition } from './streamDef.js';
 import { rowPlan } from './rowPlan.js';
 import type { LeanRow } from './rowPlan.js';
 import { feeRows } from './feeRows.js';
+import { isRecord } from './unreadableEntry.js';
 import type { FeeRow } from '../normalize/feeRow.js';
 import type { LeanConstants, LeanFees, LeanTarget } from './upsertLean.js';
 
@@ -29,16 +30,18 @@ function planOf(stream: HistoryStream): Plan {
 }
 
 /**
- * Builds one record's lean row (problems, the column values PostgreSQL cannot derive, raw) and
+ * Builds one record's lean row (with `problems` the pager found, such as a time outside the window) (problems, the column values PostgreSQL cannot derive, raw) and
  * fee rows for a stream; the history pager and the E15 refresh of live orders both load records
  * through it.
  *
  * @example
  * const { row } = toRow(run, spotOrders, single[0], rawOrder);
  */
-export function toRow(run: AccountRun, stream: HistoryStream, partition: Partition, raw: Record<string, unknown>): Loaded {
+export function toRow(run: AccountRun, stream: HistoryStream, partition: Partition, raw: unknown, problems: readonly string[] = []): Loaded {
+  // A list entry that is not an object has no fields to read: it is kept raw and flagged.
+  if (!isRecord(raw)) return { row: planOf(stream).read(raw, partition.columns, problems), fees: [] };
   const fees = stream.fees ? feeRows(stream.fees, raw, run.coinsOf) : undefined;
-  const row = planOf(stream).read(raw, partition.columns, fees?.problems ?? []);
+  const row = planOf(stream).read(raw, partition.columns, fees ? [...problems, ...fees.problems] : problems);
   return { row, fees: fees && fees.problems.length === 0 ? fees.rows : [] };
 }
 

@@ -5,6 +5,7 @@ import { recordShapes } from '../normalize/recordShapes.js';
 import { mapColumns } from './column.js';
 import type { Column } from './column.js';
 import type { Partition } from './streamDef.js';
+import { isRecord, unreadableEntry } from './unreadableEntry.js';
 
 /**
  * One record ready to load: its values in `columnsOf` order (raw as the record object itself,
@@ -33,26 +34,32 @@ export function columnsOf(accountColumn: string | null, partitionColumns: readon
 /**
  * Maps one raw record to a row: typed columns (NULL plus a problem when a value is unreadable),
  * the record's data-quality problems from checkRecord, and the raw record kept as received.
- * Never throws for bad data.
+ * Never throws for bad data; an entry that is not an object is kept raw (`unreadableEntry`).
  *
  * @example
  * const row = recordRow('deposits', uid, partition, deposits.columns, ['order_id'], raw);
  */
 export function recordRow(
   resource: string, account: string | null, partition: Partition, columns: Readonly<Record<string, Column>>,
-  key: readonly string[], raw: Record<string, unknown>, extraProblems: readonly string[] = [],
+  key: readonly string[], raw: unknown, extraProblems: readonly string[] = [],
 ): RecordRow {
-  const clean = stripSecrets(raw);
-  const { values: typed, problems } = mapColumns(columns, clean);
-  const all = new Set<string>(problems);
+  // A list entry that is not an object: every typed column NULL, kept raw under a stand-in key.
+  const unreadable = isRecord(raw) ? undefined : unreadableEntry(raw);
+  const clean = isRecord(raw) ? stripSecrets(raw) : raw;
+  const { values: typed, problems } = mapColumns(columns, isRecord(clean) ? clean : {});
+  const all = new Set<string>(unreadable ? [unreadable.problem, ...problems] : problems);
   for (const k of key) {
+    if (unreadable && k in typed) {
+      typed[k] = unreadable.standIn;
+      continue;
+    }
     // A record without its id is still kept: under a stable stand-in id derived from its content.
     if (k in typed && typed[k] === null) {
       typed[k] = `missing-id-${createHash('sha256').update(JSON.stringify(clean)).digest('hex').slice(0, 16)}`;
       all.add(`${columns[k]?.field ?? k}: the record has no id; stored under ${typed[k]}`);
     }
   }
-  if (resource in recordShapes) {
+  if (!unreadable && resource in recordShapes) {
     for (const p of checkRecord(resource as CheckedResource, clean)) all.add(p.message);
   }
   for (const p of extraProblems) all.add(p);

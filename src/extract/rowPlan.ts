@@ -5,6 +5,7 @@ import { recordShapes } from '../normalize/recordShapes.js';
 import type { FieldSpec } from '../normalize/recordShapes.js';
 import { plainDecimal, readColumn } from './column.js';
 import { stripSecrets } from './recordRow.js';
+import { isRecord, unreadableEntry } from './unreadableEntry.js';
 import { sqlEpochMs } from './sqlEpochMs.js';
 import type { Column, ColumnValue } from './column.js';
 
@@ -13,8 +14,8 @@ import type { Column, ColumnValue } from './column.js';
  * most typed columns from, and only the column values it cannot derive from raw by itself.
  */
 export interface LeanRow {
-  /** The record as received, secrets stripped; stored as `raw`. */
-  readonly raw: Record<string, unknown>;
+  /** The record as received, secrets stripped; stored as `raw` (a list entry that is not an object as it came). */
+  readonly raw: unknown;
   /**
    * Values for the columns whose raw text PostgreSQL would read differently (an exponent
    * decimal, a timestamp in seconds, an unreadable value stored as NULL, a missing id's stand-in),
@@ -43,7 +44,7 @@ export interface RowPlanSpec {
 
 const plainMs = /^\d{13}$/;
 
-type Check = readonly [field: string, spec: FieldSpec, covered: 'string' | 'always' | null];
+type Check = readonly [field: string, spec: FieldSpec, covered: 'string' | 'unsigned' | 'always' | null];
 
 /**
  * A stream's record mapper, compiled once: for each record it checks every typed column and every
@@ -58,7 +59,7 @@ type Check = readonly [field: string, spec: FieldSpec, covered: 'string' | 'alwa
  * const plan = rowPlan({ resource: 'deposits', columns: deposits.columns, key: ['order_id'], parsesFees: false });
  * const row = plan.read({ orderId: '1', size: '1.2E-3', ... }, {}, []); // row.set = { size: '0.0012' }
  */
-export function rowPlan(spec: RowPlanSpec): { read: (raw: Record<string, unknown>, partition: Readonly<Record<string, string>>, extraProblems: readonly string[]) => LeanRow } {
+export function rowPlan(spec: RowPlanSpec): { read: (raw: unknown, partition: Readonly<Record<string, string>>, extraProblems: readonly string[]) => LeanRow } {
   const columns = Object.entries(spec.columns);
   const byField = new Map(columns.map(([, c]) => [c.field, c.type]));
   const checks: Check[] = spec.resource in recordShapes
@@ -67,13 +68,17 @@ export function rowPlan(spec: RowPlanSpec): { read: (raw: Record<string, unknown
       const type = byField.get(field);
       // A string the column reader parsed as a decimal or a time gave the same problem text
       // checkRecord would: parse it once. feeDetail problems come from the fee parser.
+      // An amount the API never sends negative is parsed by the column reader too; only a
+      // leading minus sign needs the closer look.
       const covered = (kind === 'decimal' && type === 'numeric') || (kind === 'time' && type === 'ms') ? 'string'
-        : kind === 'feeDetail' && spec.parsesFees ? 'always' : null;
+        : kind === 'amount' && type === 'numeric' ? 'unsigned'
+          : kind === 'feeDetail' && spec.parsesFees ? 'always' : null;
       return [field, fieldSpec, covered] as const;
     })
     : [];
   return {
     read(source, partition, extraProblems) {
+      if (!isRecord(source)) return unreadable(spec, source, partition, extraProblems);
       const raw = stripSecrets(source);
       let set: Record<string, ColumnValue> | null = null;
       const problems: string[] = [];
@@ -100,6 +105,7 @@ export function rowPlan(spec: RowPlanSpec): { read: (raw: Record<string, unknown
       for (const [field, fieldSpec, covered] of checks) {
         const value = raw[field];
         if (covered === 'always' || (covered === 'string' && typeof value === 'string' && value !== '')) continue;
+        if (covered === 'unsigned' && typeof value === 'string' && value !== '' && value.charCodeAt(0) !== 45 /* - */) continue;
         const problem = checkField(field, fieldSpec, value);
         if (problem !== null) note(problem.message);
       }
@@ -109,6 +115,21 @@ export function rowPlan(spec: RowPlanSpec): { read: (raw: Record<string, unknown
       return { raw, set, key: key.join('\u0000'), keyValues: key, id: key[key.length - 1] ?? '', problems };
     },
   };
+}
+
+// A list entry that is not a JSON object (a string, null, a number, an array): nothing can be
+// read from it, but it is kept as it came, under a stand-in id derived from its content, and
+// flagged, so data-quality.csv shows it (PostgreSQL reads every typed column of it as NULL).
+function unreadable(spec: RowPlanSpec, source: unknown, partition: Readonly<Record<string, string>>, extraProblems: readonly string[]): LeanRow {
+  const { standIn, problem } = unreadableEntry(source);
+  const problems = [problem, ...extraProblems];
+  const set: Record<string, ColumnValue> = { problems };
+  const key = spec.key.map((k) => {
+    if (partition[k] !== undefined) return partition[k];
+    if (k in spec.columns) set[k] = standIn;
+    return standIn;
+  });
+  return { raw: source ?? null, set, key: key.join('\u0000'), keyValues: key, id: key[key.length - 1] ?? '', problems };
 }
 
 /**

@@ -11,6 +11,8 @@ import type { ParallelWindow, StateKey } from './syncState.js';
 import { DAY_MS } from '../api/endpoints.js';
 import { parseExchangeTime } from '../normalize/parseExchangeTime.js';
 import { recordGap } from './historyGap.js';
+import { checkPage } from './pageCheck.js';
+import { pagingFault } from './pagingFault.js';
 import { emptyCounts } from './streamCounts.js';
 import type { StreamCounts } from './streamCounts.js';
 
@@ -210,20 +212,31 @@ async function walkWindow(
       counts.inserted += got.inserted;
       counts.updated += got.updated;
       counts.unchanged += got.unchanged;
-      run.emit({ type: 'page', account: run.account.name, stream: stream.name, partition: partition.key, records: rows.length, inserted: got.inserted, updated: got.updated, window: index + 1, windows: total });
+      // Records as loaded: a record two pages both held (the overlap, a window edge) counts once.
+      run.emit({ type: 'page', account: run.account.name, stream: stream.name, partition: partition.key, records: got.inserted + got.updated + got.unchanged, inserted: got.inserted, updated: got.updated, window: index + 1, windows: total });
     });
     loading.catch(() => {});
   };
   let cursor = window.cursor;
   let pending = fetchPage(cursor);
   let lastCheckpoint: { text: string; params: unknown[] } | undefined;
+  let pageNo = 0;
+  // The last record of the page before, which the next page must begin with (see checkPage). It
+  // is held back until that page confirms it, so a record under a false id is never stored.
+  let overlap: string | undefined;
+  let held: Loaded | undefined;
   try {
     for (;;) {
       const page = await pending;
       counts.requests++;
-      const next = page.next;
-      // A short page, a missing cursor or one that does not move down ends the window.
-      const done = page.records.length < stream.limit || next === undefined || (cursor !== undefined && BigInt(next) >= BigInt(cursor));
+      pageNo++;
+      // The page is checked against what was asked before anything of it counts: a cursor that
+      // does not move or ids out of order stop the partition (the pages before it commit with
+      // their checkpoint), and a record outside the window never sets the cursor.
+      const verdict = checkPage(page, { start: window.start, end: window.end, cursor, limit: stream.limit, idField: stream.idField, timeField: stream.timeField, overlap });
+      if (verdict.fault !== undefined) throw pagingFault(stream.name, stream.endpoint, window, pageNo, verdict.fault);
+      const next = verdict.next;
+      const done = verdict.done;
       // The first page is full: the caller walks this window in parallel parts instead, from
       // scratch (nothing of it is loaded here, so no part of it can be missed or counted twice).
       if (split && !done && batchPages === 0 && cursor === undefined) return 'split';
@@ -235,13 +248,21 @@ async function walkWindow(
         pending.catch(() => {});
       }
       if (batchPages === 0) batchStart = Date.now();
+      // The held record goes with this page (which repeats it, or lost it as a current order
+      // that left in between); one key in one batch is loaded once.
+      if (held) batch.push(held);
+      held = undefined;
       for (const raw of page.records) {
-        batch.push(toRow(run, stream, partition, raw));
-        if (oldest) {
+        const outside = verdict.flagged.get(raw);
+        const row = toRow(run, stream, partition, raw, outside === undefined ? [] : [outside]);
+        if (raw === verdict.overlapRecord) held = row;
+        else batch.push(row);
+        if (oldest && outside === undefined) {
           const t = parseExchangeTime(raw[stream.timeField]);
           if (t !== null && t.ok) oldest.at = Math.min(oldest.at ?? Infinity, Number(t.ms));
         }
       }
+      for (const entry of page.others) batch.push(toRow(run, stream, partition, entry));
       batchPages++;
       lastCheckpoint = commitPoint(next, done);
       if (done || batch.length + stream.limit > batchRows || Date.now() - batchStart >= batchMs) {
@@ -253,6 +274,7 @@ async function walkWindow(
       }
       if (done) break;
       cursor = next;
+      overlap = verdict.overlap;
     }
   } catch (err) {
     // A fetch failed for good: commit the pages already read (with their checkpoint), so the

@@ -4,6 +4,12 @@ import type { LeanRow } from './rowPlan.js';
 export const nulProblem = 'the record holds NUL characters (\\u0000), which PostgreSQL cannot store in text or jsonb; they are stored as U+FFFD';
 
 /**
+ * What a record holding U+FFFD is flagged with. The client decodes answers as UTF-8 and turns
+ * bytes that are not UTF-8 into U+FFFD, so the character is the only trace such bytes leave.
+ */
+export const replacementProblem = 'the record holds U+FFFD, the replacement character: the exchange sent bytes there that are not valid UTF-8 (or that character itself), so the text around it may be damaged';
+
+/**
  * The JSON arrays a lean batch travels as (raw records, and the values sent beside them), made
  * storable: PostgreSQL's text and jsonb refuse U+0000, and one such character would fail the
  * whole batch on every run. The usual batch costs one search of its JSON text; a record that
@@ -15,7 +21,7 @@ export const nulProblem = 'the record holds NUL characters (\\u0000), which Post
 export function leanBatchJson(rows: readonly LeanRow[]): { raws: string; sets: string } {
   const raws = JSON.stringify(rows.map((r) => r.raw));
   const sets = JSON.stringify(rows.map((r) => r.set));
-  if (!raws.includes('\\u0000') && !sets.includes('\\u0000')) return { raws, sets };
+  if (!raws.includes('\\u0000') && !sets.includes('\\u0000') && !raws.includes('\uFFFD')) return { raws, sets };
   const fixed = rows.map(storable);
   return { raws: JSON.stringify(fixed.map((r) => r.raw)), sets: JSON.stringify(fixed.map((r) => r.set)) };
 }
@@ -29,18 +35,21 @@ export function leanBatchJson(rows: readonly LeanRow[]): { raws: string; sets: s
  */
 export function storableValues(row: readonly unknown[], problemsAt: number): readonly unknown[] {
   const fixed = withoutNul(row);
-  if (!fixed.changed) return row;
+  const replaced = JSON.stringify(row).includes('\uFFFD');
+  if (!fixed.changed && !replaced) return row;
   const values = [...(fixed.value as unknown[])];
   const problems = values[problemsAt];
-  if (problemsAt >= 0 && Array.isArray(problems)) values[problemsAt] = [...problems, nulProblem];
+  const added = [...(fixed.changed ? [nulProblem] : []), ...(replaced ? [replacementProblem] : [])];
+  if (problemsAt >= 0 && Array.isArray(problems)) values[problemsAt] = [...problems, ...added];
   return values;
 }
 
 function storable(row: LeanRow): LeanRow {
   const raw = withoutNul(row.raw);
   const set = withoutNul(row.set);
-  if (!raw.changed && !set.changed) return row;
-  const problems = [...row.problems, nulProblem];
+  const replaced = JSON.stringify(row.raw).includes('\uFFFD');
+  if (!raw.changed && !set.changed && !replaced) return row;
+  const problems = [...row.problems, ...(raw.changed || set.changed ? [nulProblem] : []), ...(replaced ? [replacementProblem] : [])];
   return { ...row, raw: raw.value as Record<string, unknown>, set: { ...(set.value as Record<string, unknown> | null), problems }, problems };
 }
 

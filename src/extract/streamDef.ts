@@ -25,8 +25,15 @@ export interface Partition {
 /** A page as the stream reads it: records newest first, and the cursor for the next older page. */
 export interface Page {
   readonly records: readonly Record<string, unknown>[];
-  /** undefined when the endpoint gave no cursor; the engine then falls back to the last record id. */
+  /**
+   * Entries of the list that are not JSON objects (a string, null, a number, an array): kept raw
+   * and flagged, never dropped, and counted when the engine asks whether the page was full.
+   */
+  readonly others: readonly unknown[];
+  /** The cursor for the next page: the endpoint's own (`cursorFromServer`), else the smallest record id. */
   readonly next: string | undefined;
+  /** `next` is a cursor field of the answer (endId, minId), not read from the records. */
+  readonly cursorFromServer: boolean;
 }
 
 /** How fee rows are derived from a stream's records (parseFeeDetail's form). */
@@ -92,7 +99,8 @@ export interface SnapshotStream {
   /** Column naming the account: account_uid, or main_uid for sub-account listings; null when global. */
   readonly accountColumn: 'account_uid' | 'main_uid' | null;
   readonly partitions: (ctx: PartitionContext) => Promise<readonly Partition[]> | readonly Partition[];
-  readonly fetch: (call: SnapshotCall, partition: Partition) => Promise<readonly Record<string, unknown>[]>;
+  /** The entries of the answer, objects or not (an entry that is not an object is kept raw and flagged). */
+  readonly fetch: (call: SnapshotCall, partition: Partition) => Promise<readonly unknown[]>;
   readonly columns: Readonly<Record<string, Column>>;
   readonly demo: boolean;
   readonly sub: boolean;

@@ -7,9 +7,15 @@ import { normalizeEnum } from './normalizeEnum.js';
 import { readFeeDetail } from './readFeeDetail.js';
 import { isNumberText } from './isNumberText.js';
 
+/**
+ * The words every problem about an amount with a sign the API never uses carries: the `ledger`
+ * view (sql/0017) leaves out records whose problems hold them.
+ */
+export const unusedSign = 'a sign the API never uses for this field';
+
 export interface RecordProblem {
   field: string;
-  code: 'not_an_object' | 'missing' | 'not_text' | 'bad_number' | 'bad_time' | 'unknown_enum' | 'bad_fee_detail';
+  code: 'not_an_object' | 'missing' | 'not_text' | 'bad_number' | 'negative_amount' | 'bad_time' | 'unknown_enum' | 'bad_fee_detail';
   message: string;
 }
 
@@ -75,6 +81,13 @@ export function checkField(field: string, spec: FieldSpec, value: unknown): Reco
     case 'decimal': {
       const parsed = toDecimalString(value);
       return parsed.ok ? null : { field, code: 'bad_number', message: `${field}: ${parsed.problem}` };
+    }
+    case 'amount': {
+      const parsed = toDecimalString(value);
+      if (!parsed.ok) return { field, code: 'bad_number', message: `${field}: ${parsed.problem}` };
+      return parsed.value.startsWith('-')
+        ? { field, code: 'negative_amount', message: `${field}: ${JSON.stringify(value)} is negative, ${unusedSign}; kept raw, left out of the ledger` }
+        : null;
     }
     case 'time': {
       const parsed = parseExchangeTime(value);

@@ -15,14 +15,21 @@ let sandbox: RunningSandbox;
 let fresh: FreshDatabase;
 let log = '';
 let result: SyncResult;
+/** Every run's result: a partition that failed for good in one run is resumed by the next. */
+const results: SyncResult[] = [];
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ faults: '5xx=0.10,429=0.05,drop=0.02,malformed=0.01' });
+  sandbox = await startTestSandbox({ faults: '5xx=0.20,429=0.10,drop=0.05,malformed=0.05' });
   fresh = await freshDatabase();
   const sink = new Writable({ write(chunk, _enc, done) { log += String(chunk); done(); } });
   const progress = jsonLinesProgress(sink);
   try {
-    result = await runSync(testSyncOptions(sandbox, fresh.db, [], { emit: progress.sink }));
+    // With 40% of answers failing, a request can still fail all its retries now and then: that
+    // partition fails (partial) and the next run resumes it, as an operator's nightly rerun would.
+    for (let run = 0; run < 8 && result?.status !== 'ok'; run++) {
+      result = await runSync(testSyncOptions(sandbox, fresh.db, [], { emit: progress.sink }));
+      results.push(result);
+    }
   } finally {
     progress.stop();
   }
@@ -32,15 +39,22 @@ afterAll(async () => {
   await fresh?.drop();
 });
 
-describe('fault drill: 10% 5xx, 5% 429, 2% dropped connections, 1% malformed JSON', () => {
-  it('retries through the faults and ends equal to the ground truth', async () => {
+describe('fault drill: 20% 5xx, 10% 429, 5% dropped connections, 5% malformed JSON', () => {
+  it('retries through the faults and, after reruns, ends equal to the ground truth', async () => {
     const stats = await (await fetch(`${sandbox.baseUrl}/_sandbox/stats`)).json() as Record<string, unknown>;
     expect(JSON.stringify(stats)).toMatch(/fault|5\d\d|429/i);
     expect(log).toContain('"type":"retry"');
     expect(result.errors).toEqual([]);
+    expect(result.status).toBe('ok');
+    // Failures of earlier runs were the exchange's faults, never a bug or a paging fault.
+    for (const r of results) for (const e of r.errors) expect(e.code, e.message).toMatch(/^API_/);
     const { differences, compared } = await diffAgainstTruth(sandbox, fresh.db, sandboxUids(sandbox));
     expect(differences.slice(0, 10)).toEqual([]);
     expect(compared).toBeGreaterThan(1000);
+    // Nothing doubled downstream either: each ledger leg of each record once.
+    const { rows: doubled } = await sql<{ source: string; source_id: string; leg: string }>`
+      SELECT source, source_id, leg FROM ledger GROUP BY account_uid, wallet, source, source_id, leg HAVING count(*) > 1 LIMIT 5`.execute(fresh.db);
+    expect(doubled).toEqual([]);
   });
 
   it('leaves no secret or passphrase in the logs, the errors or the database', async () => {
@@ -52,7 +66,7 @@ describe('fault drill: 10% 5xx, 5% 429, 2% dropped connections, 1% malformed JSO
       dump += rows.map((r) => r.r).join('\n');
     }
     expect(dump.length).toBeGreaterThan(100_000);
-    const errors = JSON.stringify(result);
+    const errors = JSON.stringify(results);
     for (const s of secrets) {
       expect(log.includes(s), 'a secret in the log').toBe(false);
       expect(errors.includes(s), 'a secret in the errors').toBe(false);

@@ -25,6 +25,17 @@ describe('checkRecord', () => {
     })).toEqual([]);
   });
 
+  it('flags an amount the API never sends negative, but not zero written with a minus, nor a signed field', () => {
+    expect(checkRecord('deposits', { ...deposit, size: '-1e5' })).toEqual([
+      { field: 'size', code: 'negative_amount', message: 'size: "-1e5" is negative, a sign the API never uses for this field; kept raw, left out of the ledger' },
+    ]);
+    expect(checkRecord('deposits', { ...deposit, size: '-0.000' })).toEqual([]);
+    expect(checkRecord('spotOrders', { ...spotOrder, priceAvg: '-1' }).map((p) => p.code)).toEqual(['negative_amount']);
+    expect(checkRecord('deposits', { ...deposit, size: '-1,5' }).map((p) => p.code)).toEqual(['bad_number']);
+    // A futures bill's amount is signed: a loss is negative.
+    expect(checkRecord('futuresBills', { billId: '1', coin: 'USDT', businessType: 'close_long', amount: '-3.2', cTime: '1700000000000' })).toEqual([]);
+  });
+
   it('an unknown extra field is not a problem (the raw record keeps it)', () => {
     expect(checkRecord('deposits', { ...deposit, brandNewField: 'x' })).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import type { Partition, SnapshotStream } from '../streamDef.js';
 import { text } from '../column.js';
-import { asList } from '../asList.js';
+import { asEntries } from '../asList.js';
 
 const demoTypes = ['susdt-futures', 'scoin-futures', 'susdc-futures'] as const;
 
@@ -14,7 +14,7 @@ export const demoContracts: SnapshotStream = {
   accountColumn: null,
   global: true,
   partitions: () => demoTypes.map((t): Partition => ({ key: t, params: { productType: t }, columns: { product_type: t } })),
-  fetch: async (call, p) => asList(await call('demoContracts', { ...p.params })),
+  fetch: async (call, p) => asEntries(await call('demoContracts', { ...p.params })),
   demo: true,
   sub: false,
   columns: { symbol: text('symbol') },

@@ -1,7 +1,7 @@
 import type { SnapshotStream } from '../streamDef.js';
 import { byProductType } from '../partitions.js';
 import { num, text } from '../column.js';
-import { asList } from '../asList.js';
+import { asEntries } from '../asList.js';
 
 /** E14 futures accounts, one row per margin coin and product type, each run. */
 export const futuresAccounts: SnapshotStream = {
@@ -12,7 +12,7 @@ export const futuresAccounts: SnapshotStream = {
   key: ['account_uid', 'product_type', 'margin_coin'],
   accountColumn: 'account_uid',
   partitions: byProductType,
-  fetch: async (call, p) => asList(await call('futuresAccounts', { ...p.params })),
+  fetch: async (call, p) => asEntries(await call('futuresAccounts', { ...p.params })),
   demo: true,
   sub: true,
   columns: {

@@ -1,7 +1,7 @@
 import type { SnapshotStream } from '../streamDef.js';
 import { byProductType } from '../partitions.js';
 import { num, text } from '../column.js';
-import { asList } from '../asList.js';
+import { asEntries } from '../asList.js';
 
 /** E16 all open positions per product type, each run. */
 export const positions: SnapshotStream = {
@@ -12,7 +12,7 @@ export const positions: SnapshotStream = {
   key: ['account_uid', 'product_type', 'symbol', 'margin_coin', 'hold_side', 'margin_mode'],
   accountColumn: 'account_uid',
   partitions: byProductType,
-  fetch: async (call, p) => asList(await call('allPositions', { ...p.params })),
+  fetch: async (call, p) => asEntries(await call('allPositions', { ...p.params })),
   demo: true,
   sub: true,
   columns: {

@@ -1,6 +1,6 @@
 import type { Partition, SnapshotStream } from '../streamDef.js';
 import { byProductType } from '../partitions.js';
-import { asList } from '../asList.js';
+import { asEntries, asList } from '../asList.js';
 import { positions } from './positions.js';
 
 /**
@@ -29,5 +29,5 @@ export const singlePositions: SnapshotStream = {
     }
     return out;
   },
-  fetch: async (call, p) => asList(await call('singlePosition', { ...p.params })),
+  fetch: async (call, p) => asEntries(await call('singlePosition', { ...p.params })),
 };

@@ -1,6 +1,6 @@
 import type { Partition, SnapshotStream } from '../streamDef.js';
 import { text, textArray } from '../column.js';
-import { asList } from '../asList.js';
+import { asEntries } from '../asList.js';
 
 /**
  * E8 API keys of each sub-account (listing only: it never carries a secret, and the loader strips
@@ -16,7 +16,7 @@ export const subAccountApiKeys: SnapshotStream = {
   partitions: async (ctx) => (await ctx.subAccountUids()).map((uid): Partition => ({
     key: uid, params: { subAccountUid: uid }, columns: { sub_account_uid: uid },
   })),
-  fetch: async (call, p) => asList(await call('subAccountApiKeys', { ...p.params })),
+  fetch: async (call, p) => asEntries(await call('subAccountApiKeys', { ...p.params })),
   demo: false,
   sub: false,
   columns: {
