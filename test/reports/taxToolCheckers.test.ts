@@ -46,6 +46,9 @@ interface Truth {
   /** Own-account movement legs of the period, per coin (received - sent). */
   ownNet: Map<string, Decimal>;
   ownRefs: Set<string>;
+  /** Deposits and withdrawals with one leg outside: a chain address or another user's UID. */
+  outsideRefs: Set<string>;
+  outsideUidRefs: Set<string>;
   ownCoinTrackerKeys: Set<string>;
   otherCoinTrackerKeys: Set<string>;
   borrowRepayNet: Map<string, Decimal>;
@@ -59,8 +62,8 @@ async function truth(from: string, to: string): Promise<Truth> {
   const db = env.fresh.db;
   const ledger = await sql<{ account_uid: string; wallet: string; coin: string; kind: string; amount: string }>`
     SELECT account_uid, wallet, coin, kind, amount::text AS amount FROM ledger WHERE ts >= ${from}::timestamptz AND ts < ${to}::timestamptz`.execute(db);
-  const tx = await sql<{ source: string; source_id: string; kind: string; own: boolean; coin: string; net: string; d: string; amount: string }>`
-    SELECT source, source_id, kind, own_account AS own, coalesce(sent_coin, received_coin) AS coin,
+  const tx = await sql<{ source: string; source_id: string; kind: string; own: boolean; coin: string; net: string; d: string; amount: string; counterparty: string | null }>`
+    SELECT source, source_id, kind, own_account AS own, counterparty, coalesce(sent_coin, received_coin) AS coin,
            (coalesce(received_amount, 0) - coalesce(sent_amount, 0))::text AS net,
            to_char(ts AT TIME ZONE 'UTC', 'MM/DD/YYYY HH24:MI:SS') AS d, money_text(coalesce(sent_amount, received_amount)) AS amount
     FROM tax_transactions(${from}::timestamptz, ${to}::timestamptz, '')`.execute(db);
@@ -86,7 +89,13 @@ async function truth(from: string, to: string): Promise<Truth> {
   const ownRefs = new Set<string>();
   const ownKeys = new Set<string>();
   const otherKeys = new Set<string>();
+  const outsideRefs = new Set<string>();
+  const outsideUidRefs = new Set<string>();
   for (const r of tx.rows) {
+    if (!r.own && (r.kind === 'deposit' || r.kind === 'withdrawal')) {
+      outsideRefs.add(`${r.source}:${r.source_id}`);
+      if (/^\d+$/.test(r.counterparty ?? '')) outsideUidRefs.add(`${r.source}:${r.source_id}`);
+    }
     const key = coinTrackerKey(r.d, r.coin, r.amount);
     if (r.own) {
       addTo(ownNet, r.coin, new Decimal(r.net));
@@ -97,7 +106,7 @@ async function truth(from: string, to: string): Promise<Truth> {
     }
   }
   return {
-    ledger: sumsOf(sums), ownNet, ownRefs, ownCoinTrackerKeys: ownKeys, otherCoinTrackerKeys: otherKeys, borrowRepayNet,
+    ledger: sumsOf(sums), ownNet, ownRefs, outsideRefs, outsideUidRefs, ownCoinTrackerKeys: ownKeys, otherCoinTrackerKeys: otherKeys, borrowRepayNet,
     spotFills: Number(fills.rows[0]!.n), fees, coinTrackerFees, walletLedger: sumsOf(walletSums),
   };
 }
@@ -125,6 +134,8 @@ describe.each(['UTC', 'Asia/Tokyo'])('tax-tool checkers, a whole year in %s', (t
     const kinds = new Set([...t.ownRefs].map((r) => r.split(':')[0]));
     expect([...kinds]).toEqual(expect.arrayContaining(['deposits', 'futures_bills', 'margin_records', 'transfers']));
     expect(t.ownRefs.size).toBeGreaterThan(30);
+    // Internal transfers to or from another user's UID (one leg outside) exist too.
+    expect(t.outsideUidRefs.size).toBeGreaterThan(0);
     expect(t.spotFills).toBeGreaterThan(50);
     expect(t.fees.size).toBeGreaterThan(2);
   });
@@ -142,6 +153,14 @@ describe.each(['UTC', 'Asia/Tokyo'])('tax-tool checkers, a whole year in %s', (t
       expect(hit.map((e) => e.ref)).toEqual([]);
     } else {
       expect(taxed.filter((e) => t.ownRefs.has(e.ref)).map((e) => e.ref)).toEqual([]);
+    }
+
+    // Movements with one leg outside stay in the file as the tool's plain deposit or withdrawal:
+    // never income (CoinTracker excepted: it documents an unpaired Receive as Other Income).
+    if (format !== 'cointracker') {
+      const seen = new Set([...view.acquisitions, ...view.disposals, ...view.nonTaxable].map((e) => e.ref));
+      expect([...t.outsideRefs].filter((r) => !seen.has(r))).toEqual([]);
+      expect(view.income.filter((e) => t.outsideRefs.has(e.ref)).map((e) => e.ref)).toEqual([]);
     }
 
     // The balance per coin the tool would hold: the ledger's, less what the format documents it
