@@ -43,7 +43,9 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS "Timestamp (UT
        CASE WHEN received_amount IS NOT NULL AND kind IN ('deposit', 'transfer_in') THEN counterparty END AS "From",
        CASE WHEN sent_amount IS NOT NULL AND kind IN ('withdrawal', 'transfer_out') THEN counterparty END AS "To",
        NULL::text AS "Blockchain",
-       source || ':' || source_id || CASE WHEN kind = 'fee' THEN ':fee:' || coalesce(sent_coin, received_coin) ELSE '' END AS "ID",
+       -- margin record and futures bill ids repeat across margin types and product types
+       source || ':' || source_id || CASE WHEN source IN ('margin_records', 'futures_bills') THEN '@' || wallet ELSE '' END
+         || CASE WHEN kind = 'fee' THEN ':fee:' || coalesce(sent_coin, received_coin) ELSE '' END AS "ID",
        kind || ' ' || wallet || ' ' || account_uid || coalesce(' ' || symbol, '') AS "Description"
 FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account')
 WHERE NOT own_account

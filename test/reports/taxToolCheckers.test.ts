@@ -145,6 +145,8 @@ describe.each(['UTC', 'Asia/Tokyo'])('tax-tool checkers, a whole year in %s', (t
     const { manifest } = await runReports({ databaseUrl: env.fresh.url, format, period, outDir });
     const rows = parse(await readFile(path.join(outDir, `${format}.csv`)), { columns: true }) as Record<string, string>[];
     const view = views[format](rows);
+    expect(rows.length).toBeGreaterThan(100);
+    if (format === 'ctc') expect(new Set(rows.map((r) => r.ID)).size, 'CTC IDs are unique').toBe(rows.length);
 
     // No own-account movement becomes a disposal, income or a gain.
     const taxed = [...view.disposals, ...view.income, ...view.otherGains];

@@ -51,7 +51,7 @@ export function eventOf(ref: string, coin: string | undefined, amount: string | 
 export function refIn(text: string | undefined): string {
   const m = /\b([a-z_]+:[^\s]+)/.exec(text ?? '');
   if (!m) throw new Error(`no source:source_id in "${text}"`);
-  return m[1]!.replace(/:fee:.*$/, '');
+  return m[1]!.replace(/:fee:.*$/, '').replace(/@.*$/, '');
 }
 
 /** A tool value the interpreter does not know: the file uses a value outside the tool's documented vocabulary. */
