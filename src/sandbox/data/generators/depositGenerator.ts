@@ -20,7 +20,6 @@ export const depositGenerator: RecordGenerator<DepositRecord> = (ctx, j, t, id) 
   const chain = chainsOf(coin)[0]?.chain ?? '';
   const status = j >= ctx.openFrom ? openStatuses[(j + ctx.coverOffset) % 3]! : rng.chance(0.95) ? 'success' : 'fail';
   const onChain = dest === 'on_chain';
-  const peer = ctx.peers.length > 0 ? ctx.peers[j % ctx.peers.length]! : externalUid;
   return {
     orderId: id.toString(),
     tradeId: onChain ? txHash(rng) : (id + 17n).toString(),
@@ -29,7 +28,9 @@ export const depositGenerator: RecordGenerator<DepositRecord> = (ctx, j, t, id) 
     dest,
     size: decimalText(rng.range(1, 900_000_000), 6),
     status,
-    fromAddress: onChain ? chainAddress(chain, rng) : peer,
+    // Internal deposits from the account's own family are the counter legs of that account's
+    // internal withdrawals (counterLegs.ts); the ones generated here come from another user.
+    fromAddress: onChain ? chainAddress(chain, rng) : externalUid,
     toAddress: onChain ? chainAddress(chain, rng) : ctx.account.uid,
     chain: onChain ? chain : '',
     cTime: String(t),
