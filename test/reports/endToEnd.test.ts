@@ -99,8 +99,10 @@ describe('sandbox -> sync -> reports', () => {
     const koinly = await readKoinly('koinly.csv');
     const less = (totals: Record<string, string>, out: Record<string, string>) => Object.fromEntries(Object.entries(totals)
       .map(([c, v]) => [c, new Decimal(v).minus(out[c] ?? '0').toFixed()]).filter(([, v]) => v !== '0'));
+    // The own-account movements Koinly's file leaves out cancel: the sandbox shows both legs.
+    expect(Object.values(km.coverage.ownAccountNet).filter((v) => v !== '0')).toEqual([]);
     expect(net(koinly, [['Received Amount', 'Received Currency', 1], ['Sent Amount', 'Sent Currency', -1], ['Fee Amount', 'Fee Currency', -1]]))
-      .toEqual(less(ledgerTotals, km.coverage.ownAccountNet));
+      .toEqual(ledgerTotals);
     const ctc = await (await run('ctc')).read('ctc.csv');
     expect(ctc.length).toBeGreaterThan(100);
     const ct = await (await run('cointracking')).read('cointracking.csv');
@@ -110,7 +112,7 @@ describe('sandbox -> sync -> reports', () => {
     const { rows: loans } = await sql<{ coin: string; total: string }>`
       SELECT coin, sum(amount)::text AS total FROM ledger WHERE kind IN ('borrow', 'repay')
         AND ts >= ${period.from}::timestamptz AND ts < ${period.to}::timestamptz GROUP BY coin`.execute(fresh.db);
-    const outCt = Object.fromEntries(Object.entries(km.coverage.ownAccountNet).map(([c, v]) => [c, new Decimal(v)]));
+    const outCt: Record<string, Decimal> = {};
     for (const l of loans) outCt[l.coin] = (outCt[l.coin] ?? new Decimal(0)).plus(l.total);
     expect(net(ctr, [['Received Quantity', 'Received Currency', 1], ['Sent Quantity', 'Sent Currency', -1], ['Fee Amount', 'Fee Currency', -1]]))
       .toEqual(less(ledgerTotals, Object.fromEntries(Object.entries(outCt).map(([c, d]) => [c, d.toFixed()]))));

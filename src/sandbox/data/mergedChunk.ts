@@ -6,15 +6,19 @@ export interface PlacedRecord<T> {
   build(id: bigint, time: number): T;
 }
 
-/** Lazy chunks use id offsets 0-3 within a ms; placed records take 4-15, after them. */
+/**
+ * Lazy chunks use id offsets 0-3 within a ms; placed records take 4-255, after them (a main
+ * account with 20 sub-accounts can receive dozens of legs at one ms of a sparse history). Salts
+ * stay below ID_PER_MS - 256, so ids stay below the next ms.
+ */
 const FIRST_PLACED_OFFSET = 4;
-const OFFSETS_PER_MS = 16;
+const OFFSETS_PER_MS = 256;
 
 /**
  * A lazy chunk's own records and records placed at given times, in one id (and time) order.
  * Record i is found by a binary search over how many own records precede it, so nothing is
  * built before it is asked for. `placed` must be sorted by time; `salt` is the series' id salt.
- * At one ms the own records come first, then the placed ones (at most 12 per ms).
+ * At one ms the own records come first, then the placed ones (at most 252 per ms).
  *
  * @example
  * const c = mergedChunk(lazyChunk(spec), [{ time: t, build: (id, time) => bill(id, time) }], spec.salt);
@@ -30,7 +34,7 @@ export function mergedChunk<T>(own: Chunk<T> | undefined, placed: readonly Place
     offsets[b] = same ? offsets[b - 1]! + 1 : FIRST_PLACED_OFFSET;
     if (offsets[b]! >= OFFSETS_PER_MS) throw new RangeError(`more than ${OFFSETS_PER_MS - FIRST_PLACED_OFFSET} placed records at ${placed[b]!.time} ms`);
   }
-  // Order keys as plain numbers: time * 16 + offset stays below 2^53 for any ms timestamp.
+  // Order keys as plain numbers: time * 256 + offset stays below 2^53 until the year 2527.
   const ownKey = (a: number): number => own!.timeAt(a) * OFFSETS_PER_MS + (a & 3);
   const placedKey = (b: number): number => placed[b]!.time * OFFSETS_PER_MS + offsets[b]!;
   /** How many own records come before position i. */
@@ -61,6 +65,9 @@ export function mergedChunk<T>(own: Chunk<T> | undefined, placed: readonly Place
     idAt(i) {
       const at = locate(i);
       return at.own ? own!.idAt(at.k) : placedId(at.k);
+    },
+    isPlaced(i) {
+      return !locate(i).own;
     },
     recordAt(i) {
       const at = locate(i);
