@@ -4,16 +4,18 @@ import type { FuturesBill } from '../../api/records/mix.js';
 import type { AccountType, DepositRecord, TransferRecord, WithdrawalRecord } from '../../api/records/wallet.js';
 import type { HistoryRecords, HistoryResource } from '../world.js';
 import { rngFor, type GenContext } from './generators/genContext.js';
+import { depositShape } from './generators/depositGenerator.js';
 import { transferShape } from './generators/transferGenerator.js';
 import { withdrawalShape } from './generators/withdrawalGenerator.js';
 
 /** The resources whose records a counter leg is written into. */
-export type CounterResource = 'futuresBills' | 'marginRecords' | 'deposits';
+export type CounterResource = 'futuresBills' | 'marginRecords' | 'deposits' | 'withdrawals';
 
 /**
  * The other side of an own-account movement, as the exchange shows it from that side: the
  * futures bill or margin record of an E19 transfer to or from a futures or margin wallet, the
- * internal deposit of an internal withdrawal to another account of the world.
+ * internal deposit of an internal withdrawal to another account of the world, and the
+ * withdrawal of an internal deposit from one.
  */
 export interface CounterTarget<R extends CounterResource = CounterResource> {
   uid: string;
@@ -36,7 +38,7 @@ const walletSeries: Partial<Record<AccountType, { resource: 'futuresBills' | 'ma
 };
 
 /** The sources: resources whose records can have counter legs. */
-export const counterSources: readonly HistoryResource[] = ['transfers', 'withdrawals'];
+export const counterSources: readonly HistoryResource[] = ['transfers', 'withdrawals', 'deposits'];
 
 const negated = (size: string): string => (size.startsWith('-') ? size.slice(1) : `-${size}`);
 
@@ -67,6 +69,15 @@ function withdrawalTargets(status: string, dest: string, fromUid: string, toUid:
 }
 
 /**
+ * A successful deposit from another account of the world is that account's internal withdrawal.
+ * Read from the sender, not `dest`: the deliberately bad deposit (badRecords.ts) keeps its sender.
+ */
+function depositTargets(status: string, toUid: string, fromUid: string, inWorld: InWorld): CounterTarget[] {
+  if (status !== 'success' || fromUid === '' || fromUid === toUid || !inWorld(fromUid)) return [];
+  return [{ uid: fromUid, resource: 'withdrawals', partition: 'all' }];
+}
+
+/**
  * Where the counter legs of generated record j go, read from the record's shape alone (no record
  * is built), in the order counterLegsOf returns them.
  *
@@ -82,6 +93,10 @@ export function counterTargetsOf(resource: HistoryResource, ctx: GenContext, j: 
   if (resource === 'withdrawals') {
     const w = withdrawalShape(ctx, j, rngFor(ctx, j));
     return withdrawalTargets(w.status, w.dest, uid, w.toUid, inWorld);
+  }
+  if (resource === 'deposits') {
+    const d = depositShape(ctx, j, rngFor(ctx, j));
+    return depositTargets(d.status, uid, d.fromUid, inWorld);
   }
   return [];
 }
@@ -130,6 +145,18 @@ export function counterLegsOf(resource: HistoryResource, record: unknown, uid: s
       const build = (id: bigint, time: number): DepositRecord => ({
         orderId: id.toString(), tradeId: w.tradeId, coin: w.coin, type: 'deposit', dest: 'internal_transfer', size: w.size,
         status: 'success', fromAddress: uid, toAddress: w.toAddress, chain: '', cTime: String(time), uTime: String(time),
+      });
+      return { ...target, build } as CounterLeg;
+    });
+  }
+  if (resource === 'deposits') {
+    const d = record as DepositRecord;
+    const fromUid = d.dest === 'on_chain' ? '' : d.fromAddress;
+    return depositTargets(d.status, uid, fromUid, inWorld).map((target) => {
+      const build = (id: bigint, time: number): WithdrawalRecord => ({
+        orderId: id.toString(), tradeId: d.tradeId, coin: d.coin, dest: 'internal_transfer', clientOid: '', type: 'withdraw', tag: '',
+        size: d.size, fee: '0', status: 'success', toAddress: uid, fromAddress: d.fromAddress, confirm: '0', chain: '',
+        cTime: String(time), uTime: String(time),
       });
       return { ...target, build } as CounterLeg;
     });
