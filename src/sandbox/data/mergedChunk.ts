@@ -1,9 +1,13 @@
 import { ID_PER_MS, type Chunk } from './chunk.js';
 
-/** A record placed into a series at a time another series chose (a counter leg). */
-export interface PlacedRecord<T> {
-  time: number;
-  build(id: bigint, time: number): T;
+/**
+ * Records placed into a series at times another series chose (counter legs), sorted by time.
+ * Record b is built only when read.
+ */
+export interface PlacedRecords<T> {
+  readonly count: number;
+  timeAt(b: number): number;
+  build(b: number, id: bigint, time: number): T;
 }
 
 /**
@@ -21,22 +25,22 @@ const OFFSETS_PER_MS = 256;
  * At one ms the own records come first, then the placed ones (at most 252 per ms).
  *
  * @example
- * const c = mergedChunk(lazyChunk(spec), [{ time: t, build: (id, time) => bill(id, time) }], spec.salt);
+ * const c = mergedChunk(lazyChunk(spec), { count: 1, timeAt: () => t, build: (b, id, time) => bill(id, time) }, spec.salt);
  * c.recordAt(0);
  */
-export function mergedChunk<T>(own: Chunk<T> | undefined, placed: readonly PlacedRecord<T>[], salt: bigint): Chunk<T> {
+export function mergedChunk<T>(own: Chunk<T> | undefined, placed: PlacedRecords<T>, salt: bigint): Chunk<T> {
   const nOwn = own?.count ?? 0;
-  const nPlaced = placed.length;
+  const nPlaced = placed.count;
   const offsets = new Uint8Array(nPlaced);
   for (let b = 0; b < nPlaced; b++) {
-    const same = b > 0 && placed[b - 1]!.time === placed[b]!.time;
-    if (b > 0 && placed[b - 1]!.time > placed[b]!.time) throw new RangeError('placed records must be sorted by time');
+    const same = b > 0 && placed.timeAt(b - 1) === placed.timeAt(b);
+    if (b > 0 && placed.timeAt(b - 1) > placed.timeAt(b)) throw new RangeError('placed records must be sorted by time');
     offsets[b] = same ? offsets[b - 1]! + 1 : FIRST_PLACED_OFFSET;
-    if (offsets[b]! >= OFFSETS_PER_MS) throw new RangeError(`more than ${OFFSETS_PER_MS - FIRST_PLACED_OFFSET} placed records at ${placed[b]!.time} ms`);
+    if (offsets[b]! >= OFFSETS_PER_MS) throw new RangeError(`more than ${OFFSETS_PER_MS - FIRST_PLACED_OFFSET} placed records at ${placed.timeAt(b)} ms`);
   }
   // Order keys as plain numbers: time * 256 + offset stays below 2^53 until the year 2527.
   const ownKey = (a: number): number => own!.timeAt(a) * OFFSETS_PER_MS + (a & 3);
-  const placedKey = (b: number): number => placed[b]!.time * OFFSETS_PER_MS + offsets[b]!;
+  const placedKey = (b: number): number => placed.timeAt(b) * OFFSETS_PER_MS + offsets[b]!;
   /** How many own records come before position i. */
   const ownBefore = (i: number): number => {
     let lo = Math.max(0, i - nPlaced);
@@ -55,12 +59,12 @@ export function mergedChunk<T>(own: Chunk<T> | undefined, placed: readonly Place
     const isOwn = a < nOwn && (b >= nPlaced || ownKey(a) < placedKey(b));
     return isOwn ? { own: true, k: a } : { own: false, k: b };
   };
-  const placedId = (b: number): bigint => BigInt(placed[b]!.time) * ID_PER_MS + salt + BigInt(offsets[b]!);
+  const placedId = (b: number): bigint => BigInt(placed.timeAt(b)) * ID_PER_MS + salt + BigInt(offsets[b]!);
   return {
     count: nOwn + nPlaced,
     timeAt(i) {
       const at = locate(i);
-      return at.own ? own!.timeAt(at.k) : placed[at.k]!.time;
+      return at.own ? own!.timeAt(at.k) : placed.timeAt(at.k);
     },
     idAt(i) {
       const at = locate(i);
@@ -72,8 +76,7 @@ export function mergedChunk<T>(own: Chunk<T> | undefined, placed: readonly Place
     recordAt(i) {
       const at = locate(i);
       if (at.own) return own!.recordAt(at.k);
-      const p = placed[at.k]!;
-      return p.build(placedId(at.k), p.time);
+      return placed.build(at.k, placedId(at.k), placed.timeAt(at.k));
     },
   };
 }

@@ -3,7 +3,7 @@ import { badRecordIndex, badRecordPlan, spoil } from './badRecords.js';
 import { ID_PER_MS, lazyChunk, type Chunk } from './chunk.js';
 import { ChunkedSeries } from './chunkedSeries.js';
 import { counterLegsOf, counterSources, counterTargetsOf } from './counterLegs.js';
-import { mergedChunk, type PlacedRecord } from './mergedChunk.js';
+import { mergedChunk, type PlacedRecords } from './mergedChunk.js';
 import type { GenContext } from './generators/genContext.js';
 import { generatorFor } from './generators/generatorFor.js';
 import { dataPartitionsOf, partitionsOf } from './partitionsOf.js';
@@ -134,37 +134,55 @@ export class SeriesBook {
    * own-account movement of the generated history has both legs.
    */
   private addChunks(pending: PendingChunk[]): void {
-    const placed = new Map<string, PlacedRecord<HistoryRecords[HistoryResource]>[]>();
-    for (const { entry, chunk, ctx } of pending) {
-      if (!counterSources.includes(entry.resource)) continue;
+    // Per target series, the legs as parallel arrays (no object per leg: a 1M-record world has
+    // tens of thousands): time, source chunk (index into pending), record index, leg number.
+    const placed = new Map<string, { times: number[]; src: number[]; js: number[]; ks: number[] }>();
+    pending.forEach(({ entry, chunk, ctx }, p) => {
+      if (!counterSources.includes(entry.resource)) return;
       for (let j = 0; j < chunk.count; j++) {
         // The record's shape says where its legs go; the record itself is built only when a
         // leg is read.
         const targets = counterTargetsOf(entry.resource, ctx, j, this.inWorld);
-        if (targets.length === 0) continue;
-        const time = chunk.timeAt(j);
-        targets.forEach((target, k) => {
+        for (let k = 0; k < targets.length; k++) {
+          const target = targets[k]!;
           const key = keyOf(target.uid, target.resource, target.partition);
           let list = placed.get(key);
-          if (list === undefined) placed.set(key, (list = []));
-          const build = (id: bigint, t: number): HistoryRecords[HistoryResource] =>
-            counterLegsOf(entry.resource, chunk.recordAt(j), entry.uid, this.inWorld)[k]!.build(id, t);
-          list.push({ time, build });
-        });
+          if (list === undefined) placed.set(key, (list = { times: [], src: [], js: [], ks: [] }));
+          list.times.push(chunk.timeAt(j));
+          list.src.push(p);
+          list.js.push(j);
+          list.ks.push(k);
+        }
       }
-    }
+    });
+    const placedOf = (list: { times: number[]; src: number[]; js: number[]; ks: number[] }): PlacedRecords<HistoryRecords[HistoryResource]> => {
+      // Legs from several source series, in time order (stable: one source keeps its order).
+      const order = Int32Array.from(list.times.keys()).sort((a, b) => list.times[a]! - list.times[b]! || a - b);
+      const times = Float64Array.from(order, (i) => list.times[i]!);
+      const src = Int32Array.from(order, (i) => list.src[i]!);
+      const js = Int32Array.from(order, (i) => list.js[i]!);
+      const ks = Uint8Array.from(order, (i) => list.ks[i]!);
+      return {
+        count: times.length,
+        timeAt: (b) => times[b]!,
+        build: (b, id, time) => {
+          const { entry, chunk } = pending[src[b]!]!;
+          return counterLegsOf(entry.resource, chunk.recordAt(js[b]!), entry.uid, this.inWorld)[ks[b]!]!.build(id, time);
+        },
+      };
+    };
     for (const { entry, chunk } of pending) {
       const key = keyOf(entry.uid, entry.resource, entry.partition);
-      const legs = placed.get(key);
+      const list = placed.get(key);
       placed.delete(key);
-      entry.series.addChunk(legs === undefined ? chunk : mergedChunk(chunk, sortedByTime(legs), entry.salt));
+      entry.series.addChunk(list === undefined ? chunk : mergedChunk(chunk, placedOf(list), entry.salt));
     }
     // Series that grew no records of their own this time still get their counter legs.
-    for (const [key, legs] of placed) {
+    for (const [key, list] of placed) {
       const [uid, resource, partition] = key.split('|') as [string, HistoryResource, string];
       this.get(uid, resource, partition);
       const entry = this.entries.get(key)!;
-      entry.series.addChunk(mergedChunk(undefined, sortedByTime(legs), entry.salt));
+      entry.series.addChunk(mergedChunk(undefined, placedOf(list), entry.salt));
     }
   }
 
@@ -242,7 +260,3 @@ export class SeriesBook {
   }
 }
 
-/** Legs from several source series, in time order (stable: one source's legs keep their order). */
-function sortedByTime<T>(legs: PlacedRecord<T>[]): PlacedRecord<T>[] {
-  return legs.sort((a, b) => a.time - b.time);
-}
