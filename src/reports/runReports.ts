@@ -13,6 +13,7 @@ import { manifestFacts } from './reportManifest.js';
 import { reportOutput } from './reportOutput.js';
 import type { ReportOutput } from './reportOutput.js';
 import { checkReportAccount } from './checkReportAccount.js';
+import { formatCoverage } from './formatCoverage.js';
 import type { ManifestFile, ReportManifest } from './reportManifest.js';
 
 /** The project's reports/ folder of queries. */
@@ -91,11 +92,13 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
       options.onFile?.(entry);
     }
     const facts = await manifestFacts(client, account);
+    const coverage = await formatCoverage(client, format, { ...bounds, account });
     await client.query('COMMIT');
     const manifest: ReportManifest = {
       generatedAt: new Date().toISOString(),
       parameters: { format, from: period.from, to: period.to, tz: period.tz, account, ...bounds },
       files: written,
+      coverage,
       ...facts,
     };
     await writeFile(output.temporary('manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
