@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 import { ScreenModel } from './screenModel.js';
+import { reportFormats } from '../../src/reports/reportFormats.js';
 
 const bin = fileURLToPath(new URL('../../bin/tradeledger.js', import.meta.url));
 const rows = 24;
@@ -53,12 +54,11 @@ describe('tradeledger demo on a 24-line terminal', () => {
     const visible = screen.visible();
     const start = visible.indexOf(`Reports for ${year} (UTC), each folder with its manifest.json:`);
     expect(start, visible.join('\n')).toBeGreaterThanOrEqual(0);
-    const folders = visible.slice(start + 1, start + 5);
-    expect(folders.map((l) => /^ {2}(\/\S+)\/(native|koinly|cointracking|cointracker) {2}\(\d+ files?, \d+ rows\)$/.exec(l)?.[2]))
-      .toEqual(['native', 'koinly', 'cointracking', 'cointracker']);
+    const folders = visible.slice(start + 1, start + 1 + reportFormats.length);
+    expect(folders.map((l) => /^ {2}(\/\S+)\/([a-z]+) {2}\(\d+ files?, \d+ rows\)$/.exec(l)?.[2])).toEqual([...reportFormats]);
     for (const l of folders) expect(l).toContain(path.join(cwd, 'tradeledger-reports', year));
     // Nothing after it but blank lines: no redraw painted over it.
-    const rest = visible.slice(start + 5);
+    const rest = visible.slice(start + 1 + reportFormats.length);
     // The address of the test database (its password, if any, hidden).
     expect(rest[1]).toMatch(new RegExp(`^The data is in postgres(ql)?://\\S+@[\\d.]+:\\d+/${new URL(fresh.url).pathname.slice(1)}\\. Next:$`));
     expect([rest[0], ...rest.slice(2, 7)]).toEqual([
