@@ -69,6 +69,7 @@ export function demoCommand(setExit: (code: number) => void): Command {
           '  tradeledger status                          per stream: watermark, rows, history gaps',
           '  psql "$(tradeledger db url)" -c "\\dt"        the tables (see the README for the schema)',
           `  tradeledger report --year ${year} --tz Europe/Berlin --format koinly   reports in your own zone and tool`,
+          '  tradeledger users add me --role admin && tradeledger serve   the accountants\' portal on this data: open http://127.0.0.1:8080',
           '',
         ].join('\n'));
         setExit(result.status === 'ok' ? exitCodes.ok : exitCodes.partial);

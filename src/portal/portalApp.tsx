@@ -120,9 +120,13 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     return c.body(new Uint8Array(asset.body), 200, { 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=3600' });
   });
 
+  app.get('/favicon.ico', (c) => c.body(null, 204));
+
   app.get('/login', async (c) => {
     if (await findSession(pool, getCookie(c, sessionCookie), now(), policy)) return c.redirect('/accounts', 303);
-    const csrf = randomBytes(24).toString('base64url');
+    // Reused while it lives: two tabs (or a stray request) must not invalidate each other's form.
+    const existing = getCookie(c, loginCookie);
+    const csrf = existing && /^[A-Za-z0-9_-]{32}$/.test(existing) ? existing : randomBytes(24).toString('base64url');
     setCookie(c, loginCookie, csrf, { ...cookieOptions(c), maxAge: 3600 });
     const notice = c.req.query('ended') !== undefined ? 'Your session has ended. Please sign in again.'
       : c.req.query('out') !== undefined ? 'You have signed out.' : undefined;
@@ -141,7 +145,8 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
       return c.html(<LoginPage csrf={csrf} error={error} username={username} />, status);
     };
     if (!sameOrigin(c, trustProxy) || cookieCsrf === '' || !sameText(String(body._csrf ?? ''), cookieCsrf)) {
-      log(JSON.stringify({ type: 'portal-csrf-refused', at: new Date(now()).toISOString(), path: '/login', address }));
+      const reason = !sameOrigin(c, trustProxy) ? `origin ${c.req.header('origin') ?? '(none)'}` : cookieCsrf === '' ? 'no form cookie' : 'token mismatch';
+      log(JSON.stringify({ type: 'portal-csrf-refused', at: new Date(now()).toISOString(), path: '/login', address, reason }));
       return again(403, 'The sign-in form had expired or came from another site. Please try again.');
     }
     const block = await loginBlocked(pool, username, address, now(), policy);

@@ -20,7 +20,9 @@ export function securityHeaders(): MiddlewareHandler {
     c.header('Content-Security-Policy', csp);
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('X-Frame-Options', 'DENY');
-    c.header('Referrer-Policy', 'no-referrer');
+    // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on the portal's own
+    // form posts, and the Origin check needs the real one. Other sites still get no referrer.
+    c.header('Referrer-Policy', 'same-origin');
     c.header('Cross-Origin-Opener-Policy', 'same-origin');
     c.header('Cross-Origin-Resource-Policy', 'same-origin');
     c.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
