@@ -18,6 +18,7 @@ export function serveCommand(_setExit: (code: number) => void): Command {
     .option('--port <n>', 'TCP port', '8080')
     .option('--host <address>', 'address to listen on; keep 127.0.0.1 behind a TLS reverse proxy', '127.0.0.1')
     .option('--trust-proxy', 'behind a reverse proxy: trust X-Forwarded-Proto/-For/-Host (Secure cookies, client addresses)')
+    .exitOverride()
     .addHelpText('after', '\nExample: tradeledger users add anna --role admin && tradeledger serve --port 8080')
     .action(async (flags: ServeFlags) => {
       const port = Number(flags.port);
