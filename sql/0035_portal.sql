@@ -13,6 +13,8 @@ CREATE TABLE portal_users (
   created_at    timestamptz NOT NULL DEFAULT now(),
   password_changed_at timestamptz NOT NULL DEFAULT now()
 );
+-- Sign-in ignores case, so two names differing only in case would be ambiguous.
+CREATE UNIQUE INDEX portal_users_name_ci ON portal_users (lower(username));
 
 -- An accountant's accounts: exchange UIDs (accounts.uid) or imported wallet ids. No foreign key,
 -- so a grant can be made before the account's first sync or import.

@@ -96,9 +96,9 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     return c.html(<ErrorPage status={status} message={message} user={session?.user} csrf={c.get('csrf')} />, status);
   };
   // Checks an account named by a URL or form against the user's own list, on the server.
-  const allowedAccount = async (c: Context<Env>, account: string): Promise<{ accounts: VisibleAccount[]; refused?: Response }> => {
+  const allowedAccount = async (c: Context<Env>, account: string, known?: VisibleAccount[]): Promise<{ accounts: VisibleAccount[]; refused?: Response }> => {
     const user = c.get('session').user;
-    const accounts = await visibleAccounts(pool, user);
+    const accounts = known ?? await visibleAccounts(pool, user);
     if (account === '' && user.role !== 'admin') {
       return { accounts, refused: await deny(c, 403, '', 'Reports over every account are for administrators. Choose one of your accounts.') };
     }
@@ -250,15 +250,16 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     const user = c.get('session').user;
     const pre = await visibleAccounts(pool, user);
     const values = formValues(c, pre);
-    const { accounts, refused } = await allowedAccount(c, values.account);
+    const { accounts, refused } = await allowedAccount(c, values.account, pre);
     if (refused) return refused;
     const preview = c.req.query('format') !== undefined ? await previewOf(values) : { kind: 'none' as const };
     return c.html(<ReportsPage user={user} csrf={c.get('csrf')} accounts={accounts} values={values} preview={preview} warnings={await warningsFor(values.account)} />);
   });
 
   app.get('/reports/preview', async (c) => {
-    const values = formValues(c, await visibleAccounts(pool, c.get('session').user));
-    const { refused } = await allowedAccount(c, values.account);
+    const pre = await visibleAccounts(pool, c.get('session').user);
+    const values = formValues(c, pre);
+    const { refused } = await allowedAccount(c, values.account, pre);
     if (refused) return refused;
     const state = await previewOf(values);
     return c.html(<PreviewPanel state={state} />, state.kind === 'error' ? 400 : 200);
@@ -311,7 +312,7 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     const user = c.get('session').user;
     const pre = await visibleAccounts(pool, user);
     const account = c.req.query('account') ?? (user.role === 'admin' ? '' : pre[0]?.uid ?? '');
-    const { accounts, refused } = await allowedAccount(c, account);
+    const { accounts, refused } = await allowedAccount(c, account, pre);
     if (refused) return refused;
     const year = c.req.query('year') ?? String(new Date(now()).getUTCFullYear());
     const tz = c.req.query('tz') ?? 'UTC';

@@ -65,7 +65,7 @@ export async function addUser(pool: pg.Pool, user: { username: string; password:
   try {
     await client.query('BEGIN');
     const inserted = await client.query<{ id: string }>(
-      'INSERT INTO portal_users (username, password_hash, role) VALUES ($1, $2, $3) ON CONFLICT (username) DO NOTHING RETURNING id',
+      'INSERT INTO portal_users (username, password_hash, role) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING id',
       [user.username, hash, user.role]);
     if (inserted.rowCount === 0) {
       throw new TradeledgerError('PORTAL_USER_EXISTS', `the portal user "${user.username}" already exists`, {
@@ -106,7 +106,7 @@ export async function listUsers(pool: pg.Pool, nowMs: number): Promise<PortalUse
  * await removeUser(pool, 'anna');
  */
 export async function removeUser(pool: pg.Pool, username: string): Promise<void> {
-  const { rowCount } = await pool.query('DELETE FROM portal_users WHERE username = $1', [username]);
+  const { rowCount } = await pool.query('DELETE FROM portal_users WHERE lower(username) = lower($1)', [username]);
   if (rowCount === 0) throw noSuchUser(username);
 }
 
@@ -120,7 +120,7 @@ export async function setPassword(pool: pg.Pool, username: string, password: str
   checkPassword(username, password);
   const hash = await hashPassword(password);
   const { rows } = await pool.query<{ id: string }>(
-    'UPDATE portal_users SET password_hash = $2, password_changed_at = $3 WHERE username = $1 RETURNING id', [username, hash, new Date(nowMs)]);
+    'UPDATE portal_users SET password_hash = $2, password_changed_at = $3 WHERE lower(username) = lower($1) RETURNING id', [username, hash, new Date(nowMs)]);
   if (rows.length === 0) throw noSuchUser(username);
   await pool.query('UPDATE portal_sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [rows[0]!.id, new Date(nowMs)]);
 }
@@ -132,7 +132,7 @@ export async function setPassword(pool: pg.Pool, username: string, password: str
  * await setGrants(pool, 'anna', ['1000000002'], true);
  */
 export async function setGrants(pool: pg.Pool, username: string, accounts: string[], grant: boolean): Promise<void> {
-  const { rows } = await pool.query<{ id: string; role: string }>('SELECT id, role FROM portal_users WHERE username = $1', [username]);
+  const { rows } = await pool.query<{ id: string; role: string }>('SELECT id, role FROM portal_users WHERE lower(username) = lower($1)', [username]);
   const user = rows[0];
   if (!user) throw noSuchUser(username);
   if (user.role === 'admin') {

@@ -191,6 +191,13 @@ describe('reports', () => {
     expect(header.slice(0, 3)).toEqual(['time_utc', 'time_local', 'account_uid']);
     expect(await page.locator('#preview tbody tr').count()).toBe(20);
     await page.screenshot({ path: path.join(artifacts, 'reports-preview.png'), fullPage: true });
+    // htmx (from /assets, under the CSP) swaps the preview in place when another file is picked.
+    const pageUrl = page.url();
+    await page.selectOption('#preview select[name=file]', 'fees.csv');
+    await expect.poll(() => page.locator('#preview thead th').allTextContents()).toContain('paid');
+    await page.selectOption('#preview select[name=file]', 'ledger.csv');
+    await expect.poll(() => page.locator('#preview thead th').allTextContents()).toContain('amount');
+    expect(page.url()).toBe(pageUrl);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-file')]);
     expect(download.suggestedFilename()).toBe(`tradeledger_${f.granted}_${from}_${to}_native_ledger.csv`);

@@ -77,6 +77,8 @@ describe('users', () => {
     await addUser(pool, { username: 'anna', password: 'long enough pw', role: 'accountant', accounts: [] });
     expect(await codeOf(addUser(pool, { username: 'anna', password: 'long enough pw', role: 'admin', accounts: [] })))
       .toMatch(/^PORTAL_USER_EXISTS: the portal user "anna" already exists/);
+    expect(await codeOf(addUser(pool, { username: 'ANNA', password: 'long enough pw', role: 'admin', accounts: [] })))
+      .toMatch(/^PORTAL_USER_EXISTS: the portal user "ANNA" already exists/);
     expect(await codeOf(addUser(pool, { username: 'boss', password: 'long enough pw', role: 'admin', accounts: ['1'] })))
       .toMatch(/^PORTAL_BAD_USER: an admin sees every account/);
     expect(await codeOf(removeUser(pool, 'nobody'))).toBe('PORTAL_NO_USER: there is no portal user "nobody" | Run `tradeledger users list` to see the users.');
