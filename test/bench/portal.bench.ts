@@ -1,6 +1,7 @@
 // The accountants' portal on a 1,000,000-row ledger. Run by hand; results go to BENCHMARKS.md:
 //
 //   npx tsx test/bench/portal.bench.ts                     # BENCH_ROWS=200000 for a quick run
+//   BENCH_ONLY=pages npx tsx test/bench/portal.bench.ts    # the page timings only, no downloads
 //
 // A scratch database (BENCH_DATABASE_URL, default the 5432 service) is filled with synthetic
 // ledger source rows for one account 'bench' in 2025 (the same generate_series shape as
@@ -125,6 +126,7 @@ async function main(): Promise<void> {
       { page: 'report preview (ledger.csv, 2025, 20 rows)', n: previews.length, 'p50 ms': pct(previews, 50).toFixed(0), 'p95 ms': pct(previews, 95).toFixed(0) },
     ]);
 
+    if (process.env.BENCH_ONLY === 'pages') return;
     const sql = await readFile(path.join(defaultReportsDir, 'ledger.sql'), 'utf8');
     const bound = bindNamedParameters(sql, { from: '2025-01-01', to: '2026-01-01', tz: 'UTC', account: 'bench' });
     const cliRun = async () => {
