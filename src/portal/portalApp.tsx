@@ -286,23 +286,23 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     const counter = new Transform({
       transform(chunk: Buffer, _enc, done) { hash.update(chunk); bytes += chunk.length; done(null, chunk); },
     });
-    const source = prepared.open();
     const { user } = c.get('session');
     const address = c.get('address');
-    pipeline(source, counter, (err) => {
-      void auditDownload(pool, {
-        nowMs: now(), user, address, request, file: kind === 'file' ? request.file : prepared.fileName,
-        bytes, sha256: hash.digest('hex'), complete: !err,
-      }).catch((e: unknown) => log(JSON.stringify({ type: 'portal-audit-failed', error: e instanceof Error ? e.message : String(e) })))
+    pipeline(prepared.stream, counter, (err) => {
+      void (async () => {
+        const sent = hash.digest('hex');
+        // Complete: every byte went out and, for a CSV, they hash to what the runner wrote.
+        const written = await prepared.written.then((w) => w, () => undefined);
+        const complete = !err && written !== undefined && (written.sha256 === undefined || written.sha256 === sent);
+        await auditDownload(pool, {
+          nowMs: now(), user, address, request, file: kind === 'file' ? request.file : prepared.fileName, bytes, sha256: sent, complete,
+        });
+      })().catch((e: unknown) => log(JSON.stringify({ type: 'portal-audit-failed', error: e instanceof Error ? e.message : String(e) })))
         .finally(() => { void prepared.remove(); });
     });
     return new Response(Readable.toWeb(counter) as ReadableStream, {
       status: 200,
-      headers: {
-        'Content-Type': prepared.contentType,
-        'Content-Disposition': `attachment; filename="${prepared.fileName}"`,
-        ...(prepared.bytes !== undefined ? { 'Content-Length': String(prepared.bytes) } : {}),
-      },
+      headers: { 'Content-Type': prepared.contentType, 'Content-Disposition': `attachment; filename="${prepared.fileName}"` },
     });
   };
   app.get('/download/file', (c) => download(c, 'file'));

@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -7,21 +6,22 @@ import pg from 'pg';
 import yazl from 'yazl';
 import { bindNamedParameters } from '../reports/bindNamedParameters.js';
 import { defaultReportsDir, runReports } from '../reports/runReports.js';
+import { reportFiles } from '../reports/reportFormats.js';
 import { streamQueryToCsv } from '../reports/streamQueryToCsv.js';
-import type { ReportManifest } from '../reports/reportManifest.js';
 import type { ReportRequest } from './reportRequest.js';
 import { queryOf } from './reportRequest.js';
+import { followFile } from './followFile.js';
 
-/** A report written to a private temporary folder, ready to send; `remove` deletes it. */
+/** A report being written to a private temporary folder and streamed as it grows. */
 export interface PreparedDownload {
   /** What the browser saves it as. */
   fileName: string;
   contentType: string;
-  /** The bytes, streamed from disk (memory stays flat however big the file). */
-  open(): Readable;
-  /** Known before sending for a CSV (the file's SHA-256 and size); a zip's are counted while it streams. */
-  sha256?: string;
-  bytes?: number;
+  /** The bytes, read from disk as the writer appends them: memory stays flat however big the file. */
+  stream: Readable;
+  /** Settles when the writer is done: for a CSV, the file's SHA-256 as the report runner counted it. */
+  written: Promise<{ sha256?: string }>;
+  /** Deletes the temporary folder (call when the response has ended). */
   remove(): Promise<void>;
 }
 
@@ -30,68 +30,103 @@ async function scratch(): Promise<{ dir: string; remove(): Promise<void> }> {
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
+// Waits for the writer's first bytes (or its end), so a failure that happens at once (a bad zone,
+// a lost database) still gets an error page instead of a cut-off download.
+async function firstBytes(file: string, written: Promise<unknown>): Promise<void> {
+  let settled = false;
+  written.then(() => { settled = true; }, () => { settled = true; });
+  for (;;) {
+    if (settled) { await written; return; }
+    const size = await stat(file).then((s) => s.size, () => 0);
+    if (size > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /**
- * Writes one report CSV exactly as `tradeledger report` does: the same query from reports/, the
- * same parameters, the same streamQueryToCsv, inside the same kind of read-only snapshot.
+ * Writes one report CSV exactly as `tradeledger report` does (the same query from reports/, the
+ * same parameters, the same streamQueryToCsv, in the same kind of read-only snapshot) and streams
+ * it while it is being written.
  *
  * @example
- * const csv = await prepareCsv(url, request); csv.open().pipe(res); await csv.remove();
+ * const csv = await prepareCsv(url, request); csv.stream.pipe(res); await csv.written; await csv.remove();
  */
 export async function prepareCsv(databaseUrl: string, request: ReportRequest, reportsDir = defaultReportsDir): Promise<PreparedDownload> {
   const { period, account, format, file } = request;
   const sql = await readFile(path.join(reportsDir, `${queryOf(format, file)}.sql`), 'utf8');
   const tmp = await scratch();
   const target = path.join(tmp.dir, file);
+  await writeFile(target, '');
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'tradeledger portal download' });
   client.on('error', () => {});
+  const written = (async () => {
+    try {
+      await client.connect();
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const result = await streamQueryToCsv(client, bindNamedParameters(sql, { from: period.from, to: period.to, tz: period.tz, account }), target);
+      await client.query('COMMIT');
+      return { sha256: result.sha256 };
+    } finally {
+      await client.end().catch(() => {});
+    }
+  })();
+  written.catch(() => {});
   try {
-    await client.connect();
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const result = await streamQueryToCsv(client, bindNamedParameters(sql, { from: period.from, to: period.to, tz: period.tz, account }), target);
-    await client.query('COMMIT');
-    return {
-      fileName: downloadName(request, file), contentType: 'text/csv; charset=utf-8',
-      open: () => createReadStream(target, { highWaterMark: 256 * 1024 }), sha256: result.sha256, bytes: result.bytes, remove: tmp.remove,
-    };
+    await firstBytes(target, written);
   } catch (err) {
     await tmp.remove();
     throw err;
-  } finally {
-    await client.end().catch(() => {});
   }
+  return { fileName: downloadName(request, file), contentType: 'text/csv; charset=utf-8', stream: followFile(target, written), written, remove: tmp.remove };
 }
 
 /**
  * Runs the CLI's report runner for a whole format into a temporary folder and zips that folder
- * (`<label>/<format>/` with every CSV and manifest.json) as it streams.
+ * (`<label>/<format>/` with every CSV and manifest.json) while the runner writes it: each entry
+ * follows its file as it grows, in the order the runner writes them.
  *
  * @example
- * const zip = await prepareZip(url, request); zip.open().pipe(res);
+ * const zip = await prepareZip(url, request); zip.stream.pipe(res);
  */
-export async function prepareZip(databaseUrl: string, request: ReportRequest, reportsDir = defaultReportsDir): Promise<PreparedDownload & { manifest: ReportManifest }> {
+export async function prepareZip(databaseUrl: string, request: ReportRequest, reportsDir = defaultReportsDir): Promise<PreparedDownload> {
   const { period, account, format } = request;
   const tmp = await scratch();
+  const folder = path.join(tmp.dir, period.label, format);
+  const names = reportFiles(format).map((f) => f.file);
+  // One promise per file, settled when the runner reports the file written (or fails).
+  const settle = new Map<string, { resolve(): void; reject(err: unknown): void; done: Promise<void> }>();
+  for (const name of [...names, 'manifest.json']) {
+    let resolve!: () => void;
+    let reject!: (err: unknown) => void;
+    const done = new Promise<void>((res, rej) => { resolve = res; reject = rej; });
+    done.catch(() => {});
+    settle.set(name, { resolve, reject, done });
+  }
+  const written = runReports({ databaseUrl, period, format, account, outDir: folder, reportsDir, onFile: (f) => settle.get(f.file)?.resolve() })
+    .then(() => { for (const s of settle.values()) s.resolve(); return {}; },
+      (err: unknown) => { for (const s of settle.values()) s.reject(err); throw err; });
+  written.catch(() => {});
   try {
-    const folder = path.join(tmp.dir, period.label, format);
-    const { manifest } = await runReports({ databaseUrl, period, format, account, outDir: folder, reportsDir });
-    const inZip = `${period.label}/${format}`;
-    return {
-      manifest, fileName: downloadName(request, 'zip'), contentType: 'application/zip',
-      open: () => {
-        const zip = new yazl.ZipFile();
-        const mtime = new Date(manifest.generatedAt);
-        for (const name of [...manifest.files.map((f) => f.file), 'manifest.json']) {
-          zip.addFile(path.join(folder, name), `${inZip}/${name}`, { mtime });
-        }
-        zip.end();
-        return zip.outputStream as Readable;
-      },
-      remove: tmp.remove,
-    };
+    await firstBytes(path.join(folder, names[0]!), settle.get(names[0]!)!.done);
   } catch (err) {
+    await written.catch(() => {});
     await tmp.remove();
     throw err;
   }
+  const zip = new yazl.ZipFile();
+  // yazl reports an entry's read error on the ZipFile, not on its output: end the output with it,
+  // so the browser sees a failed download rather than a short zip.
+  zip.on('error', (err: Error) => (zip.outputStream as Readable).destroy(err));
+  const mtime = new Date();
+  const inZip = `${period.label}/${format}`;
+  for (const [name, { done }] of settle) {
+    zip.addReadStream(followFile(path.join(folder, name), done), `${inZip}/${name}`, { mtime });
+  }
+  zip.end();
+  return {
+    fileName: downloadName(request, 'zip'), contentType: 'application/zip', stream: zip.outputStream as Readable, written,
+    remove: async () => { await written.catch(() => {}); await tmp.remove(); },
+  };
 }
 
 /**
