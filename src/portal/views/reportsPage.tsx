@@ -19,7 +19,7 @@ export interface ReportFormValues {
 }
 
 const formatLabels: Record<ReportFormat, string> = {
-  native: 'Native CSVs (ledger, trades, fees, balances, ...)',
+  native: 'Native CSVs (all subjects)',
   koinly: 'Koinly universal CSV',
   cointracking: 'CoinTracking CSV',
   cointracker: 'CoinTracker CSV',
@@ -49,6 +49,8 @@ export function PreviewPanel(props: { state: PreviewState }) {
     );
   }
   const files = reportFiles(s.values.format).map((f) => f.file);
+  // Amounts line up on the right; ids stay left even when they are digits.
+  const amountColumn = s.preview.columns.map((c) => !/(^|_)(uid|id)$/i.test(c));
   return (
     <div id="preview" class="preview">
       <div class="preview-head">
@@ -63,7 +65,7 @@ export function PreviewPanel(props: { state: PreviewState }) {
         <table class="data">
           <thead><tr>{s.preview.columns.map((c) => <th>{c}</th>)}</tr></thead>
           <tbody>
-            {s.preview.rows.map((row) => <tr>{row.map((v) => <td class={v !== null && /^-?\d+(\.\d+)?$/.test(v) ? 'num' : ''}>{v ?? ''}</td>)}</tr>)}
+            {s.preview.rows.map((row) => <tr>{row.map((v, i) => <td class={amountColumn[i] && v !== null && /^-?\d+(\.\d+)?$/.test(v) ? 'num' : ''}>{v ?? ''}</td>)}</tr>)}
           </tbody>
         </table>
       </div>
