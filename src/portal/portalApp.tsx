@@ -1,6 +1,8 @@
 /** @jsxImportSource hono/jsx */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Readable, Transform, pipeline } from 'node:stream';
+import { Transform, pipeline } from 'node:stream';
+import type { HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
@@ -55,7 +57,7 @@ export interface PortalOptions {
   previewRows?: number;
 }
 
-type Env = { Variables: { session: PortalSession; token: string; csrf: string; address: string } };
+type Env = { Bindings: HttpBindings; Variables: { session: PortalSession; token: string; csrf: string; address: string } };
 
 const sessionCookie = 'tl_session';
 const loginCookie = 'tl_login';
@@ -288,7 +290,17 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     });
     const { user } = c.get('session');
     const address = c.get('address');
-    pipeline(prepared.stream, counter, (err) => {
+    // Written straight to Node's response: a year's file goes out at the writer's pace without a
+    // detour through web streams (measured slower on this 2-core machine).
+    const outgoing = c.env.outgoing;
+    outgoing.writeHead(200, {
+      'Content-Type': prepared.contentType,
+      'Content-Disposition': `attachment; filename="${prepared.fileName}"`,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': "default-src 'none'",
+    });
+    pipeline(prepared.stream, counter, outgoing, (err) => {
       void (async () => {
         const sent = hash.digest('hex');
         // Complete: every byte went out and, for a CSV, they hash to what the runner wrote.
@@ -300,11 +312,9 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
       })().catch((e: unknown) => log(JSON.stringify({ type: 'portal-audit-failed', error: e instanceof Error ? e.message : String(e) })))
         .finally(() => { void prepared.remove(); });
     });
-    return new Response(Readable.toWeb(counter) as ReadableStream, {
-      status: 200,
-      headers: { 'Content-Type': prepared.contentType, 'Content-Disposition': `attachment; filename="${prepared.fileName}"` },
-    });
+    return RESPONSE_ALREADY_SENT;
   };
+
   app.get('/download/file', (c) => download(c, 'file'));
   app.get('/download/zip', (c) => download(c, 'zip'));
 
