@@ -84,6 +84,32 @@ describe('headers and assets', () => {
   });
 });
 
+describe('the sessions page', () => {
+  it('lists the user\'s sessions and signs out another one; another user\'s session cannot be touched', async () => {
+    const mine = await signIn(f.portal.url, f.accountant);
+    const other = await signIn(f.portal.url, f.accountant);
+    const admins = await signIn(f.portal.url, f.admin);
+    const page = await (await fetch(`${f.portal.url}/sessions`, { headers: { cookie: mine.cookie } })).text();
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1]!;
+    const revocable = [...page.matchAll(/action="\/sessions\/(\d+)\/revoke"/g)].map((m) => m[1]!);
+    expect(page).toContain('This browser');
+    expect(revocable.length).toBeGreaterThanOrEqual(1);
+    const adminSession = String((await f.pool.query(
+      `SELECT s.id FROM portal_sessions s JOIN portal_users u ON u.id = s.user_id WHERE u.username = $1 ORDER BY s.id DESC LIMIT 1`, [f.admin.username])).rows[0].id);
+    expect(revocable).not.toContain(adminSession);
+    const post = (id: string) => fetch(`${f.portal.url}/sessions/${id}/revoke`, {
+      method: 'POST', redirect: 'manual',
+      headers: { cookie: mine.cookie, origin: f.portal.url, 'content-type': 'application/x-www-form-urlencoded' }, body: `_csrf=${csrf}`,
+    });
+    expect((await post(adminSession)).status).toBe(404);
+    expect((await fetch(`${f.portal.url}/accounts`, { headers: { cookie: admins.cookie }, redirect: 'manual' })).status).toBe(200);
+    const otherId = String((await f.pool.query(`SELECT id FROM portal_sessions WHERE token_hash = sha256(convert_to($1, 'UTF8'))`, [other.cookie.split('=')[1]])).rows[0].id);
+    expect((await post(otherId)).status).toBe(303);
+    expect((await fetch(`${f.portal.url}/accounts`, { headers: { cookie: other.cookie }, redirect: 'manual' })).headers.get('location')).toBe('/login?ended');
+    expect((await fetch(`${f.portal.url}/accounts`, { headers: { cookie: mine.cookie }, redirect: 'manual' })).status).toBe(200);
+  });
+});
+
 describe('behind a TLS reverse proxy', () => {
   let proxied: RunningPortal;
   beforeAll(async () => {
