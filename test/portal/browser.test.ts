@@ -84,6 +84,7 @@ describe('signing in and out', () => {
     await signIn(page, f.accountant);
     expect(await page.textContent('[role=alert]')).toMatch(/^Too many failed sign-ins for this user\. Try again in 15 minutes\.$/);
     expect(new URL(page.url()).pathname).toBe('/login');
+    await page.screenshot({ path: path.join(artifacts, 'login-locked.png') });
     f.clock.offsetMs = 16 * 60_000;
     await signIn(page, f.accountant);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
