@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -55,8 +55,8 @@ export async function prepareCsv(databaseUrl: string, request: ReportRequest, re
   const { period, account, format, file } = request;
   const sql = await readFile(path.join(reportsDir, `${queryOf(format, file)}.sql`), 'utf8');
   const tmp = await scratch();
+  // Not created here: the runner creates it (it may refuse to overwrite), and followFile waits for it.
   const target = path.join(tmp.dir, file);
-  await writeFile(target, '');
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'tradeledger portal download' });
   client.on('error', () => {});
   const written = (async () => {
