@@ -82,6 +82,8 @@ export function demoCommand(setExit: (code: number) => void): Command {
           '  psql "$(tradeledger db url)" -c "\\dt"   the tables (schema in the README)',
           `  tradeledger report --year ${year} --tz Europe/Berlin --format koinly`,
           '                                          reports in your own zone and tool',
+          '  tradeledger users add me --role admin && tradeledger serve',
+          '                                          the portal: http://127.0.0.1:8080',
           '',
         ].join('\n'));
         setExit(result.status === 'ok' ? exitCodes.ok : exitCodes.partial);

@@ -49,6 +49,7 @@ describe('tradeledger demo', () => {
       if (format !== 'native') expect(manifest.files[0]?.rows).toBeGreaterThan(0);
     }
     expect(result.stdout).toContain(`Reports for ${year}`);
+    expect(result.stdout).toContain('tradeledger users add me --role admin && tradeledger serve');
   });
 });
 

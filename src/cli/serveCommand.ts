@@ -1,0 +1,39 @@
+import { Command } from 'commander';
+import { resolveDatabase } from '../db/resolveDatabase.js';
+import { migrate } from '../db/migrate.js';
+import { TradeledgerError } from '../errors.js';
+import { startPortal } from '../portal/startPortal.js';
+
+interface ServeFlags { port: string; host: string; trustProxy?: boolean }
+
+/**
+ * `tradeledger serve`: the accountants' web portal on the same database, until Ctrl-C or SIGTERM.
+ *
+ * @example
+ * tradeledger serve --port 8080 --host 127.0.0.1
+ */
+export function serveCommand(_setExit: (code: number) => void): Command {
+  return new Command('serve')
+    .description('Start the accountants\' web portal (users: tradeledger users add).')
+    .option('--port <n>', 'TCP port', '8080')
+    .option('--host <address>', 'address to listen on; keep 127.0.0.1 behind a TLS reverse proxy', '127.0.0.1')
+    .option('--trust-proxy', 'behind a reverse proxy: trust X-Forwarded-Proto/-For/-Host (Secure cookies, client addresses)')
+    .exitOverride()
+    .addHelpText('after', '\nExample: tradeledger users add anna --role admin && tradeledger serve --port 8080')
+    .action(async (flags: ServeFlags) => {
+      const port = Number(flags.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        throw new TradeledgerError('PORTAL_BAD_FLAG', `--port "${flags.port}" is not a port number`, { kind: 'config', hint: 'Use a number from 1 to 65535, e.g. --port 8080.' });
+      }
+      const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
+      await migrate(url);
+      const portal = await startPortal({ databaseUrl: url, host: flags.host, port, trustProxy: flags.trustProxy ?? false });
+      process.stdout.write(`tradeledger portal at ${portal.url} (Ctrl-C to stop)\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); resolve(); };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      await portal.close();
+    });
+}

@@ -1,0 +1,59 @@
+import type pg from 'pg';
+import type { PortalUser } from './portalUser.js';
+
+/** An account a user may see. */
+export interface VisibleAccount {
+  uid: string;
+  name: string;
+  kind: string;
+}
+
+/**
+ * The accounts a user may see: every synced account for an admin; for an accountant, the
+ * accounts granted to them (a granted account not synced yet is listed with kind "not synced").
+ * Every route that takes an account checks it against this list on the server.
+ *
+ * @example
+ * const accounts = await visibleAccounts(pool, session.user);
+ */
+export async function visibleAccounts(pool: pg.Pool, user: PortalUser): Promise<VisibleAccount[]> {
+  const { rows } = user.role === 'admin'
+    ? await pool.query(
+      `SELECT uid, name, kind FROM accounts
+       UNION SELECT DISTINCT account_uid, account_uid, 'not synced' FROM sync_state WHERE account_uid NOT IN (SELECT uid FROM accounts)
+       ORDER BY 1`)
+    : await pool.query(
+      `SELECT g.account_uid AS uid, coalesce(a.name, g.account_uid) AS name, coalesce(a.kind, 'not synced') AS kind
+       FROM portal_grants g LEFT JOIN accounts a ON a.uid = g.account_uid WHERE g.user_id = $1 ORDER BY 1`, [user.id]);
+  return rows.map((r) => ({ uid: r.uid, name: r.name, kind: r.kind }));
+}
+
+/** A refused request, for portal_access_denied. */
+export interface AccessDenial {
+  nowMs: number;
+  user: PortalUser | undefined;
+  address: string;
+  method: string;
+  path: string;
+  account: string | undefined;
+  status: number;
+}
+
+/**
+ * Records a request refused because it named an account the user may not see, in the table
+ * and as one JSON line on stderr for log collectors.
+ *
+ * @example
+ * await logAccessDenied(pool, { nowMs: Date.now(), user, address, method: 'GET', path: '/reports', account: '42', status: 404 }, log);
+ */
+export async function logAccessDenied(pool: pg.Pool, denial: AccessDenial, log: (line: string) => void): Promise<void> {
+  log(JSON.stringify({
+    type: 'portal-access-denied', at: new Date(denial.nowMs).toISOString(), user: denial.user?.username ?? null,
+    address: denial.address, method: denial.method, path: denial.path, account: denial.account ?? null, status: denial.status,
+  }));
+  await pool.query(
+    `INSERT INTO portal_access_denied (at, user_id, username, address, method, path, account_uid, status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [new Date(denial.nowMs), denial.user?.id ?? null, denial.user?.username ?? null, denial.address, denial.method,
+      denial.path.slice(0, 500), denial.account?.slice(0, 200) ?? null, denial.status]);
+}

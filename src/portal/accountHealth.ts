@@ -1,0 +1,99 @@
+import type pg from 'pg';
+
+/** What the accounts page shows for one account: freshness and everything to distrust. */
+export interface AccountHealth {
+  uid: string;
+  /** The newest checkpoint of any stream (ISO), or null before the first sync. */
+  lastSync: string | null;
+  /** The oldest stream watermark (ISO): everything before it has been read for every stream. */
+  watermark: string | null;
+  streams: number;
+  failedStreams: { stream: string; partition: string; error: string | null }[];
+  gaps: { stream: string; from: string; to: string; reason: string }[];
+  flaggedRecords: number;
+  unclassifiedRows: number;
+  reconciliationDifferences: number;
+}
+
+const emptyHealth = (uid: string): AccountHealth => ({
+  uid, lastSync: null, watermark: null, streams: 0, failedStreams: [], gaps: [], flaggedRecords: 0, unclassifiedRows: 0, reconciliationDifferences: 0,
+});
+
+const iso = (v: Date | null): string | null => (v === null ? null : v.toISOString());
+
+/**
+ * Reads every account's health in one go. The data-quality and reconciliation views read the
+ * whole ledger, so the result is cached until the sync bookkeeping changes (a new run, a new
+ * checkpoint or gap), or for at most `maxAgeMs`.
+ *
+ * @example
+ * const health = accountHealthCache(pool);
+ * const byUid = await health.read(); byUid.get('1000000001')?.gaps;
+ */
+export function accountHealthCache(pool: pg.Pool, maxAgeMs = 5 * 60_000): { read(): Promise<Map<string, AccountHealth>> } {
+  let cached: { key: string; at: number; value: Promise<Map<string, AccountHealth>> } | undefined;
+  return {
+    async read() {
+      const { rows } = await pool.query(
+        `SELECT concat_ws('|', (SELECT max(id) FROM sync_runs), (SELECT max(finished_at) FROM sync_runs),
+                (SELECT max(updated_at) FROM sync_state), (SELECT max(recorded_at) FROM history_gaps)) AS key`);
+      const key = String(rows[0]?.key ?? '');
+      if (!cached || cached.key !== key || Date.now() - cached.at > maxAgeMs) {
+        const value = readAccountHealth(pool);
+        value.catch(() => { if (cached?.value === value) cached = undefined; });
+        cached = { key, at: Date.now(), value };
+      }
+      return cached.value;
+    },
+  };
+}
+
+/**
+ * Reads every account's health without caching.
+ *
+ * @example
+ * const byUid = await readAccountHealth(pool);
+ */
+export async function readAccountHealth(pool: pg.Pool): Promise<Map<string, AccountHealth>> {
+  const [state, gaps, quality, recon] = await Promise.all([
+    pool.query(`SELECT account_uid, stream, partition, watermark, status, last_error, updated_at FROM sync_state ORDER BY account_uid, stream, partition`),
+    pool.query(`SELECT account_uid, stream, partition, gap_from, gap_to, reason FROM history_gaps ORDER BY account_uid, gap_from, stream`),
+    pool.query(`SELECT account_uid, kind, count(*)::int AS n FROM data_quality WHERE kind IN ('record', 'unclassified') GROUP BY 1, 2`),
+    pool.query(`SELECT account_uid, count(*)::int AS n FROM reconciliation WHERE status = 'difference' GROUP BY 1`),
+  ]);
+  const out = new Map<string, AccountHealth>();
+  const of = (uid: string) => {
+    let h = out.get(uid);
+    if (!h) { h = emptyHealth(uid); out.set(uid, h); }
+    return h;
+  };
+  for (const r of state.rows) {
+    const h = of(r.account_uid);
+    h.streams += 1;
+    const updated = iso(r.updated_at)!;
+    if (h.lastSync === null || updated > h.lastSync) h.lastSync = updated;
+    const watermark = iso(r.watermark);
+    if (watermark !== null && (h.watermark === null || watermark < h.watermark)) h.watermark = watermark;
+    if (r.status === 'failed' || r.last_error) h.failedStreams.push({ stream: r.stream, partition: r.partition, error: r.last_error });
+  }
+  for (const r of gaps.rows) {
+    of(r.account_uid).gaps.push({ stream: r.partition === 'all' ? r.stream : `${r.stream}/${r.partition}`, from: iso(r.gap_from)!, to: iso(r.gap_to)!, reason: r.reason });
+  }
+  for (const r of quality.rows) {
+    if (r.account_uid === null) continue;
+    if (r.kind === 'record') of(r.account_uid).flaggedRecords += r.n;
+    else of(r.account_uid).unclassifiedRows += r.n;
+  }
+  for (const r of recon.rows) of(r.account_uid).reconciliationDifferences = r.n;
+  return out;
+}
+
+/**
+ * The health of one account, or an empty one when nothing is known about it.
+ *
+ * @example
+ * const h = healthOf(byUid, '1000000001');
+ */
+export function healthOf(byUid: Map<string, AccountHealth>, uid: string): AccountHealth {
+  return byUid.get(uid) ?? emptyHealth(uid);
+}

@@ -1,0 +1,368 @@
+/** @jsxImportSource hono/jsx */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Transform, pipeline } from 'node:stream';
+import type { HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import pg from 'pg';
+import { TradeledgerError } from '../errors.js';
+import { defaultReportsDir } from '../reports/runReports.js';
+import { reportFormats } from '../reports/reportFormats.js';
+import type { ReportFormat } from '../reports/reportFormats.js';
+import { reportPeriod } from '../reports/reportPeriod.js';
+import { accountHealthCache, healthOf } from './accountHealth.js';
+import { logAccessDenied, visibleAccounts } from './accountAccess.js';
+import type { VisibleAccount } from './accountAccess.js';
+import { auditDownload } from './auditDownload.js';
+import { chartData } from './chartData.js';
+import { clearUserFailures, loginBlocked, recordLoginFailure } from './loginThrottle.js';
+import { dummyPasswordHash, verifyPassword } from './passwordHash.js';
+import type { PortalUser } from './portalUser.js';
+import { prepareCsv, prepareZip } from './reportDownload.js';
+import type { PreparedDownload } from './reportDownload.js';
+import { reportPreview } from './reportPreview.js';
+import { reportRequest } from './reportRequest.js';
+import type { ReportRequest } from './reportRequest.js';
+import { clientAddress, publicOrigin, sameOrigin } from './requestContext.js';
+import { securityHeaders } from './securityHeaders.js';
+import { defaultSessionPolicy } from './sessionPolicy.js';
+import type { SessionPolicy } from './sessionPolicy.js';
+import { findSession, listSessions, openSession, revokeSession } from './sessionStore.js';
+import type { PortalSession } from './sessionStore.js';
+import { csrfToken } from './sessionToken.js';
+import { loadStaticAssets } from './staticAssets.js';
+import { AccountsPage } from './views/accountsPage.js';
+import { ChartsPage } from './views/chartsPage.js';
+import { ErrorPage } from './views/layout.js';
+import { LoginPage } from './views/loginPage.js';
+import { PreviewPanel, ReportsPage } from './views/reportsPage.js';
+import type { PreviewState, ReportFormValues } from './views/reportsPage.js';
+import { SessionsPage } from './views/sessionsPage.js';
+
+/** Options for {@link portalApp}. */
+export interface PortalOptions {
+  databaseUrl: string;
+  /** Session lifetimes and login limits; defaults in sessionPolicy.ts. */
+  policy?: Partial<SessionPolicy>;
+  /** The clock for sessions and rate limits (tests move it forward); default Date.now. */
+  now?: () => number;
+  /** Behind a TLS reverse proxy: believe X-Forwarded-Proto/-For/-Host (Secure cookies, real addresses). */
+  trustProxy?: boolean;
+  /** One JSON line per notable event (refused requests, errors); default stderr. */
+  log?: (line: string) => void;
+  reportsDir?: string;
+  /** Rows shown by the report preview; default 20. */
+  previewRows?: number;
+}
+
+type Env = { Bindings: HttpBindings; Variables: { session: PortalSession; token: string; csrf: string; address: string } };
+
+const sessionCookie = 'tl_session';
+const loginCookie = 'tl_login';
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * The portal as a Hono app over one PostgreSQL database: login, accounts, reports (preview and
+ * downloads), charts and sessions. Every route that names an account checks it server-side
+ * against the user's grants. Call `close()` to end its database pool.
+ *
+ * @example
+ * const { app, close } = await portalApp({ databaseUrl: url });
+ * serve({ fetch: app.fetch, port: 8080, hostname: '127.0.0.1' });
+ */
+export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env>; close(): Promise<void> }> {
+  const policy: SessionPolicy = { ...defaultSessionPolicy, ...options.policy };
+  const now = options.now ?? Date.now;
+  const trustProxy = options.trustProxy ?? false;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const reportsDir = options.reportsDir ?? defaultReportsDir;
+  const previewRows = options.previewRows ?? 20;
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, application_name: 'tradeledger portal' });
+  pool.on('error', () => {});
+  const health = accountHealthCache(pool);
+  health.read().catch(() => {}); // warm the cache before the first page view
+  const assets = await loadStaticAssets();
+  const app = new Hono<Env>();
+
+  const cookieOptions = (c: Context) => ({ httpOnly: true, sameSite: 'Strict' as const, secure: publicOrigin(c, trustProxy).secure, path: '/' });
+  const deny = async (c: Context<Env>, status: 403 | 404, account: string | undefined, message: string) => {
+    const session = c.get('session');
+    await logAccessDenied(pool, { nowMs: now(), user: session?.user, address: c.get('address'), method: c.req.method, path: c.req.path, account, status }, log);
+    return c.html(<ErrorPage status={status} message={message} user={session?.user} csrf={c.get('csrf')} />, status);
+  };
+  // Checks an account named by a URL or form against the user's own list, on the server.
+  const allowedAccount = async (c: Context<Env>, account: string, known?: VisibleAccount[]): Promise<{ accounts: VisibleAccount[]; refused?: Response }> => {
+    const user = c.get('session').user;
+    const accounts = known ?? await visibleAccounts(pool, user);
+    if (account === '' && user.role !== 'admin') {
+      return { accounts, refused: await deny(c, 403, '', 'Reports over every account are for administrators. Choose one of your accounts.') };
+    }
+    if (account !== '' && !accounts.some((a) => a.uid === account)) {
+      return { accounts, refused: await deny(c, 404, account, 'There is no such account among the accounts you may see.') };
+    }
+    return { accounts };
+  };
+
+  app.use('*', securityHeaders());
+  app.use('*', async (c, next) => {
+    c.set('address', clientAddress(c, trustProxy));
+    await next();
+  });
+
+  app.get('/assets/:name', (c) => {
+    const asset = assets.get(c.req.param('name'));
+    if (!asset) return c.text('not found', 404);
+    return c.body(new Uint8Array(asset.body), 200, { 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=3600' });
+  });
+
+  app.get('/favicon.ico', (c) => c.body(null, 204));
+
+  app.get('/login', async (c) => {
+    if (await findSession(pool, getCookie(c, sessionCookie), now(), policy)) return c.redirect('/accounts', 303);
+    // Reused while it lives: two tabs (or a stray request) must not invalidate each other's form.
+    const existing = getCookie(c, loginCookie);
+    const csrf = existing && /^[A-Za-z0-9_-]{32}$/.test(existing) ? existing : randomBytes(24).toString('base64url');
+    setCookie(c, loginCookie, csrf, { ...cookieOptions(c), maxAge: 3600 });
+    const notice = c.req.query('ended') !== undefined ? 'Your session has ended. Please sign in again.'
+      : c.req.query('out') !== undefined ? 'You have signed out.' : undefined;
+    return c.html(<LoginPage csrf={csrf} notice={notice} />);
+  });
+
+  app.post('/login', async (c) => {
+    const address = c.get('address');
+    const body = await c.req.parseBody();
+    const username = String(body.username ?? '').trim().slice(0, 100);
+    const password = String(body.password ?? '');
+    const cookieCsrf = getCookie(c, loginCookie) ?? '';
+    const again = (status: 401 | 403 | 429, error: string) => {
+      const csrf = randomBytes(24).toString('base64url');
+      setCookie(c, loginCookie, csrf, { ...cookieOptions(c), maxAge: 3600 });
+      return c.html(<LoginPage csrf={csrf} error={error} username={username} />, status);
+    };
+    if (!sameOrigin(c, trustProxy) || cookieCsrf === '' || !sameText(String(body._csrf ?? ''), cookieCsrf)) {
+      const reason = !sameOrigin(c, trustProxy) ? `origin ${c.req.header('origin') ?? '(none)'}` : cookieCsrf === '' ? 'no form cookie' : 'token mismatch';
+      log(JSON.stringify({ type: 'portal-csrf-refused', at: new Date(now()).toISOString(), path: '/login', address, reason }));
+      return again(403, 'The sign-in form had expired or came from another site. Please try again.');
+    }
+    const block = await loginBlocked(pool, username, address, now(), policy);
+    if (block) {
+      log(JSON.stringify({ type: 'portal-login-locked', at: new Date(now()).toISOString(), by: block.by, user: username, address }));
+      const minutes = Math.ceil(block.retryAfterSeconds / 60);
+      c.header('Retry-After', String(block.retryAfterSeconds));
+      return again(429, `Too many failed sign-ins ${block.by === 'user' ? 'for this user' : 'from your address'}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+    }
+    const { rows } = await pool.query('SELECT id, username, role, password_hash FROM portal_users WHERE lower(username) = lower($1)', [username]);
+    const user = rows[0];
+    const ok = await verifyPassword(password, user?.password_hash ?? await dummyPasswordHash);
+    if (!user || !ok) {
+      await recordLoginFailure(pool, username, address, now());
+      log(JSON.stringify({ type: 'portal-login-failed', at: new Date(now()).toISOString(), user: username, address }));
+      return again(401, 'Wrong user name or password.');
+    }
+    await clearUserFailures(pool, username);
+    const token = await openSession(pool, String(user.id), now(), policy, address, c.req.header('user-agent') ?? '');
+    deleteCookie(c, loginCookie, { path: '/' });
+    setCookie(c, sessionCookie, token, cookieOptions(c));
+    return c.redirect('/accounts', 303);
+  });
+
+  // Everything below needs a live session; state-changing requests also need the CSRF token.
+  app.use('*', async (c, next) => {
+    const token = getCookie(c, sessionCookie);
+    const session = await findSession(pool, token, now(), policy);
+    if (!session || !token) {
+      const target = token ? '/login?ended' : '/login';
+      if (token) deleteCookie(c, sessionCookie, { path: '/' });
+      if (c.req.header('hx-request')) { c.header('HX-Redirect', target); return c.body(null, 401); }
+      if (c.req.method !== 'GET') return c.text('Sign in first.', 401);
+      return c.redirect(target, 303);
+    }
+    c.set('session', session);
+    c.set('token', token);
+    c.set('csrf', csrfToken(token));
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      const body = c.req.header('content-type')?.includes('form') ? await c.req.parseBody() : {};
+      const sent = c.req.header('x-csrf-token') ?? String(body._csrf ?? '');
+      if (!sameOrigin(c, trustProxy) || !sameText(sent, c.get('csrf'))) {
+        log(JSON.stringify({ type: 'portal-csrf-refused', at: new Date(now()).toISOString(), path: c.req.path, user: session.user.username, address: c.get('address') }));
+        return c.html(<ErrorPage status={403} message="This request did not come from a portal page, so it was refused." hint="If you pressed a button in the portal, reload the page and try again." user={session.user} csrf={c.get('csrf')} />, 403);
+      }
+    }
+    await next();
+  });
+
+  app.get('/', (c) => c.redirect('/accounts', 303));
+
+  app.post('/logout', async (c) => {
+    await revokeSession(pool, c.get('session').id, c.get('session').user.id, now());
+    deleteCookie(c, sessionCookie, { path: '/' });
+    return c.redirect('/login?out', 303);
+  });
+
+  app.get('/accounts', async (c) => {
+    const { user } = c.get('session');
+    const [accounts, byUid] = await Promise.all([visibleAccounts(pool, user), health.read()]);
+    const rows = accounts.map((account) => ({ account, health: healthOf(byUid, account.uid) }));
+    return c.html(<AccountsPage user={user} csrf={c.get('csrf')} rows={rows} nowMs={now()} />);
+  });
+
+  const formValues = (c: Context<Env>, accounts: VisibleAccount[]): ReportFormValues => {
+    const q = c.req.query();
+    const user = c.get('session').user;
+    const year = q.year ?? String(new Date(now()).getUTCFullYear() - 1);
+    const format = (reportFormats as readonly string[]).includes(q.format ?? '') ? q.format as ReportFormat : 'native';
+    return {
+      account: q.account ?? (user.role === 'admin' ? '' : accounts[0]?.uid ?? ''),
+      period: q.period === 'range' ? 'range' : 'year', year, from: q.from ?? `${year}-01-01`, to: q.to ?? `${Number(year) + 1}-01-01`,
+      tz: q.tz ?? 'UTC', format, file: q.file ?? '',
+    };
+  };
+  const toRequest = (v: ReportFormValues): ReportRequest => reportRequest({
+    period: v.period, year: v.period === 'year' ? v.year : undefined, from: v.from, to: v.to, tz: v.tz, format: v.format, account: v.account, file: v.file || undefined,
+  });
+  const previewOf = async (v: ReportFormValues): Promise<PreviewState> => {
+    try {
+      const request = toRequest(v);
+      return { kind: 'rows', preview: await reportPreview(pool, request, previewRows, reportsDir), values: { ...v, file: request.file } };
+    } catch (err) {
+      if (err instanceof TradeledgerError && err.kind === 'config') return { kind: 'error', message: err.message, hint: err.hint };
+      throw err;
+    }
+  };
+  const warningsFor = async (account: string): Promise<string[]> => {
+    if (account === '') return [];
+    const h = healthOf(await health.read(), account);
+    const out: string[] = [];
+    if (h.gaps.length > 0) out.push(`${h.gaps.length} history gap(s): ${h.gaps.map((g) => `${g.stream} ${g.from.slice(0, 10)} to ${g.to.slice(0, 10)}`).join('; ')}.`);
+    if (h.failedStreams.length > 0) out.push(`${h.failedStreams.length} stream(s) failed in the last sync: ${h.failedStreams.map((f) => f.stream).join(', ')}.`);
+    if (h.reconciliationDifferences > 0) out.push(`${h.reconciliationDifferences} balance(s) differ from the exchange's.`);
+    if (h.flaggedRecords > 0) out.push(`${h.flaggedRecords} flagged record(s).`);
+    if (h.unclassifiedRows > 0) out.push(`${h.unclassifiedRows} unclassified ledger row(s).`);
+    return out;
+  };
+
+  app.get('/reports', async (c) => {
+    const user = c.get('session').user;
+    const pre = await visibleAccounts(pool, user);
+    const values = formValues(c, pre);
+    const { accounts, refused } = await allowedAccount(c, values.account, pre);
+    if (refused) return refused;
+    const preview = c.req.query('format') !== undefined ? await previewOf(values) : { kind: 'none' as const };
+    return c.html(<ReportsPage user={user} csrf={c.get('csrf')} accounts={accounts} values={values} preview={preview} warnings={await warningsFor(values.account)} />);
+  });
+
+  app.get('/reports/preview', async (c) => {
+    const pre = await visibleAccounts(pool, c.get('session').user);
+    const values = formValues(c, pre);
+    const { refused } = await allowedAccount(c, values.account, pre);
+    if (refused) return refused;
+    const state = await previewOf(values);
+    return c.html(<PreviewPanel state={state} />, state.kind === 'error' ? 400 : 200);
+  });
+
+  const download = async (c: Context<Env>, kind: 'file' | 'zip') => {
+    const values = formValues(c, []);
+    const { refused } = await allowedAccount(c, values.account);
+    if (refused) return refused;
+    let request: ReportRequest;
+    try {
+      request = toRequest(values);
+    } catch (err) {
+      if (err instanceof TradeledgerError && err.kind === 'config') {
+        return c.html(<ErrorPage status={400} message={err.message} hint={err.hint} user={c.get('session').user} csrf={c.get('csrf')} />, 400);
+      }
+      throw err;
+    }
+    const prepared: PreparedDownload = kind === 'file'
+      ? await prepareCsv(options.databaseUrl, request, reportsDir)
+      : await prepareZip(options.databaseUrl, request, reportsDir);
+    const hash = createHash('sha256');
+    let bytes = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) { hash.update(chunk); bytes += chunk.length; done(null, chunk); },
+    });
+    const { user } = c.get('session');
+    const address = c.get('address');
+    // Written straight to Node's response: a year's file goes out at the writer's pace without a
+    // detour through web streams (measured slower on this 2-core machine).
+    const outgoing = c.env.outgoing;
+    outgoing.writeHead(200, {
+      'Content-Type': prepared.contentType,
+      'Content-Disposition': `attachment; filename="${prepared.fileName}"`,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': "default-src 'none'",
+    });
+    pipeline(prepared.stream, counter, outgoing, (err) => {
+      void (async () => {
+        const sent = hash.digest('hex');
+        // Complete: every byte went out and, for a CSV, they hash to what the runner wrote.
+        const written = await prepared.written.then((w) => w, () => undefined);
+        const complete = !err && written !== undefined && (written.sha256 === undefined || written.sha256 === sent);
+        await auditDownload(pool, {
+          nowMs: now(), user, address, request, file: kind === 'file' ? request.file : prepared.fileName, bytes, sha256: sent, complete,
+        });
+      })().catch((e: unknown) => log(JSON.stringify({ type: 'portal-audit-failed', error: e instanceof Error ? e.message : String(e) })))
+        .finally(() => { void prepared.remove(); });
+    });
+    return RESPONSE_ALREADY_SENT;
+  };
+
+  app.get('/download/file', (c) => download(c, 'file'));
+  app.get('/download/zip', (c) => download(c, 'zip'));
+
+  app.get('/charts', async (c) => {
+    const user = c.get('session').user;
+    const pre = await visibleAccounts(pool, user);
+    const account = c.req.query('account') ?? (user.role === 'admin' ? '' : pre[0]?.uid ?? '');
+    const { accounts, refused } = await allowedAccount(c, account, pre);
+    if (refused) return refused;
+    const year = c.req.query('year') ?? String(new Date(now()).getUTCFullYear());
+    const tz = c.req.query('tz') ?? 'UTC';
+    const dataUrl = `/charts/data?${new URLSearchParams({ account, year, tz })}`;
+    return c.html(<ChartsPage user={user} csrf={c.get('csrf')} accounts={accounts} account={account} year={year} tz={tz} dataUrl={dataUrl} />);
+  });
+
+  app.get('/charts/data', async (c) => {
+    const account = c.req.query('account') ?? '';
+    const { refused } = await allowedAccount(c, account);
+    if (refused) return c.json({ error: 'not allowed' }, refused.status as 403 | 404);
+    try {
+      const period = reportPeriod({ year: c.req.query('year') ?? '', tz: c.req.query('tz') ?? 'UTC' });
+      return c.json(await chartData(pool, period, account, reportsDir));
+    } catch (err) {
+      if (err instanceof TradeledgerError && err.kind === 'config') return c.json({ error: err.message, hint: err.hint }, 400);
+      throw err;
+    }
+  });
+
+  app.get('/sessions', async (c) => {
+    const session = c.get('session');
+    const sessions = await listSessions(pool, session.user.id, now());
+    return c.html(<SessionsPage user={session.user} csrf={c.get('csrf')} sessions={sessions} currentId={session.id} />);
+  });
+
+  app.post('/sessions/:id/revoke', async (c) => {
+    const session = c.get('session');
+    const done = await revokeSession(pool, c.req.param('id'), session.user.id, now());
+    if (!done) return c.html(<ErrorPage status={404} message="No such session of yours." user={session.user} csrf={c.get('csrf')} />, 404);
+    return c.redirect('/sessions', 303);
+  });
+
+  app.notFound((c) => c.html(<ErrorPage status={404} message="There is no such page." />, 404));
+  app.onError((err, c) => {
+    log(JSON.stringify({ type: 'portal-error', path: c.req.path, error: err instanceof Error ? err.message : String(err) }));
+    const user = (c as Context<Env>).get('session')?.user as PortalUser | undefined;
+    const message = err instanceof TradeledgerError && err.kind === 'config' ? err.message : 'Something went wrong on the server. The error is in the server log.';
+    return c.html(<ErrorPage status={500} message={message} user={user} />, 500);
+  });
+
+  return { app, close: () => pool.end() };
+}

@@ -1,0 +1,146 @@
+import type pg from 'pg';
+import { TradeledgerError } from '../errors.js';
+import { hashPassword } from './passwordHash.js';
+import type { PortalRole } from './portalUser.js';
+
+/** One row of `tradeledger users list`. */
+export interface PortalUserListing {
+  username: string;
+  role: PortalRole;
+  accounts: string[];
+  createdAt: string;
+  activeSessions: number;
+}
+
+const namePattern = /^[A-Za-z0-9._@-]{1,64}$/;
+
+function checkName(username: string): void {
+  if (!namePattern.test(username)) {
+    throw new TradeledgerError('PORTAL_BAD_USER', `user name "${username}" is not allowed`, {
+      kind: 'config', hint: 'Use 1 to 64 letters, digits, dots, dashes, underscores or @, e.g. anna@firm.example.',
+    });
+  }
+}
+
+/**
+ * Checks a new password: long enough to resist guessing (NIST SP 800-63B asks for at least 8
+ * characters; 10 here), and not the user name.
+ *
+ * @example
+ * checkPassword('anna', 'correct horse battery'); // ok
+ */
+export function checkPassword(username: string, password: string): void {
+  if (password.length < 10) {
+    throw new TradeledgerError('PORTAL_WEAK_PASSWORD', 'the password is shorter than 10 characters', {
+      kind: 'config', hint: 'Choose a longer password; a few unrelated words work well.',
+    });
+  }
+  if (password.toLowerCase() === username.toLowerCase()) {
+    throw new TradeledgerError('PORTAL_WEAK_PASSWORD', 'the password equals the user name', { kind: 'config', hint: 'Choose a different password.' });
+  }
+}
+
+function noSuchUser(username: string): TradeledgerError {
+  return new TradeledgerError('PORTAL_NO_USER', `there is no portal user "${username}"`, {
+    kind: 'config', hint: 'Run `tradeledger users list` to see the users.',
+  });
+}
+
+/**
+ * Adds a portal user with a role and, for accountants, the accounts they may see.
+ *
+ * @example
+ * await addUser(pool, { username: 'anna', password, role: 'accountant', accounts: ['1000000001'] });
+ */
+export async function addUser(pool: pg.Pool, user: { username: string; password: string; role: PortalRole; accounts: string[] }): Promise<void> {
+  checkName(user.username);
+  checkPassword(user.username, user.password);
+  if (user.role === 'admin' && user.accounts.length > 0) {
+    throw new TradeledgerError('PORTAL_BAD_USER', 'an admin sees every account; --account is for accountants', {
+      kind: 'config', hint: 'Drop --account, or use --role accountant.',
+    });
+  }
+  const hash = await hashPassword(user.password);
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const inserted = await client.query<{ id: string }>(
+      'INSERT INTO portal_users (username, password_hash, role) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING id',
+      [user.username, hash, user.role]);
+    if (inserted.rowCount === 0) {
+      throw new TradeledgerError('PORTAL_USER_EXISTS', `the portal user "${user.username}" already exists`, {
+        kind: 'config', hint: 'Pick another name, or change the password with `tradeledger users passwd`.',
+      });
+    }
+    for (const account of user.accounts) {
+      await client.query('INSERT INTO portal_grants (user_id, account_uid) VALUES ($1, $2) ON CONFLICT DO NOTHING', [inserted.rows[0]!.id, account]);
+    }
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * The portal's users, their roles, granted accounts and open sessions.
+ *
+ * @example
+ * for (const u of await listUsers(pool, Date.now())) console.log(u.username, u.role);
+ */
+export async function listUsers(pool: pg.Pool, nowMs: number): Promise<PortalUserListing[]> {
+  const { rows } = await pool.query(
+    `SELECT u.username, u.role, to_char(u.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI"Z"') AS created_at,
+            coalesce((SELECT array_agg(g.account_uid ORDER BY g.account_uid) FROM portal_grants g WHERE g.user_id = u.id), '{}') AS accounts,
+            (SELECT count(*)::int FROM portal_sessions s WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > $1) AS sessions
+     FROM portal_users u ORDER BY u.username`, [new Date(nowMs)]);
+  return rows.map((r) => ({ username: r.username, role: r.role, accounts: r.accounts, createdAt: r.created_at, activeSessions: r.sessions }));
+}
+
+/**
+ * Removes a user; their grants and sessions go with them (downloads stay in the audit table).
+ *
+ * @example
+ * await removeUser(pool, 'anna');
+ */
+export async function removeUser(pool: pg.Pool, username: string): Promise<void> {
+  const { rowCount } = await pool.query('DELETE FROM portal_users WHERE lower(username) = lower($1)', [username]);
+  if (rowCount === 0) throw noSuchUser(username);
+}
+
+/**
+ * Sets a new password and revokes every open session of the user.
+ *
+ * @example
+ * await setPassword(pool, 'anna', newPassword, Date.now());
+ */
+export async function setPassword(pool: pg.Pool, username: string, password: string, nowMs: number): Promise<void> {
+  checkPassword(username, password);
+  const hash = await hashPassword(password);
+  const { rows } = await pool.query<{ id: string }>(
+    'UPDATE portal_users SET password_hash = $2, password_changed_at = $3 WHERE lower(username) = lower($1) RETURNING id', [username, hash, new Date(nowMs)]);
+  if (rows.length === 0) throw noSuchUser(username);
+  await pool.query('UPDATE portal_sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [rows[0]!.id, new Date(nowMs)]);
+}
+
+/**
+ * Grants (or with `grant: false`, withdraws) accounts to an accountant.
+ *
+ * @example
+ * await setGrants(pool, 'anna', ['1000000002'], true);
+ */
+export async function setGrants(pool: pg.Pool, username: string, accounts: string[], grant: boolean): Promise<void> {
+  const { rows } = await pool.query<{ id: string; role: string }>('SELECT id, role FROM portal_users WHERE lower(username) = lower($1)', [username]);
+  const user = rows[0];
+  if (!user) throw noSuchUser(username);
+  if (user.role === 'admin') {
+    throw new TradeledgerError('PORTAL_BAD_USER', `"${username}" is an admin and sees every account already`, { kind: 'config', hint: 'Grants are for accountants.' });
+  }
+  for (const account of accounts) {
+    await pool.query(grant
+      ? 'INSERT INTO portal_grants (user_id, account_uid) VALUES ($1, $2) ON CONFLICT DO NOTHING'
+      : 'DELETE FROM portal_grants WHERE user_id = $1 AND account_uid = $2', [user.id, account]);
+  }
+}

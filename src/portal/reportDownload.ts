@@ -1,0 +1,143 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import pg from 'pg';
+import yazl from 'yazl';
+import { bindNamedParameters } from '../reports/bindNamedParameters.js';
+import { defaultReportsDir, runReports } from '../reports/runReports.js';
+import { reportFiles } from '../reports/reportFormats.js';
+import { streamQueryToCsv } from '../reports/streamQueryToCsv.js';
+import type { ReportRequest } from './reportRequest.js';
+import { queryOf } from './reportRequest.js';
+import { followFile } from './followFile.js';
+
+/** A report being written to a private temporary folder and streamed as it grows. */
+export interface PreparedDownload {
+  /** What the browser saves it as. */
+  fileName: string;
+  contentType: string;
+  /** The bytes, read from disk as the writer appends them: memory stays flat however big the file. */
+  stream: Readable;
+  /** Settles when the writer is done: for a CSV, the file's SHA-256 as the report runner counted it. */
+  written: Promise<{ sha256?: string }>;
+  /** Deletes the temporary folder (call when the response has ended). */
+  remove(): Promise<void>;
+}
+
+async function scratch(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'tradeledger-portal-'));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+// Waits for the writer's first bytes (or its end), so a failure that happens at once (a bad zone,
+// a lost database) still gets an error page instead of a cut-off download.
+async function firstBytes(file: string, written: Promise<unknown>): Promise<void> {
+  let settled = false;
+  written.then(() => { settled = true; }, () => { settled = true; });
+  for (;;) {
+    if (settled) { await written; return; }
+    const size = await stat(file).then((s) => s.size, () => 0);
+    if (size > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Writes one report CSV exactly as `tradeledger report` does (the same query from reports/, the
+ * same parameters, the same streamQueryToCsv, in the same kind of read-only snapshot) and streams
+ * it while it is being written.
+ *
+ * @example
+ * const csv = await prepareCsv(url, request); csv.stream.pipe(res); await csv.written; await csv.remove();
+ */
+export async function prepareCsv(databaseUrl: string, request: ReportRequest, reportsDir = defaultReportsDir): Promise<PreparedDownload> {
+  const { period, account, format, file } = request;
+  const sql = await readFile(path.join(reportsDir, `${queryOf(format, file)}.sql`), 'utf8');
+  const tmp = await scratch();
+  // Not created here: the runner creates it (it may refuse to overwrite), and followFile waits for it.
+  const target = path.join(tmp.dir, file);
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'tradeledger portal download' });
+  client.on('error', () => {});
+  const written = (async () => {
+    try {
+      await client.connect();
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const result = await streamQueryToCsv(client, bindNamedParameters(sql, { from: period.from, to: period.to, tz: period.tz, account }), target);
+      await client.query('COMMIT');
+      return { sha256: result.sha256 };
+    } finally {
+      await client.end().catch(() => {});
+    }
+  })();
+  written.catch(() => {});
+  try {
+    await firstBytes(target, written);
+  } catch (err) {
+    await tmp.remove();
+    throw err;
+  }
+  return { fileName: downloadName(request, file), contentType: 'text/csv; charset=utf-8', stream: followFile(target, written), written, remove: tmp.remove };
+}
+
+/**
+ * Runs the CLI's report runner for a whole format into a temporary folder and zips that folder
+ * (`<label>/<format>/` with every CSV and manifest.json) while the runner writes it: each entry
+ * follows its file as it grows, in the order the runner writes them.
+ *
+ * @example
+ * const zip = await prepareZip(url, request); zip.stream.pipe(res);
+ */
+export async function prepareZip(databaseUrl: string, request: ReportRequest, reportsDir = defaultReportsDir): Promise<PreparedDownload> {
+  const { period, account, format } = request;
+  const tmp = await scratch();
+  const folder = path.join(tmp.dir, period.label, format);
+  const names = reportFiles(format).map((f) => f.file);
+  // One promise per file, settled when the runner reports the file written (or fails).
+  const settle = new Map<string, { resolve(): void; reject(err: unknown): void; done: Promise<void> }>();
+  for (const name of [...names, 'manifest.json']) {
+    let resolve!: () => void;
+    let reject!: (err: unknown) => void;
+    const done = new Promise<void>((res, rej) => { resolve = res; reject = rej; });
+    done.catch(() => {});
+    settle.set(name, { resolve, reject, done });
+  }
+  const written = runReports({ databaseUrl, period, format, account, outDir: folder, reportsDir, onFile: (f) => settle.get(f.file)?.resolve() })
+    .then(() => { for (const s of settle.values()) s.resolve(); return {}; },
+      (err: unknown) => { for (const s of settle.values()) s.reject(err); throw err; });
+  written.catch(() => {});
+  try {
+    await firstBytes(path.join(folder, names[0]!), settle.get(names[0]!)!.done);
+  } catch (err) {
+    await written.catch(() => {});
+    await tmp.remove();
+    throw err;
+  }
+  const zip = new yazl.ZipFile();
+  // yazl reports an entry's read error on the ZipFile, not on its output: end the output with it,
+  // so the browser sees a failed download rather than a short zip.
+  zip.on('error', (err: Error) => (zip.outputStream as Readable).destroy(err));
+  const mtime = new Date();
+  const inZip = `${period.label}/${format}`;
+  for (const [name, { done }] of settle) {
+    zip.addReadStream(followFile(path.join(folder, name), done), `${inZip}/${name}`, { mtime });
+  }
+  zip.end();
+  return {
+    fileName: downloadName(request, 'zip'), contentType: 'application/zip', stream: zip.outputStream as Readable, written,
+    remove: async () => { await written.catch(() => {}); await tmp.remove(); },
+  };
+}
+
+/**
+ * The name a download is saved under: tradeledger_<account or all>_<period>_<format>[_file].
+ *
+ * @example
+ * downloadName(request, 'ledger.csv'); // 'tradeledger_1000000001_2025_native_ledger.csv'
+ */
+export function downloadName(request: ReportRequest, file: string): string {
+  const who = request.account === '' ? 'all' : request.account.replace(/[^A-Za-z0-9_-]/g, '_');
+  return file === 'zip'
+    ? `tradeledger_${who}_${request.period.label}_${request.format}.zip`
+    : `tradeledger_${who}_${request.period.label}_${request.format}_${file}`;
+}

@@ -1,0 +1,49 @@
+import { reportPeriod } from '../reports/reportPeriod.js';
+import type { ReportPeriod } from '../reports/reportPeriod.js';
+import { reportFiles, reportFormats } from '../reports/reportFormats.js';
+import type { ReportFormat } from '../reports/reportFormats.js';
+import { TradeledgerError } from '../errors.js';
+
+/** A report as the portal's forms ask for it, checked. */
+export interface ReportRequest {
+  period: ReportPeriod;
+  format: ReportFormat;
+  /** One account uid, or '' for every account (admins only; checked by the route). */
+  account: string;
+  /** One of the format's files (e.g. 'ledger.csv'); the format's first when not asked for. */
+  file: string;
+}
+
+/**
+ * Reads and checks a report form's fields (`period=year&year=2025` or `period=range&from=..&to=..`,
+ * `tz`, `format`, `account`, `file`) with the CLI's own rules, so a bad field gets the CLI's message.
+ *
+ * @example
+ * reportRequest({ year: '2025', tz: 'UTC', format: 'koinly', account: '1000000001' });
+ */
+export function reportRequest(query: Record<string, string | undefined>): ReportRequest {
+  const byRange = query.period === 'range' || (query.period === undefined && query.year === undefined && query.from !== undefined);
+  const period = reportPeriod(byRange
+    ? { from: query.from ?? '', to: query.to ?? '', tz: query.tz || 'UTC' }
+    : { year: query.year ?? String(new Date().getUTCFullYear()), tz: query.tz || 'UTC' });
+  const format = (query.format ?? 'native') as ReportFormat;
+  if (!reportFormats.includes(format)) {
+    throw new TradeledgerError('REPORT_BAD_FLAG', `format "${query.format}" is not one of ${reportFormats.join(', ')}`, { kind: 'config', hint: 'Pick a format from the list.' });
+  }
+  const files = reportFiles(format).map((f) => f.file);
+  const file = query.file && files.includes(query.file) ? query.file : files[0]!;
+  if (query.file && !files.includes(query.file)) {
+    throw new TradeledgerError('REPORT_BAD_FLAG', `the ${format} format has no file "${query.file}"`, { kind: 'config', hint: `Pick one of ${files.join(', ')}.` });
+  }
+  return { period, format, account: query.account ?? '', file };
+}
+
+/**
+ * The query name (in reports/) behind one of a format's files.
+ *
+ * @example
+ * queryOf('native', 'fees.csv'); // 'fees'
+ */
+export function queryOf(format: ReportFormat, file: string): string {
+  return reportFiles(format).find((f) => f.file === file)!.query;
+}

@@ -1,0 +1,31 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
+
+/**
+ * Debian's Chromium, headless, driven by playwright-core with a fresh profile folder. The flags
+ * keep it off the network (this machine's is closed) and quiet.
+ *
+ * @example
+ * const browser = await startChromium(); const page = await browser.context.newPage(); ... await browser.close();
+ */
+export async function startChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  const profile = await mkdtemp(path.join(tmpdir(), 'tl-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.TRADELEDGER_CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 900 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,170 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { portalFixture, wholeHistory } from './portalFixture.js';
+import { startPortal } from '../../src/portal/startPortal.js';
+import type { RunningPortal } from '../../src/portal/startPortal.js';
+
+const f = portalFixture();
+
+/** Signs in over plain HTTP (as a browser would: form token, cookie, Origin) and returns the session cookie. */
+async function signIn(base: string, who: { username: string; password: string }, headers: Record<string, string> = {}): Promise<{ cookie: string; setCookie: string }> {
+  const form = await fetch(`${base}/login`, { headers });
+  const loginCookie = form.headers.getSetCookie()[0]!.split(';')[0]!;
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+  const res = await fetch(`${base}/login`, {
+    method: 'POST', redirect: 'manual',
+    headers: { cookie: loginCookie, origin: headers['x-forwarded-proto'] ? `${headers['x-forwarded-proto']}://${new URL(base).host}` : base, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams({ _csrf: csrf, username: who.username, password: who.password }).toString(),
+  });
+  expect(res.status).toBe(303);
+  const setCookie = res.headers.getSetCookie().find((c) => c.startsWith('tl_session='))!;
+  return { cookie: setCookie.split(';')[0]!, setCookie };
+}
+
+describe('headers and assets', () => {
+  it('every page carries a CSP without inline scripts, and loads scripts only from /assets, served from node_modules', async () => {
+    const { cookie } = await signIn(f.portal.url, f.admin);
+    const { from, to } = wholeHistory(f);
+    for (const path of ['/login', '/accounts', `/reports?format=native&period=range&from=${from}&to=${to}`, '/charts', '/sessions']) {
+      const res = await fetch(`${f.portal.url}${path}`, { headers: { cookie } });
+      expect(res.status, path).toBe(200);
+      const csp = res.headers.get('content-security-policy')!;
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("style-src 'self'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      const html = await res.text();
+      const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+      for (const [, attrs, body] of scripts) {
+        expect(attrs, path).toMatch(/src="\/assets\/[a-z.]+\.js"/);
+        expect(body).toBe('');
+      }
+      expect(html).not.toMatch(/ on[a-z]+="/);
+      expect(html).not.toMatch(/style="/);
+      expect(html).not.toMatch(/https?:\/\/(?!www\.w3\.org)/);
+    }
+    const require = createRequire(import.meta.url);
+    const htmx = await fetch(`${f.portal.url}/assets/htmx.min.js`);
+    expect(Buffer.from(await htmx.arrayBuffer()).equals(await readFile(require.resolve('htmx.org/dist/htmx.min.js')))).toBe(true);
+    expect((await fetch(`${f.portal.url}/assets/chart.umd.min.js`)).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect((await fetch(`${f.portal.url}/assets/..%2Fportal.css`)).status).toBe(404);
+  });
+
+  it('never renders a key, secret, passphrase, password, its hash or the session token', async () => {
+    const { cookie } = await signIn(f.portal.url, f.admin);
+    const token = cookie.split('=')[1]!;
+    const { from, to } = wholeHistory(f);
+    const pages = await Promise.all(['/accounts', `/reports?format=native&period=range&from=${from}&to=${to}`, '/sessions', '/charts',
+      `/reports/preview?format=native&period=range&from=${from}&to=${to}&file=data-quality.csv`]
+      .map(async (p) => (await fetch(`${f.portal.url}${p}`, { headers: { cookie } })).text()));
+    const hashes = (await f.pool.query('SELECT password_hash FROM portal_users')).rows.map((r) => r.password_hash as string);
+    const secrets = [token, f.admin.password, f.accountant.password, ...hashes,
+      ...f.sandbox.accounts.flatMap((a) => [a.apiKey, a.secretKey, a.passphrase])];
+    for (const page of pages) for (const secret of secrets) expect(page.includes(secret)).toBe(false);
+  });
+
+  it('a bad form value gets the CLI\'s message in the preview, not a stack trace', async () => {
+    const { cookie } = await signIn(f.portal.url, f.admin);
+    const res = await fetch(`${f.portal.url}/reports/preview?format=native&period=year&year=2025&tz=Mars/Olympus`, { headers: { cookie, 'hx-request': 'true' } });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain('--tz &quot;Mars/Olympus&quot; is not a known time zone');
+    expect(html).toContain('Use an IANA zone name such as UTC, Europe/Berlin or Asia/Tokyo.');
+    expect(html).not.toContain('at ');
+  });
+
+  it('an expired session on an htmx request answers with HX-Redirect to the login page', async () => {
+    const res = await fetch(`${f.portal.url}/reports/preview?format=native`, { headers: { cookie: 'tl_session=not-a-token', 'hx-request': 'true' } });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('hx-redirect')).toBe('/login?ended');
+  });
+});
+
+describe('the sessions page', () => {
+  it('lists the user\'s sessions and signs out another one; another user\'s session cannot be touched', async () => {
+    const mine = await signIn(f.portal.url, f.accountant);
+    const other = await signIn(f.portal.url, f.accountant);
+    const admins = await signIn(f.portal.url, f.admin);
+    const page = await (await fetch(`${f.portal.url}/sessions`, { headers: { cookie: mine.cookie } })).text();
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1]!;
+    const revocable = [...page.matchAll(/action="\/sessions\/(\d+)\/revoke"/g)].map((m) => m[1]!);
+    expect(page).toContain('This browser');
+    expect(revocable.length).toBeGreaterThanOrEqual(1);
+    const adminSession = String((await f.pool.query(
+      `SELECT s.id FROM portal_sessions s JOIN portal_users u ON u.id = s.user_id WHERE u.username = $1 ORDER BY s.id DESC LIMIT 1`, [f.admin.username])).rows[0].id);
+    expect(revocable).not.toContain(adminSession);
+    const post = (id: string) => fetch(`${f.portal.url}/sessions/${id}/revoke`, {
+      method: 'POST', redirect: 'manual',
+      headers: { cookie: mine.cookie, origin: f.portal.url, 'content-type': 'application/x-www-form-urlencoded' }, body: `_csrf=${csrf}`,
+    });
+    expect((await post(adminSession)).status).toBe(404);
+    expect((await fetch(`${f.portal.url}/accounts`, { headers: { cookie: admins.cookie }, redirect: 'manual' })).status).toBe(200);
+    const otherId = String((await f.pool.query(`SELECT id FROM portal_sessions WHERE token_hash = sha256(convert_to($1, 'UTF8'))`, [other.cookie.split('=')[1]])).rows[0].id);
+    expect((await post(otherId)).status).toBe(303);
+    expect((await fetch(`${f.portal.url}/accounts`, { headers: { cookie: other.cookie }, redirect: 'manual' })).headers.get('location')).toBe('/login?ended');
+    expect((await fetch(`${f.portal.url}/accounts`, { headers: { cookie: mine.cookie }, redirect: 'manual' })).status).toBe(200);
+  });
+});
+
+describe('behind a TLS reverse proxy', () => {
+  let proxied: RunningPortal;
+  beforeAll(async () => {
+    proxied = await startPortal({ databaseUrl: f.fresh.url, host: '127.0.0.1', port: 0, trustProxy: true, log: () => {} });
+  });
+  afterAll(() => proxied?.close());
+
+  it('marks the cookie Secure, and records the forwarded client address', async () => {
+    const headers = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.7, 10.0.0.1' };
+    const { setCookie } = await signIn(proxied.url, f.admin, headers);
+    expect(setCookie).toMatch(/; HttpOnly/);
+    expect(setCookie).toMatch(/; Secure/);
+    expect(setCookie).toMatch(/; SameSite=Strict/);
+    const { rows } = await f.pool.query(`SELECT address FROM portal_sessions ORDER BY id DESC LIMIT 1`);
+    expect(rows[0].address).toBe('203.0.113.7');
+  });
+
+  it('without the proxy flag, a client cannot fake its address or TLS', async () => {
+    const { setCookie } = await signIn(f.portal.url, f.admin, { 'x-forwarded-for': '198.51.100.1' });
+    expect(setCookie).not.toMatch(/Secure/);
+    const { rows } = await f.pool.query(`SELECT address FROM portal_sessions ORDER BY id DESC LIMIT 1`);
+    expect(rows[0].address).toBe('127.0.0.1');
+  });
+});
+
+describe('tradeledger users', () => {
+  const bin = fileURLToPath(new URL('../../bin/tradeledger.js', import.meta.url));
+  const cli = (args: string[], stdin: string) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: f.fresh.url } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += String(d); });
+    child.stderr.on('data', (d) => { stderr += String(d); });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+
+  it('adds a user with the password from stdin (never a flag), lists, changes it and removes it', async () => {
+    const added = await cli(['users', 'add', 'carla', '--role', 'accountant', '--account', f.granted], 'carla password 1\n');
+    expect(added).toMatchObject({ code: 0, stdout: `added accountant carla (accounts ${f.granted})\n` });
+    await signIn(f.portal.url, { username: 'carla', password: 'carla password 1' });
+    const list = await cli(['users', 'list'], '');
+    expect(list.stdout).toMatch(new RegExp(`^carla\\s+accountant\\s+1\\s+${f.granted}$`, 'm'));
+    expect(list.stdout).toMatch(/^root-admin\s+admin\s+\d+\s+\(all\)$/m);
+    const passwd = await cli(['users', 'passwd', 'carla'], 'carla password 2\n');
+    expect(passwd.code).toBe(0);
+    expect((await cli(['users', 'list'], '')).stdout).toMatch(/^carla\s+accountant\s+0\s/m);
+    await signIn(f.portal.url, { username: 'carla', password: 'carla password 2' });
+    const noPassword = await cli(['users', 'add', 'dora'], '');
+    expect(noPassword.code).toBe(2);
+    expect(noPassword.stderr).toBe('tradeledger: no password on stdin\n  fix: Run it at a terminal to be asked, or pipe the password in as the first line of stdin.\n');
+    const flag = await cli(['users', 'add', 'dora', '--password', 'x'], 'dora password 1\n');
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("unknown option '--password'");
+    expect((await cli(['users', 'remove', 'carla'], '')).stdout).toBe('removed carla\n');
+    expect((await cli(['users', 'remove', 'carla'], '')).stderr).toContain('there is no portal user "carla"');
+  });
+});
