@@ -8,11 +8,15 @@ import { Readable } from 'node:stream';
  * between a fast writer and a slow reader, so memory stays flat, and the first bytes go out as
  * soon as they are written (a proxy in between sees data long before a year's file is complete).
  *
+ * `file` may be a promise of the path (known once the writer starts), and `renamedTo` the name
+ * the writer gives the file when it is complete: a file already renamed before the first read is
+ * read there (an open handle keeps reading across the rename).
+ *
  * @example
  * const done = streamQueryToCsv(client, query, file);
  * followFile(file, done).pipe(response);
  */
-export function followFile(file: string, finished: Promise<unknown>, pollMs = 25): Readable {
+export function followFile(file: string | Promise<string>, finished: Promise<unknown>, pollMs = 25, renamedTo?: string): Readable {
   let handle: FileHandle | undefined;
   let position = 0;
   let state: 'writing' | 'done' | Error = 'writing';
@@ -28,8 +32,14 @@ export function followFile(file: string, finished: Promise<unknown>, pollMs = 25
           // found no bytes, there will be none.
           const doneBefore = state === 'done';
           if (!handle) {
-            handle = await open(file, 'r').catch((err: NodeJS.ErrnoException) => {
-              if (err.code === 'ENOENT' && !doneBefore) return undefined;
+            const path = await file;
+            handle = await open(path, 'r').catch(async (err: NodeJS.ErrnoException) => {
+              if (err.code !== 'ENOENT') throw err;
+              if (renamedTo !== undefined) {
+                const renamed = await open(renamedTo, 'r').catch(() => undefined);
+                if (renamed) return renamed;
+              }
+              if (!doneBefore) return undefined;
               throw err;
             });
             if (!handle) { await wait(); continue; }

@@ -93,21 +93,27 @@ export async function prepareZip(databaseUrl: string, request: ReportRequest, re
   const tmp = await scratch();
   const folder = path.join(tmp.dir, period.label, format);
   const names = reportFiles(format).map((f) => f.file);
-  // One promise per file, settled when the runner reports the file written (or fails).
-  const settle = new Map<string, { resolve(): void; reject(err: unknown): void; done: Promise<void> }>();
+  // Per file: `done` settles when the runner reports the file written (or fails); `writing` gives
+  // the temporary path the runner writes it under until the whole folder is renamed into place.
+  const settle = new Map<string, { resolve(): void; reject(err: unknown): void; done: Promise<void>; writing: Deferred<string> }>();
   for (const name of [...names, 'manifest.json']) {
     let resolve!: () => void;
     let reject!: (err: unknown) => void;
     const done = new Promise<void>((res, rej) => { resolve = res; reject = rej; });
     done.catch(() => {});
-    settle.set(name, { resolve, reject, done });
+    settle.set(name, { resolve, reject, done, writing: deferred<string>() });
   }
-  const written = runReports({ databaseUrl, period, format, account, outDir: folder, reportsDir, onFile: (f) => settle.get(f.file)?.resolve() })
+  const written = runReports({
+    databaseUrl, period, format, account, outDir: folder, reportsDir,
+    onFileStart: (name, temporaryPath) => settle.get(name)?.writing.resolve(temporaryPath),
+    onFile: (f) => settle.get(f.file)?.resolve(),
+  })
     .then(() => { for (const s of settle.values()) s.resolve(); return {}; },
-      (err: unknown) => { for (const s of settle.values()) s.reject(err); throw err; });
+      (err: unknown) => { for (const s of settle.values()) { s.reject(err); s.writing.reject(err); } throw err; });
   written.catch(() => {});
   try {
-    await firstBytes(path.join(folder, names[0]!), settle.get(names[0]!)!.done);
+    const first = settle.get(names[0]!)!;
+    await firstBytes(await Promise.race([first.writing.promise, first.done.then(() => path.join(folder, names[0]!))]), first.done);
   } catch (err) {
     await written.catch(() => {});
     await tmp.remove();
@@ -119,8 +125,8 @@ export async function prepareZip(databaseUrl: string, request: ReportRequest, re
   zip.on('error', (err: Error) => (zip.outputStream as Readable).destroy(err));
   const mtime = new Date();
   const inZip = `${period.label}/${format}`;
-  for (const [name, { done }] of settle) {
-    zip.addReadStream(followFile(path.join(folder, name), done), `${inZip}/${name}`, { mtime });
+  for (const [name, { done, writing }] of settle) {
+    zip.addReadStream(followFile(writing.promise, done, 25, path.join(folder, name)), `${inZip}/${name}`, { mtime });
   }
   zip.end();
   return {
@@ -140,4 +146,18 @@ export function downloadName(request: ReportRequest, file: string): string {
   return file === 'zip'
     ? `tradeledger_${who}_${request.period.label}_${request.format}.zip`
     : `tradeledger_${who}_${request.period.label}_${request.format}_${file}`;
+}
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(err: unknown): void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  promise.catch(() => {});
+  return { promise, resolve, reject };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { bindNamedParameters } from '../reports/bindNamedParameters.js';
 import { defaultReportsDir } from '../reports/runReports.js';
+import { spreadsheetSafeCell } from '../reports/spreadsheetSafeCell.js';
 import type { ReportRequest } from './reportRequest.js';
 import { queryOf } from './reportRequest.js';
 
@@ -22,7 +23,7 @@ const asText: pg.CustomTypesConfig = { getTypeParser: (() => (value: string) => 
 // data-quality ordered by kind) always run over the whole period.
 // test/portal/reportPreview.test.ts checks this against the full files of every format.
 const timeOrdered = new Set(['ledger', 'trades', 'margin-records', 'futures-pnl', 'deposits-withdrawals', 'transfers', 'fees',
-  'koinly', 'cointracking', 'cointracker']);
+  'koinly', 'cointracking', 'cointracker', 'ctc']);
 
 // Widening windows from `from`, in hours (an hour, a day, a week, a month, a quarter), before
 // the whole period. A busy account holds thousands of rows an hour; a quiet one costs a few more
@@ -60,7 +61,9 @@ export async function reportPreview(pool: pg.Pool, request: ReportRequest, limit
     });
     const rows = result.rows as (string | null)[][];
     if (rows.length > limit || to === period.to) {
-      return { columns: result.fields.map((f) => f.name), rows: rows.slice(0, limit), more: rows.length > limit };
+      // As the CSV holds them: a formula-like text cell with its leading ' (csvLines does the same).
+      const shown = rows.slice(0, limit).map((row) => row.map((v) => (v === null ? v : spreadsheetSafeCell(v))));
+      return { columns: result.fields.map((f) => f.name), rows: shown, more: rows.length > limit };
     }
   }
   throw new Error('unreachable: the last window is the whole period');

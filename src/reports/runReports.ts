@@ -34,6 +34,11 @@ export interface RunReportsOptions {
   reportsDir?: string;
   /** Replace files already in the output folder (default: refuse, naming them). */
   force?: boolean;
+  /**
+   * Called as each file (manifest.json last) starts, with the temporary path it is being written
+   * to until the run commits and renames it: a caller can stream it while it grows (the portal's zip).
+   */
+  onFileStart?: (file: string, temporaryPath: string) => void;
   /** Called after each file is written. */
   onFile?: (file: ManifestFile) => void;
 }
@@ -79,6 +84,7 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
     const written: ManifestFile[] = [];
     for (const { query, file } of files) {
       const sql = await readFile(path.join(reportsDir, `${query}.sql`), 'utf8');
+      options.onFileStart?.(file, output.temporary(file));
       const result = await streamQueryToCsv(client, bindNamedParameters(sql, params), output.temporary(file), { flags: 'wx' }).catch((err: unknown) => {
         if (isFileError(err)) {
           throw new TradeledgerError('REPORT_OUT_DIR', `cannot write ${file} in ${outDir}: ${err.code}`, { kind: 'config', cause: err, hint: 'Pass --out with a folder you can write to.' });
@@ -101,6 +107,7 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
       coverage,
       ...facts,
     };
+    options.onFileStart?.('manifest.json', output.temporary('manifest.json'));
     await writeFile(output.temporary('manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
     await output.commit();
     return { outDir, manifestPath: path.join(outDir, 'manifest.json'), manifest };
