@@ -2,26 +2,52 @@ import type { Kysely } from 'kysely';
 import { poolOf } from '../db/createDb.js';
 import { TradeledgerError } from '../errors.js';
 
+/** The per-account locks of one run, on one connection held for the whole run. */
+export interface SyncLock {
+  /** The server process of the connection holding the locks (see sync_runs.backend_pid). */
+  readonly backendPid: number;
+  release(): Promise<void>;
+}
+
 /**
- * Holds a session-level advisory lock for the whole run, so two syncs never write the same
- * checkpoints at once. A killed process's lock dies with its connection.
+ * Holds one session-level advisory lock per account UID for the whole run, so two syncs never
+ * write one account's checkpoints at once, while syncs of different accounts (a manual sync of
+ * account a, workers on b and c) run side by side. All or nothing: if another process holds any
+ * of the accounts, none is kept and the run is refused (retryable: that sync will finish). A
+ * killed process's locks die with its connection.
  *
  * @example
- * const lock = await holdSyncLock(db); try { ... } finally { await lock.release(); }
+ * const lock = await holdSyncLock(db, ['2000001117']); try { ... } finally { await lock.release(); }
  */
-export async function holdSyncLock(db: Kysely<any>): Promise<{ release: () => Promise<void> }> {
+export async function holdSyncLock(db: Kysely<any>, accountUids: readonly string[], names: ReadonlyMap<string, string> = new Map()): Promise<SyncLock> {
   const client = await poolOf(db).connect();
-  const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext('tradeledger.sync')) AS ok");
-  if (rows[0]?.ok !== true) {
-    client.release();
-    throw new TradeledgerError('SYNC_RUNNING', 'another tradeledger sync is running against this database', {
-      kind: 'config', hint: 'wait for it to finish (see `tradeledger status`), or stop it; a killed sync releases its lock at once',
-    });
-  }
-  return {
-    release: async () => {
-      await client.query("SELECT pg_advisory_unlock(hashtext('tradeledger.sync'))").catch(() => undefined);
-      client.release();
-    },
+  const held: string[] = [];
+  const unlockAll = async () => {
+    for (const uid of held) await client.query("SELECT pg_advisory_unlock(hashtext('tradeledger.sync'), hashtext($1))", [uid]).catch(() => undefined);
   };
+  try {
+    const { rows: [me] } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    for (const uid of [...new Set(accountUids)].sort()) {
+      const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext('tradeledger.sync'), hashtext($1)) AS ok", [uid]);
+      if (rows[0]?.ok !== true) {
+        const name = names.get(uid) ?? uid;
+        throw new TradeledgerError('SYNC_RUNNING', `another tradeledger sync (a manual sync or a worker) is syncing account "${name}" on this database`, {
+          kind: 'config', retryable: true, details: { account: name },
+          hint: 'wait for it to finish (see `tradeledger status`), or leave that account out with --account; a killed sync releases its lock at once',
+        });
+      }
+      held.push(uid);
+    }
+    return {
+      backendPid: me!.pid,
+      release: async () => {
+        await unlockAll();
+        client.release();
+      },
+    };
+  } catch (e) {
+    await unlockAll();
+    client.release();
+    throw e;
+  }
 }
