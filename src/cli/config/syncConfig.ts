@@ -24,6 +24,14 @@ export interface SyncConfig {
     readonly streams: readonly string[] | undefined;
     readonly windowDays: Readonly<Record<string, number>>;
   };
+  /** The workers' nightly enqueue (cron pattern, UTC); undefined = none. Validated when loaded. */
+  readonly schedule: string | undefined;
+  readonly worker: {
+    readonly concurrency: number;
+    readonly heartbeatMs: number;
+    readonly sweepMs: number;
+    readonly staleMs: number;
+  };
   readonly client: {
     readonly safetyFactor: number;
     readonly maxRetries: number;
@@ -48,4 +56,8 @@ export const configDefaults = {
   retryBaseMs: 250,
   timeoutMs: 15_000,
   maxClockSkewSeconds: 60,
+  workerConcurrency: 2,
+  workerHeartbeatSeconds: 30,
+  workerSweepSeconds: 60,
+  workerStaleSeconds: 600,
 } as const;
