@@ -50,10 +50,11 @@ export interface RunningWorker {
 export async function runWorker(o: WorkerOptions): Promise<RunningWorker> {
   const taskList: TaskList = {
     [syncTaskName]: syncTask({ db: o.db, optionsFor: o.optionsFor, log: o.log }),
-    [enqueueAllTaskName]: async (_payload, helpers) => {
+    [enqueueAllTaskName]: async (payload, helpers) => {
       const jobs = await o.accountsToQueue();
       await enqueueSyncs(helpers, jobs);
-      o.log.write({ type: 'schedule-enqueued', accounts: jobs.length });
+      const tick = (payload as { _cron?: { ts?: string } } | null)?._cron?.ts ?? null;
+      o.log.write({ type: 'schedule-enqueued', tick, accounts: jobs.length });
     },
   };
   const events: WorkerEvents = new EventEmitter();
