@@ -41,6 +41,7 @@ console.log(`- sandbox: seed 1, ${accountsN} client accounts, scale ${scale}, re
 
 const sandbox = await startSandbox({ port: 0, seed: 1, scale, accounts: accountsN, rateLimit: true });
 const summary: (string | number)[][] = [];
+const slotsOf = (workersN: number) => workersN * concurrency;
 try {
   const { file, env, accounts } = writeFirmConfig(sandbox, { sync: { streams } });
   const now = Math.min(Date.now(), sandbox.world.now());
@@ -71,6 +72,23 @@ try {
         await new Promise((r) => setTimeout(r, 250));
       }
       const wallS = (Date.now() - t0) / 1000;
+      // The night after: every account enqueued again on the synced database. Each job now reads
+      // only the 7-day look-back, so its time is the per-job cost a nightly run pays.
+      let nightly = '';
+      if (process.env.BENCH_NIGHTLY !== '0' && workersN === workerCounts[workerCounts.length - 1]) {
+        const lastRun = (await sql<{ id: string }>`SELECT coalesce(max(id), 0)::text AS id FROM sync_runs`.execute(db)).rows[0]!.id;
+        const n0 = Date.now();
+        const again = await runCli(['enqueue', '--config', file], cliEnv);
+        if (again.code !== 0) throw new Error(`enqueue failed: ${again.stderr}`);
+        for (;;) {
+          const { rows } = await sql<{ n: string }>`SELECT count(*)::text AS n FROM graphile_worker.jobs`.execute(db);
+          if (rows[0]!.n === '0') break;
+          await new Promise((r) => setTimeout(r, 250));
+        }
+        const nightS = (Date.now() - n0) / 1000;
+        const jobs = (await sql<{ s: number }>`SELECT extract(epoch FROM finished_at - started_at)::float8 AS s FROM sync_runs WHERE id > ${lastRun}::bigint AND status = 'ok' ORDER BY 1`.execute(db)).rows.map((r) => r.s);
+        nightly = `nightly rerun of ${jobs.length} accounts: wall ${nightS.toFixed(1)} s = ${(nightS / jobs.length * slotsOf(workersN)).toFixed(2)} s per account per job slot; sync run per account median ${jobs[Math.floor(jobs.length / 2)]!.toFixed(2)} s, max ${jobs[jobs.length - 1]!.toFixed(2)} s`;
+      }
       await stopWorkers(workers);
       const runs = (await sql<{ uid: string; s: number; status: string }>`
         SELECT u AS uid, extract(epoch FROM finished_at - started_at)::float8 AS s, status FROM sync_runs, unnest(account_uids) u`.execute(db)).rows;
@@ -82,6 +100,7 @@ try {
       const firmMinS = firmMinimum / slots;
       const failed = workers.flatMap((w) => w.events()).filter((e) => e.type === 'job-failed' || e.type === 'job-partial').length;
       console.log(`### ${workersN} worker(s) x concurrency ${concurrency}: ${ok.length} of ${accounts.length} accounts ok, ${failed} failed attempts, wall ${wallS.toFixed(1)} s, ${sandbox.stats.total - beforeRequests} requests, ${sandbox.stats.total429 - before429} 429s\n`);
+      if (nightly) console.log(`${nightly}\n`);
       console.log(markdownTable(['account (worst ratio first)', 'job s', 'min s', 'ratio'], ratios.slice(0, 3).map((r) => [r.uid, Number(r.s.toFixed(2)), Number(r.min.toFixed(2)), Number(r.ratio.toFixed(2))])));
       console.log('');
       summary.push([workersN, slots, Number(wallS.toFixed(1)), Number(firmMinS.toFixed(1)), Number((wallS / firmMinS).toFixed(2)),
