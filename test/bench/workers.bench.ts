@@ -28,6 +28,7 @@ import { startWorker, stopWorkers } from '../worker/workerProcesses.js';
 import { machineInfo } from './support/machineInfo.js';
 import { markdownTable } from './support/markdownTable.js';
 import { minimumRequests } from './support/minimumRequests.js';
+import { watchProcessCpu } from './support/watchProcessCpu.js';
 import { scratchDatabase } from './support/scratchDatabase.js';
 
 const accountsN = Number(process.env.BENCH_ACCOUNTS ?? 200);
@@ -63,6 +64,9 @@ try {
     try {
       const workers = Array.from({ length: workersN }, () => startWorker(file, cliEnv, concurrency));
       while (workers.some((w) => !w.events().some((e) => e.type === 'worker-start'))) await new Promise((r) => setTimeout(r, 100));
+      // CPU-seconds so far of this run's worker processes (their command line names the config file).
+      const cpuNow = () => watchProcessCpu((cmd) => cmd.includes(` worker --config ${file}`)).stop();
+      const cpu0 = cpuNow();
       const t0 = Date.now();
       const q = await runCli(['enqueue', '--config', file], cliEnv);
       if (q.code !== 0) throw new Error(`enqueue failed: ${q.stderr}`);
@@ -72,11 +76,13 @@ try {
         await new Promise((r) => setTimeout(r, 250));
       }
       const wallS = (Date.now() - t0) / 1000;
+      const firstCpuS = cpuNow() - cpu0;
       // The night after: every account enqueued again on the synced database. Each job now reads
       // only the 7-day look-back, so its time is the per-job cost a nightly run pays.
       let nightly = '';
       if (process.env.BENCH_NIGHTLY !== '0' && workersN === workerCounts[workerCounts.length - 1]) {
         const lastRun = (await sql<{ id: string }>`SELECT coalesce(max(id), 0)::text AS id FROM sync_runs`.execute(db)).rows[0]!.id;
+        const nightCpu0 = cpuNow();
         const n0 = Date.now();
         const again = await runCli(['enqueue', '--config', file], cliEnv);
         if (again.code !== 0) throw new Error(`enqueue failed: ${again.stderr}`);
@@ -86,8 +92,9 @@ try {
           await new Promise((r) => setTimeout(r, 250));
         }
         const nightS = (Date.now() - n0) / 1000;
+        const nightCpuS = cpuNow() - nightCpu0;
         const jobs = (await sql<{ s: number }>`SELECT extract(epoch FROM finished_at - started_at)::float8 AS s FROM sync_runs WHERE id > ${lastRun}::bigint AND status = 'ok' ORDER BY 1`.execute(db)).rows.map((r) => r.s);
-        nightly = `nightly rerun of ${jobs.length} accounts: wall ${nightS.toFixed(1)} s = ${(nightS / jobs.length * slotsOf(workersN)).toFixed(2)} s per account per job slot; sync run per account median ${jobs[Math.floor(jobs.length / 2)]!.toFixed(2)} s, max ${jobs[jobs.length - 1]!.toFixed(2)} s`;
+        nightly = `nightly rerun of ${jobs.length} accounts: wall ${nightS.toFixed(1)} s = ${(nightS / jobs.length * slotsOf(workersN)).toFixed(2)} s per account per job slot; worker CPU ${(nightCpuS / jobs.length * 1000).toFixed(0)} ms per account (${nightCpuS.toFixed(1)} CPU-s in all); sync run per account median ${jobs[Math.floor(jobs.length / 2)]!.toFixed(2)} s, max ${jobs[jobs.length - 1]!.toFixed(2)} s`;
       }
       await stopWorkers(workers);
       const runs = (await sql<{ uid: string; s: number; status: string }>`
@@ -99,7 +106,7 @@ try {
       const slots = workersN * concurrency;
       const firmMinS = firmMinimum / slots;
       const failed = workers.flatMap((w) => w.events()).filter((e) => e.type === 'job-failed' || e.type === 'job-partial').length;
-      console.log(`### ${workersN} worker(s) x concurrency ${concurrency}: ${ok.length} of ${accounts.length} accounts ok, ${failed} failed attempts, wall ${wallS.toFixed(1)} s, ${sandbox.stats.total - beforeRequests} requests, ${sandbox.stats.total429 - before429} 429s\n`);
+      console.log(`### ${workersN} worker(s) x concurrency ${concurrency}: ${ok.length} of ${accounts.length} accounts ok, ${failed} failed attempts, wall ${wallS.toFixed(1)} s, ${sandbox.stats.total - beforeRequests} requests, ${sandbox.stats.total429 - before429} 429s, worker CPU ${firstCpuS.toFixed(1)} s (${(firstCpuS / ok.length * 1000).toFixed(0)} ms per account, start-up excluded)\n`);
       if (nightly) console.log(`${nightly}\n`);
       console.log(markdownTable(['account (worst ratio first)', 'job s', 'min s', 'ratio'], ratios.slice(0, 3).map((r) => [r.uid, Number(r.s.toFixed(2)), Number(r.min.toFixed(2)), Number(r.ratio.toFixed(2))])));
       console.log('');
