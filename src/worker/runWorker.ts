@@ -6,6 +6,7 @@ import type { SyncOptions } from '../extract/syncOptions.js';
 import { enqueueSyncs } from './enqueueSyncs.js';
 import { nightlySchedule } from './nightlySchedule.js';
 import { syncTask } from './syncTask.js';
+import { sharedClockOffset } from './sharedClockOffset.js';
 import { enqueueAllTaskName, syncTaskName } from './syncJobSpec.js';
 import type { SyncJobPayload } from './syncJobSpec.js';
 import { registerWorker, defaultLiveness } from './workerRegistry.js';
@@ -49,7 +50,7 @@ export interface RunningWorker {
  */
 export async function runWorker(o: WorkerOptions): Promise<RunningWorker> {
   const taskList: TaskList = {
-    [syncTaskName]: syncTask({ db: o.db, optionsFor: o.optionsFor, log: o.log }),
+    [syncTaskName]: syncTask({ db: o.db, optionsFor: o.optionsFor, log: o.log, clockOffset: sharedClockOffset() }),
     [enqueueAllTaskName]: async (payload, helpers) => {
       const jobs = await o.accountsToQueue();
       await enqueueSyncs(helpers, jobs);

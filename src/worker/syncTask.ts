@@ -13,6 +13,8 @@ export interface SyncTaskContext {
   /** The sync options of one configured account (throws a config error for an unknown one). */
   optionsFor(account: string, streams: readonly string[] | undefined): SyncOptions;
   readonly log: WorkerLog;
+  /** The exchange clock offset shared by the process's jobs (see sharedClockOffset). */
+  clockOffset(o: Pick<SyncOptions, 'baseUrl' | 'client'>): Promise<number>;
 }
 
 /**
@@ -32,7 +34,8 @@ export function syncTask(ctx: SyncTaskContext): Task {
     const p = rawPayload as SyncJobPayload;
     const job = { account: p.account, uid: p.uid, jobId: helpers.job.id, attempt: helpers.job.attempts, of: helpers.job.max_attempts };
     try {
-      const options = ctx.optionsFor(p.account, p.streams);
+      const base = ctx.optionsFor(p.account, p.streams);
+      const options: SyncOptions = { ...base, clockOffsetMs: await ctx.clockOffset(base) };
       if (options.accounts[0]?.uid !== undefined && options.accounts[0].uid !== p.uid) {
         throw new TradeledgerError('ACCOUNT_UID_CHANGED', `account "${p.account}" has uid ${options.accounts[0].uid} in the config, but the job was queued for ${p.uid}`, {
           kind: 'config', hint: 'enqueue the account again (`tradeledger enqueue --account NAME`) after changing its uid',
