@@ -77,6 +77,9 @@ try {
       }
       const wallS = (Date.now() - t0) / 1000;
       const firstCpuS = cpuNow() - cpu0;
+      // The first sync's runs, before any nightly rerun adds its own.
+      const runs = (await sql<{ uid: string; s: number; status: string }>`
+        SELECT u AS uid, extract(epoch FROM finished_at - started_at)::float8 AS s, status FROM sync_runs, unnest(account_uids) u`.execute(db)).rows;
       // The night after: every account enqueued again on the synced database. Each job now reads
       // only the 7-day look-back, so its time is the per-job cost a nightly run pays.
       let nightly = '';
@@ -97,8 +100,6 @@ try {
         nightly = `nightly rerun of ${jobs.length} accounts: wall ${nightS.toFixed(1)} s = ${(nightS / jobs.length * slotsOf(workersN)).toFixed(2)} s per account per job slot; worker CPU ${(nightCpuS / jobs.length * 1000).toFixed(0)} ms per account (${nightCpuS.toFixed(1)} CPU-s in all); sync run per account median ${jobs[Math.floor(jobs.length / 2)]!.toFixed(2)} s, max ${jobs[jobs.length - 1]!.toFixed(2)} s`;
       }
       await stopWorkers(workers);
-      const runs = (await sql<{ uid: string; s: number; status: string }>`
-        SELECT u AS uid, extract(epoch FROM finished_at - started_at)::float8 AS s, status FROM sync_runs, unnest(account_uids) u`.execute(db)).rows;
       const ok = runs.filter((r) => r.status === 'ok');
       const ratios = ok.map((r) => ({ uid: r.uid, s: r.s, min: minOf.get(r.uid)!, ratio: r.s / minOf.get(r.uid)! })).sort((a, b) => b.ratio - a.ratio);
       const slowest = [...ratios].sort((a, b) => b.s - a.s)[0]!;

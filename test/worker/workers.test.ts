@@ -78,6 +78,11 @@ describe('sync jobs on three worker processes', () => {
 
     // Zero 429 answers at the real per-UID limits.
     expect(sandbox.stats.total429, JSON.stringify(sandbox.stats.rateLimited)).toBe(0);
+    // The clock is read once per worker process (3 samples of the public X10), not per job:
+    // the exchange limits that endpoint per IP, which every worker on a machine shares.
+    const clockReads = Object.values(sandbox.stats.requests['X10'] ?? {}).reduce((a, b) => a + b, 0);
+    expect(clockReads).toBeGreaterThan(0);
+    expect(clockReads).toBeLessThanOrEqual(3 * 3);
 
     // The wrong key failed its job exactly once, for good, with the exchange's reason and the fix.
     const failures = await sql<{ account_uid: string; code: string; message: string }>`SELECT account_uid, code, message FROM sync_job_failures`.execute(fresh.db);
