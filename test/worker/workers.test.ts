@@ -52,6 +52,7 @@ describe('sync jobs on three worker processes', () => {
     const queued = await runCli(['status'], cliEnv);
     expect(queued.stdout).toMatch(/sync jobs \(tradeledger worker\):/);
     expect(queued.stdout.match(/queued 1 {2}running 0 {2}failed 0/g)?.length).toBe(25);
+    expect(queued.stdout).toMatch(/client-001 +queued 1 {2}running 0 {2}failed 0/);
 
     workers = [0, 1, 2].map(() => startWorker(file, cliEnv, 1));
     await waitFor('every job to finish', async () => (await jobsLeft(fresh.db)).length === 0);
