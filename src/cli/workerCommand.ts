@@ -37,7 +37,7 @@ export function workerCommand(_setExit: (code: number) => void): Command {
       try {
         const sink = (e: SyncEvent) => { if (kept.has(e.type)) log.write(e); };
         const worker = await runWorker({
-          url, db, concurrency, schedule: config.schedule, log,
+          url, db, concurrency, schedule: config.schedule, log, stopGraceMs: config.worker.stopGraceMs,
           liveness: { heartbeatMs: config.worker.heartbeatMs, sweepMs: config.worker.sweepMs, staleMs: config.worker.staleMs },
           optionsFor: (name, streams) => {
             const account = config.accounts.find((a) => a.name === name);

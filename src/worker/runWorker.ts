@@ -28,6 +28,8 @@ export interface WorkerOptions {
   accountsToQueue(): Promise<SyncJobPayload[]>;
   readonly log: WorkerLog;
   readonly liveness?: LivenessTimes;
+  /** On stop, how long a running sync may go on before its job is handed back; default 10 s. */
+  readonly stopGraceMs?: number;
   /** How often an idle worker polls for due jobs (retries); default 2 s. New jobs arrive by LISTEN/NOTIFY at once. */
   readonly pollMs?: number;
 }
@@ -75,7 +77,11 @@ export async function runWorker(o: WorkerOptions): Promise<RunningWorker> {
       maxPoolSize: o.concurrency + 2, logger: quiet, events, taskList,
       parsedCronItems: o.schedule === undefined ? [] : nightlySchedule(o.schedule),
       // Give a running sync a moment to reach its next commit before it is abandoned.
-      gracefulShutdownAbortTimeout: 10_000,
+      gracefulShutdownAbortTimeout: o.stopGraceMs ?? 10_000,
+      // Batched (delay 0), a job's completion or failure is flushed by the engine's shutdown
+      // before it lets go; unbatched, 0.17 fires it without waiting, and a process that exits
+      // after stop() could leave a finished job locked.
+      preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
     });
     registration = await registerWorker(o.url, poolId ?? 'unknown', utils, o.concurrency, o.liveness ?? defaultLiveness, (dead) => o.log.write({ type: 'dead-workers-freed', pools: dead }));
   } catch (e) {

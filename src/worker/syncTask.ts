@@ -42,7 +42,9 @@ export function syncTask(ctx: SyncTaskContext): Task {
         });
       }
       ctx.log.write({ type: 'job-start', ...job });
-      const result = await Promise.race([runSync(options), helpers.abortPromise.then(() => { throw new Error('the worker is shutting down; the job is retried, resuming from its last committed page'); })]);
+      // The engine's abortPromise rejects when the stop grace ends; either way the job goes back.
+      const abandon = () => { throw new Error('the worker is shutting down; the job is retried, resuming from its last committed page'); };
+      const result = await Promise.race([runSync(options), helpers.abortPromise.then(abandon, abandon)]);
       if (result.status !== 'ok') {
         ctx.log.write({ type: 'job-partial', ...job, failed: result.errors.length, runId: result.runId });
         throw new Error(`partial sync of "${p.account}" (run ${result.runId}): ${result.errors.length} partition(s) failed, first: ${result.errors[0]?.stream}/${result.errors[0]?.partition} ${result.errors[0]?.code} ${result.errors[0]?.message}`);

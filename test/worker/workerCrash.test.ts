@@ -79,3 +79,45 @@ describe('kill -9 of a worker in the middle of a job', () => {
     expect(sandbox.stats.total429, JSON.stringify(sandbox.stats.rateLimited)).toBe(0);
   }, 180_000);
 });
+
+describe('SIGTERM of a worker in the middle of a job', () => {
+  it('hands the job back to the engine and exits 0; the next worker finishes it to the ground truth', async () => {
+    const db2 = await freshDatabase();
+    try {
+      const { file, env, accounts } = writeFirmConfig(sandbox, {
+        sync: { safetyLagSeconds: 0, streams: ['deposits'], since: new Date(sandbox.world.now() - 731 * 86_400_000).toISOString() },
+        client: { safetyFactor: 0.8 },
+        // A second of grace: the 3,800 or more deposits left need at least 3.8 s, so the job is
+        // handed back rather than finished (production: 10 s).
+        worker: { stopGraceSeconds: 1 },
+      });
+      const cliEnv = { ...env, DATABASE_URL: db2.url };
+      const one = accounts[0]!;
+      expect((await runCli(['enqueue', '--config', file, '--account', one.name], cliEnv)).code).toBe(0);
+      const first = startWorker(file, cliEnv, 1);
+      await waitFor('a job half done', async () => {
+        const { rows } = await sql<{ n: string }>`SELECT count(*)::text AS n FROM deposits WHERE account_uid = ${one.uid}`.execute(db2.db);
+        return Number(rows[0]!.n) >= 200;
+      }, 60_000);
+      first.child.kill('SIGTERM');
+      const stopped = await first.done;
+      expect(stopped.code, stopped.stderr.slice(-500)).toBe(0);
+      expect(first.events().some((e) => e.type === 'worker-stop')).toBe(true);
+      const [job] = await jobsLeft(db2.db);
+      expect(job, 'the job is still queued').toBeDefined();
+      expect(job!.locked_by).toBeNull();
+      expect(job!.last_error).toMatch(/shutting down/);
+      const left = Number((await sql<{ n: string }>`SELECT count(*)::text AS n FROM deposits WHERE account_uid = ${one.uid}`.execute(db2.db)).rows[0]!.n);
+      expect(left, 'stopped before the end').toBeLessThan(4000);
+
+      const second = startWorker(file, cliEnv, 1);
+      workers.push(second);
+      await waitFor('the job to finish', async () => (await jobsLeft(db2.db)).length === 0, 90_000);
+      const { differences } = await diffAgainstTruth(sandbox, db2.db, [one.uid]);
+      expect(differences.filter((d) => d.startsWith('deposits ')).slice(0, 10)).toEqual([]);
+      await stopWorkers([second]);
+    } finally {
+      await db2.drop();
+    }
+  }, 180_000);
+});

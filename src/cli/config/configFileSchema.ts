@@ -54,6 +54,7 @@ export const configFileSchema = z.strictObject({
     heartbeatSeconds: z.number().positive().optional(),
     sweepSeconds: z.number().positive().optional(),
     staleSeconds: z.number().positive().optional(),
+    stopGraceSeconds: z.number().nonnegative().max(3600).optional(),
   }).optional(),
   client: z.strictObject({
     safetyFactor: z.number().gt(0).max(1).optional(),

@@ -69,6 +69,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): SyncConf
       heartbeatMs: (w.heartbeatSeconds ?? configDefaults.workerHeartbeatSeconds) * 1000,
       sweepMs: (w.sweepSeconds ?? configDefaults.workerSweepSeconds) * 1000,
       staleMs: (w.staleSeconds ?? configDefaults.workerStaleSeconds) * 1000,
+      stopGraceMs: (w.stopGraceSeconds ?? configDefaults.workerStopGraceSeconds) * 1000,
     },
     client: {
       safetyFactor: c.safetyFactor ?? configDefaults.safetyFactor,

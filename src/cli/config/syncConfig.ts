@@ -31,6 +31,8 @@ export interface SyncConfig {
     readonly heartbeatMs: number;
     readonly sweepMs: number;
     readonly staleMs: number;
+    /** On SIGTERM, how long a running sync may go on before its job is handed back. */
+    readonly stopGraceMs: number;
   };
   readonly client: {
     readonly safetyFactor: number;
@@ -60,4 +62,5 @@ export const configDefaults = {
   workerHeartbeatSeconds: 30,
   workerSweepSeconds: 60,
   workerStaleSeconds: 600,
+  workerStopGraceSeconds: 10,
 } as const;
