@@ -10,6 +10,8 @@ import { reportCommand } from './reportCommand.js';
 import { demoCommand } from './demoCommand.js';
 import { serveCommand } from './serveCommand.js';
 import { usersCommand } from './usersCommand.js';
+import { workerCommand } from './workerCommand.js';
+import { enqueueCommand } from './enqueueCommand.js';
 
 /**
  * The CLI entry: parses argv, runs one command, and turns every failure into a message and an
@@ -28,7 +30,7 @@ export async function main(argv: string[]): Promise<number> {
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   const setExit = (code: number) => { exitCode = code; };
   for (const make of [demoCommand, syncCommand, statusCommand, reportCommand, dbCommand, sandboxCommand,
-    serveCommand, usersCommand]) {
+    serveCommand, usersCommand, workerCommand, enqueueCommand]) {
     program.addCommand(make(setExit));
   }
   try {

@@ -19,6 +19,7 @@ export function sandboxCommand(_setExit: (code: number) => void): Command {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--seed <n>', 'seed of the generated data and of the faults', '1')
     .option('--scale <scale>', 'data size: tiny, small, medium, large or xl, and/or resource=count terms (e.g. tiny,spotOrders=200000)', 'small')
+    .option('--accounts <n>', 'add N client accounts (client-001, ...) playing a large firm: each its own UID, key and data, deterministic from the seed', '0')
     .option('--no-rate-limit', 'turn the per-UID rate limits off')
     .addOption(new Option('--faults <spec>', `inject faults: ${faultSyntax}`))
     .option('--truth <file>', 'write the ground truth (every record the history endpoints can return) as JSON lines to FILE before serving')
@@ -43,11 +44,12 @@ one second of tokens (no burst above the per-second rate); all keys of a UID sha
 Test controls (unsigned, loopback only): GET /_sandbox/truth | /_sandbox/stats | /_sandbox/accounts,
 POST /_sandbox/advance {ms} | /_sandbox/settle {uid, resource, id} | /_sandbox/faults {spec} |
 /_sandbox/clock {skewMs}.`)
-    .action(async (opts: { port: string; host: string; seed: string; scale: string; rateLimit: boolean; faults?: string; truth?: string; now?: string; taxSpanDays: string; logRequests?: boolean }) => {
+    .action(async (opts: { port: string; host: string; seed: string; scale: string; accounts: string; rateLimit: boolean; faults?: string; truth?: string; now?: string; taxSpanDays: string; logRequests?: boolean }) => {
       // Loaded on demand so other commands never pay for (or depend on) the sandbox's data code.
       const { startSandbox } = await import('../sandbox/startSandbox.js');
       const sandbox = await startSandbox({
         port: whole('--port', opts.port, 65_535), host: opts.host, seed: whole('--seed', opts.seed, Number.MAX_SAFE_INTEGER), scale: opts.scale,
+        accounts: whole('--accounts', opts.accounts, 10_000),
         rateLimit: opts.rateLimit, faults: opts.faults ?? '', logRequests: opts.logRequests ?? false,
         taxSpanDays: whole('--tax-span-days', opts.taxSpanDays, 3660),
         ...(opts.now === undefined ? {} : { now: whole('--now', opts.now, Number.MAX_SAFE_INTEGER) }),

@@ -3,7 +3,8 @@ import { createDb } from '../db/createDb.js';
 import { migrate } from '../db/migrate.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { syncStatus } from '../extract/syncStatus.js';
-import { syncLockHeld } from '../extract/syncLock.js';
+import { runHolderAlive } from '../extract/syncLock.js';
+import { syncJobStatus } from '../worker/syncJobStatus.js';
 
 /**
  * `tradeledger status`: per account and stream the watermark, state, row count and known history
@@ -23,9 +24,10 @@ export function statusCommand(_setExit: (code: number) => void): Command {
       try {
         const s = await syncStatus(db);
         // A run whose process died with its database could not record its end: it is not running.
-        if (s.lastRun?.status === 'running' && !(await syncLockHeld(db))) s.lastRun.status = 'interrupted';
+        if (s.lastRun?.status === 'running' && !(await runHolderAlive(db, s.lastRun.id))) s.lastRun.status = 'interrupted';
+        const jobs = await syncJobStatus(db);
         if (flags.json) {
-          process.stdout.write(`${JSON.stringify(s)}\n`);
+          process.stdout.write(`${JSON.stringify({ ...s, jobs })}\n`);
           return;
         }
         const run = s.lastRun;
@@ -36,6 +38,11 @@ export function statusCommand(_setExit: (code: number) => void): Command {
           if (x.lastError && x.state === 'failed') process.stdout.write(`    last error: ${x.lastError}\n`);
           if (x.pendingWindows > 0) process.stdout.write(`    ${x.pendingWindows} window${x.pendingWindows === 1 ? '' : 's'} of an interrupted run still to read: the next sync reads them first\n`);
           for (const g of x.gaps) process.stdout.write(`    history gap ${g.partition}: ${g.from.slice(0, 10)} .. ${g.to.slice(0, 10)} (beyond the endpoint's horizon)\n`);
+        }
+        if (jobs.length > 0) process.stdout.write('sync jobs (tradeledger worker):\n');
+        for (const j of jobs) {
+          process.stdout.write(`  ${j.account.padEnd(24)} queued ${j.queued}  running ${j.running}  failed ${j.failed}${j.nextRunAt && j.queued > 0 ? `  next ${j.nextRunAt}` : ''}\n`);
+          if (j.lastError) process.stdout.write(`    ${j.lastErrorKind === 'permanent' ? 'failed for good (not retried)' : j.lastErrorKind === 'exhausted' ? 'failed after every retry' : 'retrying after'}: ${j.lastError}\n`);
         }
       } finally {
         await db.destroy();

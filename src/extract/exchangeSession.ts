@@ -32,7 +32,7 @@ export interface AccountSession {
 export async function openSessions(o: SyncOptions, onClientEvent: (account: string, e: ClientEvent) => void): Promise<AccountSession[]> {
   const budgets = new RateBudgets();
   const sessions: AccountSession[] = [];
-  let offset: number | undefined;
+  let offset: number | undefined = o.clockOffsetMs;
   try {
     for (const account of o.accounts) {
       const demo = account.kind === 'demo';
@@ -56,7 +56,8 @@ export async function openSessions(o: SyncOptions, onClientEvent: (account: stri
   }
 }
 
-function checkSkew(offsetMs: number, maxMs: number): number {
+/** The offset if within the tolerance; otherwise the CLOCK_SKEW error naming the fix. */
+export function checkSkew(offsetMs: number, maxMs: number): number {
   if (Math.abs(offsetMs) <= maxMs) return offsetMs;
   const s = Math.round(offsetMs / 1000);
   throw new TradeledgerError('CLOCK_SKEW', `this machine's clock is ${Math.abs(s)} s ${s > 0 ? 'behind' : 'ahead of'} the exchange's (more than the ${Math.round(maxMs / 1000)} s tolerated)`, {

@@ -41,15 +41,17 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
   // The slowest budgets (1 request/s) start first: they set the run's length, so they must never
   // queue behind partitions of fast endpoints.
   const selected = selectStreams(o.streams).sort((a, b) => endpoints[a.endpoint].ratePerSecond - endpoints[b.endpoint].ratePerSecond);
-  const lock = await holdSyncLock(o.db);
   const sessions = await openSessions(o, (account, e) => {
     if (e.type === 'rate-wait' || e.type === 'rate-limited') o.emit({ type: 'rate-wait', account, endpoint: e.endpoint, ms: e.ms });
     else if (e.type === 'retry') o.emit({ type: 'retry', account, endpoint: e.endpoint, ms: e.ms, reason: e.exchangeCode ?? e.message ?? 'error' });
-  }).catch(async (e) => { await lock.release(); throw e; });
+  });
+  // One lock per account, taken once the UIDs are known (a UID may be discovered above).
+  const lock = await holdSyncLock(o.db, sessions.map((s) => s.uid), new Map(sessions.map((s) => [s.uid, s.account.name])))
+    .catch(async (e) => { await Promise.all(sessions.map((s) => s.client.close())); throw e; });
   try {
     const first = sessions[0]!;
     const now = Math.min(Date.now(), first.client.serverNow());
-    const runId = await openRun(o.db, { streams: selected.map((s) => s.name), since: o.since, accounts: sessions.map((s) => s.account.name) });
+    const runId = await openRun(o.db, { streams: selected.map((s) => s.name), since: o.since, accounts: sessions.map((s) => s.account.name) }, { accountUids: sessions.map((s) => s.uid), backendPid: lock.backendPid });
     for (const s of sessions) {
       const parent = sessions.find((p) => p.account.name === s.account.parentName);
       await recordAccount(o.db, { uid: s.uid, name: s.account.name, kind: s.account.kind, parentUid: parent?.uid ?? null });

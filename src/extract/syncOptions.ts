@@ -39,4 +39,10 @@ export interface SyncOptions {
     readonly maxClockSkewMs: number;
   };
   readonly emit: SyncEventSink;
+  /**
+   * The exchange clock's offset, measured already (a worker measures it once per process, see
+   * measureClockOffset: many short jobs on one machine would otherwise spend the per-IP budget
+   * of the public endpoint it reads); undefined: measured at the start of the run.
+   */
+  readonly clockOffsetMs?: number;
 }

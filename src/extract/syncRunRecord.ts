@@ -20,15 +20,18 @@ export interface RunGap {
 }
 
 /**
- * Opens a sync_runs row. Runs left 'running' by a killed process are marked 'interrupted' first,
- * so status never shows a dead run as alive.
+ * Opens a sync_runs row for the accounts a run has locked. Runs left 'running' by a killed
+ * process (their lock-holding backend is gone) are marked 'interrupted' first, so status never
+ * shows a dead run as alive, and never calls a live worker's run dead.
  *
  * @example
- * const runId = await openRun(db, { streams: ['deposits'] });
+ * const runId = await openRun(db, { streams: ['deposits'] }, { accountUids: ['2000001117'], backendPid: lock.backendPid });
  */
-export async function openRun(db: Kysely<any>, options: Record<string, unknown>): Promise<string> {
-  await sql`UPDATE sync_runs SET status = 'interrupted' WHERE status = 'running'`.execute(db);
-  const { rows } = await sql<{ id: string }>`INSERT INTO sync_runs (options) VALUES (${JSON.stringify(options)}::jsonb) RETURNING id::text AS id`.execute(db);
+export async function openRun(db: Kysely<any>, options: Record<string, unknown>, holder: { accountUids: readonly string[]; backendPid: number }): Promise<string> {
+  await sql`UPDATE sync_runs SET status = 'interrupted' WHERE status = 'running'
+    AND (backend_pid IS NULL OR backend_pid NOT IN (SELECT pid FROM pg_stat_activity WHERE pid IS NOT NULL))`.execute(db);
+  const { rows } = await sql<{ id: string }>`INSERT INTO sync_runs (options, account_uids, backend_pid)
+    VALUES (${JSON.stringify(options)}::jsonb, ${sql.val([...holder.accountUids])}::text[], ${holder.backendPid}) RETURNING id::text AS id`.execute(db);
   return rows[0]!.id;
 }
 
@@ -54,12 +57,13 @@ export async function closeRun(db: Kysely<any>, runId: string, status: 'ok' | 'p
 }
 
 /**
- * Records the accounts a run syncs, so status and reports can name them.
+ * Records the accounts a run syncs, so status and reports can name them. A sub-account synced
+ * on its own (one worker job) does not know its parent's UID, so a known parent is kept.
  *
  * @example
  * await recordAccount(db, { uid, name: 'main', kind: 'main', parentUid: null });
  */
 export async function recordAccount(db: Kysely<any>, a: { uid: string; name: string; kind: 'main' | 'sub' | 'demo'; parentUid: string | null }): Promise<void> {
   await sql`INSERT INTO accounts (uid, name, kind, parent_uid) VALUES (${a.uid}, ${a.name}, ${a.kind}, ${a.parentUid})
-    ON CONFLICT (uid) DO UPDATE SET name = EXCLUDED.name, kind = EXCLUDED.kind, parent_uid = EXCLUDED.parent_uid`.execute(db);
+    ON CONFLICT (uid) DO UPDATE SET name = EXCLUDED.name, kind = EXCLUDED.kind, parent_uid = COALESCE(EXCLUDED.parent_uid, accounts.parent_uid)`.execute(db);
 }

@@ -26,6 +26,8 @@ export interface SandboxOptions {
   logRequests?: boolean;
   /** Span of E5 and the tax endpoints in days (30 by default; 366 in another copy of the docs). */
   taxSpanDays?: number;
+  /** Extra main accounts playing a firm's clients (`--accounts`), each with its own UID, key and data; default 0. */
+  accounts?: number;
   /** Serve this world instead of generating one from seed/scale/now. */
   world?: World;
 }
@@ -53,7 +55,7 @@ export interface RunningSandbox {
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const seed = options.seed ?? 1;
   const faults = new FaultInjector(seed, parseFaultSpec(options.faults ?? ''));
-  const world = options.world ?? makeWorld(seed, options.scale ?? 'small', options.now);
+  const world = options.world ?? makeWorld(seed, options.scale ?? 'small', options.now, options.accounts ?? 0);
   const state: SandboxState = {
     seed, rateLimit: options.rateLimit ?? true, taxSpanDays: options.taxSpanDays ?? 30, skewMs: 0, faults, logRequests: options.logRequests ?? false,
   };
@@ -77,10 +79,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 }
 
-function makeWorld(seed: number, scale: string, now: number | undefined): World {
+function makeWorld(seed: number, scale: string, now: number | undefined, clientAccounts: number): World {
   if (!Number.isSafeInteger(seed)) throw new TradeledgerError('BAD_SEED', `seed must be a whole number (got ${seed})`, { kind: 'config', hint: 'Pass --seed 1, for example.' });
   try {
-    return createWorld(now === undefined ? { seed, scale } : { seed, scale, now });
+    return createWorld({ seed, scale, clientAccounts, ...(now === undefined ? {} : { now }) });
   } catch (err) {
     if (err instanceof Error && err.name === 'ScaleError') {
       throw new TradeledgerError('BAD_SCALE', `bad --scale: ${err.message}`, { kind: 'config', hint: 'Use tiny, small, medium, large or xl, and/or resource=count terms.' });

@@ -117,6 +117,8 @@ export interface WorldOptions {
   scale: string;
   /** Anchor time; the generated history ends here. Defaults to the current time. */
   now?: number;
+  /** Extra standalone main accounts (a firm's clients), each with its own UID, key and data; default 0. */
+  clientAccounts?: number;
 }
 
 export interface World {

@@ -47,6 +47,15 @@ export const configFileSchema = z.strictObject({
     streams: z.array(z.string().min(1)).optional(),
     windowDays: z.record(z.string(), z.number().positive()).optional(),
   }).optional(),
+  // Cron pattern (UTC) for the workers' nightly enqueue of every account; see src/worker/nightlySchedule.ts.
+  schedule: z.string().min(1).optional(),
+  worker: z.strictObject({
+    concurrency: z.number().int().positive().max(64).optional(),
+    heartbeatSeconds: z.number().positive().optional(),
+    sweepSeconds: z.number().positive().optional(),
+    staleSeconds: z.number().positive().optional(),
+    stopGraceSeconds: z.number().nonnegative().max(3600).optional(),
+  }).optional(),
   client: z.strictObject({
     safetyFactor: z.number().gt(0).max(1).optional(),
     maxRetries: z.number().int().nonnegative().max(20).optional(),

@@ -12,6 +12,7 @@ import { parseSince } from './parseSince.js';
 import { checkWindowDays } from './checkWindowDays.js';
 import { demoFlag } from './demoFlag.js';
 import { secretProblem } from '../../api/sign.js';
+import { nightlySchedule } from '../../worker/nightlySchedule.js';
 
 /** Command-line flags that override the file and the environment. */
 export interface ConfigFlags {
@@ -46,6 +47,9 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): SyncConf
   const c = parsed?.client ?? {};
   const baseUrl = env.TRADELEDGER_BASE_URL || parsed?.baseUrl || configDefaults.baseUrl;
   const sinceText = flags.since ?? env.TRADELEDGER_SINCE ?? s.since;
+  const w = parsed?.worker ?? {};
+  const schedule = parsed?.schedule;
+  if (schedule !== undefined) checkSchedule(schedule, source);
   const config: SyncConfig = {
     source, baseUrl,
     databaseUrl: env.DATABASE_URL || undefined,
@@ -62,6 +66,14 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): SyncConf
       streams: flags.streams ?? s.streams,
       windowDays: s.windowDays ?? {},
     },
+    schedule,
+    worker: {
+      concurrency: w.concurrency ?? configDefaults.workerConcurrency,
+      heartbeatMs: (w.heartbeatSeconds ?? configDefaults.workerHeartbeatSeconds) * 1000,
+      sweepMs: (w.sweepSeconds ?? configDefaults.workerSweepSeconds) * 1000,
+      staleMs: (w.staleSeconds ?? configDefaults.workerStaleSeconds) * 1000,
+      stopGraceMs: (w.stopGraceSeconds ?? configDefaults.workerStopGraceSeconds) * 1000,
+    },
     client: {
       safetyFactor: c.safetyFactor ?? configDefaults.safetyFactor,
       maxRetries: c.maxRetries ?? configDefaults.maxRetries,
@@ -72,6 +84,16 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): SyncConf
     },
   };
   return deepFreeze(config);
+}
+
+// The engine parses the pattern now, so a typo fails `tradeledger worker` at start, naming the key.
+function checkSchedule(pattern: string, source: string): void {
+  try {
+    nightlySchedule(pattern);
+  } catch (e) {
+    throw configError(source, 'schedule', `"${pattern}" is not a cron pattern the job engine accepts: ${(e as Error).message.split('\n')[0]}`,
+      'give five fields in UTC: minute hour day-of-month month day-of-week, e.g. "15 3 * * *" for 03:15 every night');
+  }
 }
 
 function readConfigFile(file: string): ConfigFile {

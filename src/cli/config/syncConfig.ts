@@ -24,6 +24,16 @@ export interface SyncConfig {
     readonly streams: readonly string[] | undefined;
     readonly windowDays: Readonly<Record<string, number>>;
   };
+  /** The workers' nightly enqueue (cron pattern, UTC); undefined = none. Validated when loaded. */
+  readonly schedule: string | undefined;
+  readonly worker: {
+    readonly concurrency: number;
+    readonly heartbeatMs: number;
+    readonly sweepMs: number;
+    readonly staleMs: number;
+    /** On SIGTERM, how long a running sync may go on before its job is handed back. */
+    readonly stopGraceMs: number;
+  };
   readonly client: {
     readonly safetyFactor: number;
     readonly maxRetries: number;
@@ -48,4 +58,9 @@ export const configDefaults = {
   retryBaseMs: 250,
   timeoutMs: 15_000,
   maxClockSkewSeconds: 60,
+  workerConcurrency: 2,
+  workerHeartbeatSeconds: 30,
+  workerSweepSeconds: 60,
+  workerStaleSeconds: 600,
+  workerStopGraceSeconds: 10,
 } as const;

@@ -23,12 +23,15 @@ const DAY = 86_400_000;
 /**
  * The world's accounts: an ND-broker main account with `subCount` sub-accounts, a demo account
  * and a copy-trading trader. The main account holds a full key, a read-only key and a key
- * whitelisted to 10.0.0.1 (so loopback calls with it are refused).
+ * whitelisted to 10.0.0.1 (so loopback calls with it are refused). `clientCount` more main
+ * accounts (`client-001`, ...) play a firm's clients: each its own UID, one full key and its
+ * own data; they come after the others, so a world without them is unchanged.
  *
  * @example
  * const { accounts } = buildAccounts(1, 3, Date.now());
+ * buildAccounts(1, 3, Date.now(), 200).accounts.length; // 206
  */
-export function buildAccounts(seed: number, subCount: number, now: number): BuiltAccounts {
+export function buildAccounts(seed: number, subCount: number, now: number, clientCount = 0): BuiltAccounts {
   const base = 2_000_000_000 + (hashKey(seed, 'uid') % 5_000_000_000);
   const uidOf = (k: number): string => String(base + k * 1117);
   const mainUid = uidOf(0);
@@ -61,5 +64,13 @@ export function buildAccounts(seed: number, subCount: number, now: number): Buil
     uid: traderUid, name: 'copy-trader', main: true, broker: false, demo: false, copyTrader: true, parentUid: null, subUids: [],
     keys: [fakeKey(seed, traderUid, 0, [...fullPerms], [], 'trader')],
   };
-  return { accounts: [main, ...subs, demo, trader], subMeta };
+  const width = Math.max(3, String(clientCount).length);
+  const clients = Array.from({ length: clientCount }, (_, k): SandboxAccount => {
+    const uid = uidOf(subCount + 3 + k);
+    return {
+      uid, name: `client-${String(k + 1).padStart(width, '0')}`, main: true, broker: false, demo: false, copyTrader: false, parentUid: null, subUids: [],
+      keys: [fakeKey(seed, uid, 0, [...fullPerms], [], `client${k + 1}`)],
+    };
+  });
+  return { accounts: [main, ...subs, demo, trader, ...clients], subMeta };
 }

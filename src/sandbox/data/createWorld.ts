@@ -33,11 +33,11 @@ class SandboxWorld implements World, WorldCore {
   private serial = 0;
   private rounds = 0;
 
-  constructor(readonly seed: number, scale: string, now: number | undefined) {
+  constructor(readonly seed: number, scale: string, now: number | undefined, clients: number) {
     this.frozen = now !== undefined;
     this.anchor = now ?? Date.now();
-    const plan = parseScale(scale);
-    ({ accounts: this.accounts, subMeta: this.subMeta } = buildAccounts(seed, plan.subAccounts, this.anchor));
+    const plan = parseScale(scale, 3, clients);
+    ({ accounts: this.accounts, subMeta: this.subMeta } = buildAccounts(seed, plan.subAccounts, this.anchor, clients));
     this.book = new SeriesBook(seed, this.accounts, plan, this.anchor);
     this.spotDesk = new SpotOrderDesk(this);
   }
@@ -154,5 +154,5 @@ class SandboxWorld implements World, WorldCore {
  * world.series(main.uid, 'spotOrders', 'all').query({ limit: 100 });
  */
 export function createWorld(options: WorldOptions): World {
-  return new SandboxWorld(options.seed, options.scale, options.now);
+  return new SandboxWorld(options.seed, options.scale, options.now, options.clientAccounts ?? 0);
 }

@@ -65,12 +65,13 @@ function split(total: number, demo: boolean): Record<HistoryResource, number> {
 }
 
 /**
- * Parses a scale text (syntax above) into per-account counts.
+ * Parses a scale text (syntax above) into per-account counts. `clientAccounts` (a firm's extra
+ * main accounts) share the preset totals of medium, large and xl with the others.
  *
  * @example
  * parseScale('tiny,spotOrders=1000').perAccount.spotOrders; // 1000
  */
-export function parseScale(text: string, defaultSubs = 3): ScalePlan {
+export function parseScale(text: string, defaultSubs = 3, clientAccounts = 0): ScalePlan {
   const terms = text.split(',').map((t) => t.trim()).filter((t) => t !== '');
   let subAccounts = defaultSubs;
   let preset: string | undefined;
@@ -98,7 +99,7 @@ export function parseScale(text: string, defaultSubs = 3): ScalePlan {
     }
   }
   if (preset === undefined && counts.size === 0) preset = 'small';
-  const historyAccounts = subAccounts + 3;
+  const historyAccounts = subAccounts + 3 + clientAccounts;
   const total = preset === undefined ? 0 : presetPerAccount[preset]!(historyAccounts);
   const perAccount = split(total, false);
   const demoPerAccount = split(total, true);

@@ -1,0 +1,29 @@
+import { Logger } from 'graphile-worker';
+
+/** One JSON line per worker event (job start, done, partial, failed, a dead peer freed), for log collectors. */
+export interface WorkerLog {
+  write(event: Record<string, unknown> & { type: string }): void;
+}
+
+/**
+ * A WorkerLog writing JSON lines with a time stamp to a stream (stderr in the CLI).
+ *
+ * @example
+ * const log = jsonWorkerLog(process.stderr); log.write({ type: 'worker-start', concurrency: 2 });
+ */
+export function jsonWorkerLog(out: NodeJS.WritableStream): WorkerLog {
+  return { write: (e) => { out.write(`${JSON.stringify({ time: new Date().toISOString(), ...e })}\n`); } };
+}
+
+/**
+ * A logger for the job engine that passes on only its warnings and errors (as JSON lines), so
+ * stdout stays the command's own.
+ *
+ * @example
+ * makeWorkerUtils({ connectionString: url, logger: engineLogger(jsonWorkerLog(process.stderr)) });
+ */
+export function engineLogger(log: WorkerLog): Logger {
+  return new Logger(() => (level, message) => {
+    if (level === 'error' || level === 'warning') log.write({ type: 'engine', level, message });
+  });
+}

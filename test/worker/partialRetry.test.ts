@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { freshDatabase } from '../support/database.js';
+import type { FreshDatabase } from '../support/database.js';
+import { startTestSandbox } from '../support/sandbox.js';
+import type { RunningSandbox } from '../support/sandbox.js';
+import { runCli } from '../cli/runCli.js';
+import { writeFirmConfig } from './firmConfig.js';
+import { jobsLeft, startWorker, stopWorkers, waitFor } from './workerProcesses.js';
+import type { WorkerProcess } from './workerProcesses.js';
+
+let sandbox: RunningSandbox;
+let fresh: FreshDatabase;
+let workers: WorkerProcess[] = [];
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ scale: 'deposits=5,transfers=5', accounts: 1 });
+  fresh = await freshDatabase();
+});
+afterAll(async () => {
+  await stopWorkers(workers);
+  await sandbox?.close();
+  await fresh?.drop();
+});
+
+describe('a partial run', () => {
+  it('fails its job, which the engine retries with back-off; what did sync is kept', async () => {
+    // Transfers windows wider than E19's 90 days are refused by the exchange (40705): that stream
+    // fails on every attempt, deposits succeed, so each run is partial (the CLI's exit 3).
+    const { file, env, accounts } = writeFirmConfig(sandbox, { sync: { safetyLagSeconds: 0, streams: ['deposits', 'transfers'], windowDays: { transfers: 120 }, since: new Date(sandbox.world.now() - 731 * 86_400_000).toISOString() } });
+    const cliEnv = { ...env, DATABASE_URL: fresh.url };
+    expect((await runCli(['enqueue', '--config', file], cliEnv)).code).toBe(0);
+    workers = [startWorker(file, cliEnv)];
+    const w = workers[0]!;
+    await waitFor('a second attempt', async () => w.events().some((e) => e.type === 'job-start' && e.attempt === 2), 60_000);
+    const partials = w.events().filter((e) => e.type === 'job-partial');
+    expect(partials.length).toBeGreaterThanOrEqual(1);
+    expect(partials[0]).toMatchObject({ account: accounts[0]!.name, attempt: 1, failed: 1 });
+    // Retried, not failed for good: no permanent failure, the job still queued with its error.
+    expect(w.events().some((e) => e.type === 'job-failed')).toBe(false);
+    expect((await sql<{ n: string }>`SELECT count(*)::text AS n FROM sync_job_failures`.execute(fresh.db)).rows[0]!.n).toBe('0');
+    const [job] = await jobsLeft(fresh.db);
+    expect(job!.max_attempts).toBe(8);
+    expect(job!.last_error).toMatch(/^partial sync of "client-001".*transfers/);
+    // The engine's back-off: exp(attempts) seconds after the failure (about 2.7 s after the first).
+    const gaps = await sql<{ s: number }>`SELECT extract(epoch FROM (
+        (SELECT min(started_at) FROM sync_runs WHERE id > (SELECT min(id) FROM sync_runs)) - (SELECT finished_at FROM sync_runs ORDER BY id LIMIT 1)))::float8 AS s`.execute(fresh.db);
+    expect(gaps.rows[0]!.s).toBeGreaterThan(2);
+    const deposits = await sql<{ n: string }>`SELECT count(*)::text AS n FROM deposits`.execute(fresh.db);
+    expect(deposits.rows[0]!.n).toBe('5');
+    const status = await runCli(['status'], cliEnv);
+    expect(status.stdout).toMatch(/client-001 +queued 1 {2}running 0 {2}failed 0 {2}next .*\n +retrying after: partial sync/);
+  }, 90_000);
+});
