@@ -25,9 +25,10 @@ afterAll(async () => {
 
 describe('a partial run', () => {
   it('fails its job, which the engine retries with back-off; what did sync is kept', async () => {
-    // Transfers windows wider than E19's 90 days are refused by the exchange (40705): that stream
+    // api-notes gives the tax endpoints both 30 and 366 days, so the config allows 366; the
+    // sandbox answers like the 30-day copy and refuses the wider windows (00001): that stream
     // fails on every attempt, deposits succeed, so each run is partial (the CLI's exit 3).
-    const { file, env, accounts } = writeFirmConfig(sandbox, { sync: { safetyLagSeconds: 0, streams: ['deposits', 'transfers'], windowDays: { transfers: 120 }, since: new Date(sandbox.world.now() - 731 * 86_400_000).toISOString() } });
+    const { file, env, accounts } = writeFirmConfig(sandbox, { sync: { safetyLagSeconds: 0, streams: ['deposits', 'taxSpotRecords'], windowDays: { taxSpotRecords: 366 }, since: new Date(sandbox.world.now() - 731 * 86_400_000).toISOString() } });
     const cliEnv = { ...env, DATABASE_URL: fresh.url };
     expect((await runCli(['enqueue', '--config', file], cliEnv)).code).toBe(0);
     workers = [startWorker(file, cliEnv)];
@@ -41,7 +42,7 @@ describe('a partial run', () => {
     expect((await sql<{ n: string }>`SELECT count(*)::text AS n FROM sync_job_failures`.execute(fresh.db)).rows[0]!.n).toBe('0');
     const [job] = await jobsLeft(fresh.db);
     expect(job!.max_attempts).toBe(8);
-    expect(job!.last_error).toMatch(/^partial sync of "client-001".*transfers/);
+    expect(job!.last_error).toMatch(/^partial sync of "client-001".*taxSpotRecords/);
     // The engine's back-off: exp(attempts) seconds after the failure (about 2.7 s after the first).
     const gaps = await sql<{ s: number }>`SELECT extract(epoch FROM (
         (SELECT min(started_at) FROM sync_runs WHERE id > (SELECT min(id) FROM sync_runs)) - (SELECT finished_at FROM sync_runs ORDER BY id LIMIT 1)))::float8 AS s`.execute(fresh.db);

@@ -59,7 +59,7 @@ describe('sync jobs on three worker processes', () => {
 
     // Every good account equals the sandbox's ground truth; the broken one holds nothing.
     const good = accounts.filter((a) => a.name !== broken).map((a) => a.uid);
-    const { differences, compared } = await diffAgainstTruth(sandbox, fresh.db, good);
+    const { differences, compared } = await diffAgainstTruth(sandbox, fresh.db, good, streams);
     expect(differences.slice(0, 10)).toEqual([]);
     expect(compared).toBeGreaterThan(24 * 20);
     const brokenUid = accounts.find((a) => a.name === broken)!.uid;
