@@ -1,17 +1,11 @@
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { Decimal } from 'decimal.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { importFx } from '../../src/imports/importFx.js';
 import { importTransactions } from '../../src/imports/importTransactions.js';
-import type { FileSource } from '../../src/imports/fileSource.js';
+import { memoryFile } from '../imports/memoryFile.js';
 import { valuationSummary } from '../../src/valuation/valuationSummary.js';
-
-/** A file as `fileSource` would read it, made in the test. */
-export function memoryFile(name: string, text: string): FileSource {
-  return { name, text, sha256: createHash('sha256').update(text).digest('hex') };
-}
 
 // ECB layout (trailing comma included); 2025-03-01/02 are a weekend without rates.
 const ecb = `Date,USD,JPY,GBP,
