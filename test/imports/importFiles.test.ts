@@ -129,7 +129,7 @@ describe('import transactions', () => {
     expect(valuedRows.find((r) => r.coin === 'BTC')).toMatchObject({ value: '', price_source: 'unpriced' });
     const dq = await read('native', 'data-quality.csv');
     // The ETH fee and the BTC deposit: no Net Worth, and no candles in this database.
-    expect(dq.filter((r) => r.kind === 'unpriced').map((r) => `${r.source} ${r.account_uid} ${r.record_id.split(':')[1]}`)).toEqual(
+    expect(dq.filter((r) => r.kind === 'unpriced').map((r) => `${r.source} ${r.account_uid} ${r.record_id!.split(':')[1]}`)).toEqual(
       ['imported_transactions elsewhere 2/fee', 'imported_transactions elsewhere 3/received']);
     const k = await read('koinly', 'koinly.csv', 'USD');
     const received = k.filter((r) => r['Received Currency'] === 'ETH');
