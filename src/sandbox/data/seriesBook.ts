@@ -196,7 +196,9 @@ export class SeriesBook {
   }
 
   private entry(account: SandboxAccount, accountIndex: number, resource: HistoryResource, partition: string, p: number, now: number): SeriesEntry {
-    const family = account.parentUid !== null ? [account.parentUid] : account.subUids;
+    // A copy: a sub-account created later must not change the history generated before it (the
+    // counter legs were placed from it).
+    const family = account.parentUid !== null ? [account.parentUid] : [...account.subUids];
     const entry: SeriesEntry = {
       uid: account.uid, resource, partition, series: new ChunkedSeries(), density: 0, carry: 0, chunks: 0,
       salt: BigInt(hashKey(this.seed, account.uid, resource, partition) % 60_000) * 16n,

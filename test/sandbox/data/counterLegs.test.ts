@@ -84,6 +84,16 @@ describe('own-account movements in the sandbox', () => {
     expect([...sources].filter(([k, n]) => counters.get(k) !== n)).toEqual([]);
   });
 
+  it('a sub-account created later changes no history, so every leg stays paired', () => {
+    const w = createWorld({ seed: 3, scale: 'tiny', now: anchor });
+    const main = w.accounts.find((a) => a.main)!;
+    const before = JSON.stringify(['transfers', 'withdrawals', 'deposits'].map((r) => [...w.series(main.uid, r as 'deposits', 'all').all()]));
+    w.createSubAccount(main.uid, { subAccountName: 'abcdefgh', passphrase: 'Passw0rd1', label: 'later' });
+    expect(JSON.stringify(['transfers', 'withdrawals', 'deposits'].map((r) => [...w.series(main.uid, r as 'deposits', 'all').all()]))).toBe(before);
+    const { sources, counters } = legs(w);
+    expect([...sources].filter(([k, n]) => counters.get(k) !== n)).toEqual([]);
+  });
+
   it('records that settle later get their counter legs when they settle, and new history is paired too', () => {
     const w = createWorld({ seed: 3, scale: 'small', now: anchor });
     const open = w.accounts.flatMap((a) => [...w.series(a.uid, 'transfers', 'all').all()]
