@@ -1,22 +1,30 @@
 -- data-quality.csv: flagged records, unclassified ledger rows and known history gaps (the
--- data_quality view, sql/0013) that touch the period. Rows without a time are always listed.
+-- data_quality view, sql/0013) that touch the period, and ledger rows no valuation rule could
+-- price in the report's fiat (kind 'unpriced', from ledger_valued, sql/0026). Rows without a
+-- time are always listed.
 -- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account=''):
 --   from, to   local dates or timestamps in zone tz; from inclusive, to exclusive
 --   tz         IANA zone the dates are in (UTC, Asia/Tokyo, ...)
---   account    an account uid, or '' for every account
+--   account    an account uid or an imported wallet name, or '' for every account
+--   fiat       the currency values are in (USD, EUR, ...), for the 'unpriced' rows
 -- Also (issue 10): own_movement_unmatched, per coin, when own-account movements do not net to
 -- zero over the whole history (view own_movement_imbalance, sql/0020): the tax-tool files leave
 -- own-account movements out, so they differ from the ledger by that amount; and
 -- unknown_counterparty, an internal deposit or withdrawal whose other account is not named, so it
 -- cannot be told apart from a transfer with another user.
--- Columns: kind (record|unclassified|history_gap|own_movement_unmatched|unknown_counterparty), source, account_uid,
---   record_id, time_utc, to_utc (gaps: end of the gap; unmatched: last leg), problem
+-- Columns: kind (record|unclassified|history_gap|own_movement_unmatched|unknown_counterparty|unpriced),
+--   source, account_uid, record_id, time_utc, to_utc (gaps: end of the gap; unmatched: last leg), problem
 SELECT kind, source, account_uid, record_id,
        to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time_utc,
        to_char(ts_to AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS to_utc,
        problem
 FROM (
   SELECT kind, source, account_uid, record_id, ts, ts_to, problem FROM data_quality
+  UNION ALL
+  SELECT 'unpriced', source, account_uid, source_id || '/' || leg, ts, NULL,
+         'no ' || fiat || ' value for ' || coalesce(coin, '(no coin)') || ': no imported value, fiat or stablecoin quote, fill price or candle'
+           || CASE WHEN fiat <> 'USD' THEN ' (or no ECB rate for the day: tradeledger import fx)' ELSE '' END
+  FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz') WHERE price_source = 'unpriced'
   UNION ALL
   SELECT 'own_movement_unmatched', 'tax_transactions', '', coin, first_ts, last_ts,
          'own-account movements of ' || coin || ' net to ' || money_text(net) || ' over ' || legs

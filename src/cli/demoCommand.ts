@@ -15,6 +15,7 @@ import { syncProgress } from './progress/syncProgress.js';
 import { syncSummary } from './progress/syncSummary.js';
 import { reportLostDatabase } from './progress/reportLostDatabase.js';
 import { runReports } from '../reports/runReports.js';
+import { summaryLine, valuationSummary } from '../valuation/valuationSummary.js';
 import { reportPeriod } from '../reports/reportPeriod.js';
 import { reportFormats } from '../reports/reportFormats.js';
 
@@ -59,6 +60,7 @@ export function demoCommand(setExit: (code: number) => void): Command {
           setExit(exitCodes.database);
           return;
         }
+        process.stdout.write(`${summaryLine(await valuationSummary(db, 'USD'))}\n`);
         // The sandbox's history ends now, so this year's reports always have data in them.
         const year = String(new Date(sandbox.world.now()).getUTCFullYear());
         const period = reportPeriod({ year, tz: 'UTC' });

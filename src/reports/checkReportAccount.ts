@@ -2,8 +2,9 @@ import type pg from 'pg';
 import { TradeledgerError } from '../errors.js';
 
 /**
- * Refuses a report for an account the database does not know ('' means every account), naming
- * the accounts it does know, so a typo never produces a folder of empty CSVs.
+ * Refuses a report for an account the database does not know ('' means every account): neither a
+ * synced account's UID nor the wallet name of imported transactions. Names the ones it does know,
+ * so a typo never produces a folder of empty CSVs.
  *
  * @example
  * await checkReportAccount(client, '12345'); // throws: no account "12345" ... known: 100001 (main), ...
@@ -12,13 +13,15 @@ export async function checkReportAccount(client: pg.ClientBase, account: string)
   if (account === '') return;
   const { rows } = await client.query<{ uid: string; name: string | null }>('SELECT uid, name FROM accounts ORDER BY uid');
   if (rows.some((r) => r.uid === account)) return;
+  const wallets = (await client.query<{ wallet: string }>('SELECT DISTINCT wallet FROM imported_transactions ORDER BY wallet')).rows.map((r) => r.wallet);
+  if (wallets.includes(account)) return;
   const byName = rows.find((r) => r.name === account);
-  const known = rows.map((r) => (r.name ? `${r.uid} (${r.name})` : r.uid)).join(', ');
-  throw new TradeledgerError('REPORT_UNKNOWN_ACCOUNT', `no account with UID "${account}" in the database; nothing was written`, {
+  const known = [...rows.map((r) => (r.name ? `${r.uid} (${r.name})` : r.uid)), ...wallets.map((w) => `${w} (imported wallet)`)].join(', ');
+  throw new TradeledgerError('REPORT_UNKNOWN_ACCOUNT', `no account with UID "${account}" and no imported wallet of that name in the database; nothing was written`, {
     kind: 'config',
     details: { account },
     hint: byName !== undefined
       ? `--account takes the UID: use --account ${byName.uid} for "${account}".`
-      : rows.length === 0 ? 'No account has been synced yet: run `tradeledger sync` first.' : `Use one of: ${known}.`,
+      : rows.length === 0 && wallets.length === 0 ? 'Nothing has been synced or imported yet: run `tradeledger sync` or `tradeledger import transactions` first.' : `Use one of: ${known}.`,
   });
 }

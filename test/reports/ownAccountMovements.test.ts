@@ -64,7 +64,8 @@ describe('own-account movements', () => {
     await runReports({ databaseUrl: fresh.url, format: 'native', outDir, period: reportPeriod({ year: '2025' }) });
     const rows = parse(await readFile(path.join(outDir, 'data-quality.csv')), { columns: true }) as Record<string, string>[];
     // d4 (30 USDT from B) has no withdrawal in B: with m11/m12 (+5), 35 USDT do not net to zero.
-    expect(rows.filter((r) => r.kind !== 'record' && r.kind !== 'history_gap').map((r) => `${r.kind} ${r.source} ${r.record_id}`)).toEqual([
+    // (kind 'unpriced' rows, for want of candles in this fixture, are tested in test/valuation.)
+    expect(rows.filter((r) => !['record', 'history_gap', 'unpriced'].includes(r.kind!)).map((r) => `${r.kind} ${r.source} ${r.record_id}`)).toEqual([
       'own_movement_unmatched tax_transactions USDT',
       'unknown_counterparty deposits d6',
     ]);
