@@ -7,6 +7,7 @@ import { syncCommand } from './syncCommand.js';
 import { statusCommand } from './statusCommand.js';
 import { reportCommand } from './reportCommand.js';
 import { demoCommand } from './demoCommand.js';
+import { gainsCommand } from './gainsCommand.js';
 
 /**
  * The CLI entry: parses argv, runs one command, and turns every failure into a message and an
@@ -27,6 +28,7 @@ export async function main(argv: string[]): Promise<number> {
   for (const make of [demoCommand, syncCommand, statusCommand, reportCommand, dbCommand, sandboxCommand]) {
     program.addCommand(make(setExit));
   }
+  program.addCommand(gainsCommand(setExit));
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

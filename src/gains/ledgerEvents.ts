@@ -1,0 +1,180 @@
+import { GainsDecimal, ZERO } from './gainsDecimal.js';
+import type { GainsEvent } from './gainsEvent.js';
+
+/** One row of ledger_valued(fiat) as the runner reads it (numbers as text). */
+export interface ValuedRow {
+  account_uid: string;
+  wallet: string;
+  coin: string;
+  /** Unix ms. */
+  ms: number;
+  /** Local date in the report's zone. */
+  day: string;
+  amount: string;
+  kind: string;
+  source: string;
+  source_id: string;
+  leg: string;
+  counterparty: string | null;
+  /** Fiat value, same sign as amount; null when unpriced. */
+  value: string | null;
+  /** imported_transactions.label for imported rows (Koinly's Label column). */
+  label: string | null;
+}
+
+/** Income or an expense that is not a disposal (income.csv). */
+export interface IncomeItem {
+  category: string;
+  asset: string;
+  quantity: GainsDecimal;
+  /** Signed fiat value: > 0 income, < 0 expense; null when unpriced. */
+  value: GainsDecimal | null;
+  ms: number;
+  day: string;
+  pool: string;
+  ref: string;
+}
+
+/** A data-quality note of a run. */
+export interface GainsProblem {
+  problem: 'unpriced' | 'deposit_market_value' | 'withdrawal_not_disposal' | 'loan_not_disposal' | 'unmatched_transfer' | 'other_kind';
+  ref: string;
+  detail: string;
+}
+
+/** What one ledger transaction (rows of one source and source_id) turns into. */
+export interface LedgerOutcome {
+  events: GainsEvent[];
+  income: IncomeItem[];
+  problems: GainsProblem[];
+}
+
+// Ledger kinds that are income or expenses, with the category income.csv shows.
+const incomeKinds: Record<string, string> = {
+  realized_pnl: 'futures_realized_pnl',
+  funding_fee: 'funding',
+  interest: 'margin_interest',
+  compensate: 'risk_fund_compensation',
+  confiscated: 'confiscation',
+  liquidation_fee: 'liquidation_fee',
+};
+
+// Koinly labels (imported transactions) that make a deposit income or a withdrawal a disposal.
+const incomeLabels = new Set(['income', 'reward', 'staking', 'airdrop', 'mining', 'lending interest', 'interest', 'fork', 'salary', 'cashback', 'other income']);
+const spendLabels = new Set(['gift', 'donation', 'cost', 'payment', 'lost', 'stolen', 'burn', 'margin fee']);
+
+const refOf = (r: ValuedRow) => `${r.source}|${r.source_id}|${r.leg}`;
+const poolOf = (r: ValuedRow) => (r.account_uid === r.wallet ? r.wallet : `${r.account_uid}:${r.wallet}`);
+
+/**
+ * Turns one ledger transaction (its rows share source and source_id) into gains events, income
+ * and data-quality notes. Rules (docs/gains.md):
+ *  - trade legs (trade_buy/trade_sell, exchange_in/out): an acquisition of what came in and a
+ *    disposal of what went out, each at its own fiat value; the fiat currency itself is no asset;
+ *  - a fee: its value goes into the cost of the trade's acquisition, or off the proceeds when the
+ *    trade acquired only fiat; a fee paid in a coin is also a disposal of that coin at its value
+ *    (HMRC CRYPTO22150; IRS; BMF) - a negative fee (rebate) is income;
+ *  - own-account transfers move lots between pools; a withdrawal moves them out to
+ *    'external:<address>' (not a disposal, flagged); a deposit without a known cost is an
+ *    acquisition at its market value on arrival (flagged); borrow/repay are loan principal;
+ *  - futures PnL, funding, margin interest, compensation, confiscation, liquidation fees: income
+ *    or expense rows, and the coin comes in at its value or leaves as a disposal at its value.
+ *
+ * @example
+ * const { events, income, problems } = ledgerEvents(rowsOfOneTrade, 'GBP');
+ */
+export function ledgerEvents(rows: ValuedRow[], fiat: string): LedgerOutcome {
+  const out: LedgerOutcome = { events: [], income: [], problems: [] };
+  const isFiat = (coin: string) => coin.toUpperCase() === fiat.toUpperCase();
+  const values = new Map<ValuedRow, GainsDecimal>();
+  for (const r of rows) values.set(r, valueOf(r, rows, out));
+  const v = (r: ValuedRow) => values.get(r)!;
+
+  const acquire = (r: ValuedRow, cost: GainsDecimal) => {
+    if (isFiat(r.coin)) return;
+    out.events.push({ type: 'acquire', asset: r.coin, quantity: new GainsDecimal(r.amount).abs(), cost, ts: r.ms, day: r.day, pool: poolOf(r), ref: refOf(r) });
+  };
+  const dispose = (r: ValuedRow, proceeds: GainsDecimal) => {
+    if (isFiat(r.coin)) return;
+    out.events.push({ type: 'dispose', asset: r.coin, quantity: new GainsDecimal(r.amount).abs(), proceeds, ts: r.ms, day: r.day, pool: poolOf(r), ref: refOf(r) });
+  };
+
+  const ins = rows.filter((r) => (r.kind === 'trade_buy' || r.kind === 'exchange_in') && Number(r.amount) > 0);
+  const outs = rows.filter((r) => (r.kind === 'trade_sell' || r.kind === 'exchange_out') && Number(r.amount) < 0);
+  const fees = rows.filter((r) => r.kind === 'fee' && Number(r.amount) < 0);
+  const rebates = rows.filter((r) => r.kind === 'fee' && Number(r.amount) > 0);
+  const tradeLike = ins.length + outs.length > 0;
+
+  // Fees: into the cost of what the trade acquired (crypto), else off the proceeds of what it disposed of.
+  let feeTotal = ZERO;
+  for (const f of fees) feeTotal = feeTotal.plus(v(f));
+  const cryptoIns = ins.filter((r) => !isFiat(r.coin));
+  const cryptoOuts = outs.filter((r) => !isFiat(r.coin));
+  const feeOnIn = tradeLike && cryptoIns.length > 0;
+  const feeOnOut = tradeLike && !feeOnIn && cryptoOuts.length > 0;
+
+  for (const [i, r] of ins.entries()) acquire(r, v(r).plus(feeOnIn && i === 0 ? feeTotal : ZERO));
+  for (const [i, r] of outs.entries()) dispose(r, v(r).minus(feeOnOut && i === 0 ? feeTotal : ZERO));
+  for (const f of fees) {
+    // A fee paid in a coin is a disposal of it; outside a trade (a withdrawal fee, a futures
+    // trading fee) it is also an expense.
+    dispose(f, v(f));
+    if (!tradeLike) out.income.push(incomeItem(f, f.source === 'futures_bills' ? 'futures_fee' : 'fee', v(f).neg(), out));
+  }
+  for (const r of rebates) {
+    out.income.push(incomeItem(r, 'fee_rebate', v(r), out));
+    acquire(r, v(r));
+  }
+
+  const transferOut = rows.find((r) => r.kind === 'transfer_out');
+  const transferIn = rows.find((r) => r.kind === 'transfer_in');
+  if (transferOut && transferIn) {
+    out.events.push({ type: 'move', asset: transferOut.coin, quantity: new GainsDecimal(transferOut.amount).abs(), ts: transferOut.ms, day: transferOut.day, pool: poolOf(transferOut), toPool: poolOf(transferIn), ref: refOf(transferOut) });
+  } else if (transferOut || transferIn) {
+    // One side only (a margin or futures wallet records its own side): through a transit pool.
+    const r = (transferOut ?? transferIn)!;
+    const quantity = new GainsDecimal(r.amount).abs();
+    const base = { type: 'move' as const, asset: r.coin, quantity, ts: r.ms, day: r.day, ref: refOf(r) };
+    out.events.push(transferOut ? { ...base, pool: poolOf(r), toPool: 'transit' } : { ...base, pool: 'transit', toPool: poolOf(r) });
+  }
+
+  for (const r of rows) {
+    const label = (r.label ?? '').trim().toLowerCase();
+    if (r.kind === 'deposit') {
+      if (incomeLabels.has(label)) out.income.push(incomeItem(r, label, v(r), out));
+      else if (!isFiat(r.coin)) out.problems.push({ problem: 'deposit_market_value', ref: refOf(r), detail: `${r.amount} ${r.coin} came in from outside without a known cost; cost = market value on arrival (${v(r).toFixed()} ${fiat})` });
+      acquire(r, v(r));
+    } else if (r.kind === 'withdrawal') {
+      if (spendLabels.has(label)) {
+        dispose(r, label === 'lost' || label === 'stolen' ? ZERO : v(r));
+      } else if (!isFiat(r.coin)) {
+        out.events.push({ type: 'move', asset: r.coin, quantity: new GainsDecimal(r.amount).abs(), ts: r.ms, day: r.day, pool: poolOf(r), toPool: `external:${r.counterparty ?? 'unknown'}`, ref: refOf(r) });
+        out.problems.push({ problem: 'withdrawal_not_disposal', ref: refOf(r), detail: `${r.amount} ${r.coin} left to ${r.counterparty ?? 'an unknown address'}: treated as a move to your own wallet, not a disposal` });
+      }
+    } else if (r.kind in incomeKinds) {
+      const value = v(r);
+      out.income.push(incomeItem(r, incomeKinds[r.kind]!, Number(r.amount) > 0 ? value : value.neg(), out));
+      if (Number(r.amount) > 0) acquire(r, value); else dispose(r, value);
+    } else if (r.kind === 'borrow' || r.kind === 'repay') {
+      out.problems.push({ problem: 'loan_not_disposal', ref: refOf(r), detail: `${r.kind} of ${r.amount} ${r.coin}: loan principal, neither acquisition nor disposal` });
+    } else if (r.kind === 'other') {
+      out.problems.push({ problem: 'other_kind', ref: refOf(r), detail: `${r.amount} ${r.coin} of an unrecognised kind: left out of gains` });
+    }
+  }
+  return out;
+}
+
+// The row's fiat value, positive. An unpriced fee of a trade takes the unit price of the trade's
+// leg in the same coin (the fee was charged at the trade's own price); otherwise 0, flagged.
+function valueOf(r: ValuedRow, rows: ValuedRow[], out: LedgerOutcome): GainsDecimal {
+  if (r.value !== null) return new GainsDecimal(r.value).abs();
+  const sibling = rows.find((x) => x !== r && x.coin === r.coin && x.value !== null && Number(x.amount) !== 0);
+  if (sibling) return new GainsDecimal(sibling.value!).div(sibling.amount).abs().times(new GainsDecimal(r.amount).abs());
+  out.problems.push({ problem: 'unpriced', ref: refOf(r), detail: `${r.amount} ${r.coin} has no price: valued at 0` });
+  return ZERO;
+}
+
+function incomeItem(r: ValuedRow, category: string, value: GainsDecimal, _out: LedgerOutcome): IncomeItem {
+  // An unpriced row shows an empty value, not a made-up 0.
+  return { category, asset: r.coin, quantity: new GainsDecimal(r.amount), value: r.value === null && value.isZero() ? null : value, ms: r.ms, day: r.day, pool: poolOf(r), ref: refOf(r) };
+}
