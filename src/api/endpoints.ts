@@ -73,6 +73,9 @@ export const endpoints = {
   taxFutureRecords: { id: 'X8', method: 'GET', path: '/api/v2/tax/future-record', ratePerSecond: 1, signed: true, permission: 'read', limit: { default: 500, max: 500 }, maxSpanDays: 30 * DAY },
   publicCoins: { id: 'X9', method: 'GET', path: '/api/v2/spot/public/coins', ratePerSecond: 3, rateAssumed: true, signed: false, permission: null },
   publicSymbols: { id: 'X10', method: 'GET', path: '/api/v2/spot/public/symbols', ratePerSecond: 20, rateAssumed: true, signed: false, permission: null },
+  // Market candles (api-notes.md "Market candles"): public, 20 requests/s per IP.
+  marketCandles: { id: 'X11', method: 'GET', path: '/api/v2/spot/market/candles', ratePerSecond: 20, signed: false, permission: null, limit: { default: 100, max: 1000 } },
+  marketHistoryCandles: { id: 'X12', method: 'GET', path: '/api/v2/spot/market/history-candles', ratePerSecond: 20, signed: false, permission: null, limit: { default: 100, max: 200 } },
 } as const satisfies Record<string, EndpointDef>;
 
 export type EndpointName = keyof typeof endpoints;

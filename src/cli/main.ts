@@ -8,6 +8,7 @@ import { statusCommand } from './statusCommand.js';
 import { reportCommand } from './reportCommand.js';
 import { demoCommand } from './demoCommand.js';
 import { gainsCommand } from './gainsCommand.js';
+import { importCommand } from './importCommand.js';
 
 /**
  * The CLI entry: parses argv, runs one command, and turns every failure into a message and an
@@ -25,7 +26,7 @@ export async function main(argv: string[]): Promise<number> {
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   const setExit = (code: number) => { exitCode = code; };
-  for (const make of [demoCommand, syncCommand, statusCommand, reportCommand, dbCommand, sandboxCommand]) {
+  for (const make of [demoCommand, syncCommand, statusCommand, reportCommand, dbCommand, sandboxCommand, importCommand]) {
     program.addCommand(make(setExit));
   }
   program.addCommand(gainsCommand(setExit));

@@ -74,6 +74,8 @@ const probes: Record<EndpointName, Probe> = {
   taxFutureRecords: { who: 'main', query: recent, check: arrayOf('id') },
   publicCoins: { who: 'none', check: (d) => { arrayOf('coin')(d); expect(d.length).toBeGreaterThan(3); } },
   publicSymbols: { who: 'none', check: (d) => { arrayOf('symbol')(d); expect(d.map((s: { symbol: string }) => s.symbol)).toContain('$WIFUSDT'); } },
+  marketCandles: { who: 'none', query: () => ({ symbol: 'BTCUSDT', granularity: '1h', limit: '5' }), check: (d) => { expect(d).toHaveLength(5); expect(d[0]).toHaveLength(8); expect(typeof d[0][4]).toBe('string'); } },
+  marketHistoryCandles: { who: 'none', query: () => ({ symbol: 'ETHUSDT', granularity: '1day', endTime: String(Date.now() - 400 * DAY), limit: '3' }), check: (d) => { expect(d).toHaveLength(3); expect(Number(d[2][0])).toBeLessThan(Date.now() - 400 * DAY); } },
 };
 
 describe('every endpoint answers a valid request with the success envelope and its shape', () => {

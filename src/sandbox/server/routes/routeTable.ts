@@ -3,6 +3,7 @@ import type { Handler } from '../RequestContext.js';
 import { marginRoutes } from './marginRoutes.js';
 import { mixRoutes } from './mixRoutes.js';
 import { publicRoutes } from './publicRoutes.js';
+import { candleRoutes } from './candleRoutes.js';
 import { spotReadRoutes } from './spotReadRoutes.js';
 import { spotWriteRoutes } from './spotWriteRoutes.js';
 import { taxRoutes } from './taxRoutes.js';
@@ -15,7 +16,7 @@ export interface Route {
 }
 
 const handlers: Record<EndpointName, Handler> = {
-  ...spotWriteRoutes, ...spotReadRoutes, ...marginRoutes, ...mixRoutes, ...walletRoutes, ...userRoutes, ...taxRoutes, ...publicRoutes,
+  ...spotWriteRoutes, ...spotReadRoutes, ...marginRoutes, ...mixRoutes, ...walletRoutes, ...userRoutes, ...taxRoutes, ...publicRoutes, ...candleRoutes,
 };
 
 /**

@@ -1,0 +1,53 @@
+import { Command } from 'commander';
+import { createDb } from '../db/createDb.js';
+import { migrate } from '../db/migrate.js';
+import { resolveDatabase } from '../db/resolveDatabase.js';
+import { fileSource } from '../imports/fileSource.js';
+import { importFx } from '../imports/importFx.js';
+import { importTransactions } from '../imports/importTransactions.js';
+
+/**
+ * `tradeledger import fx FILE` and `tradeledger import transactions FILE --wallet NAME`: files the
+ * exchange cannot know, checked whole before anything is stored (docs/valuation.md).
+ *
+ * @example
+ * tradeledger import fx eurofxref-hist.csv
+ * tradeledger import transactions coinbase-koinly.csv --wallet coinbase
+ */
+export function importCommand(_setExit: (code: number) => void): Command {
+  const withDb = async <T>(fn: (db: ReturnType<typeof createDb>) => Promise<T>): Promise<T> => {
+    const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`tradeledger: ${m}\n`) });
+    await migrate(url);
+    const db = createDb(url, { maxConnections: 2 });
+    try {
+      return await fn(db);
+    } finally {
+      await db.destroy();
+    }
+  };
+  const root = new Command('import')
+    .description('Import files the exchange cannot know: FX rates, transactions from elsewhere.')
+    // Like the root program: bad usage reaches main()'s error handling and exit codes.
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)');
+  root.command('fx')
+    .description('Import ECB euro reference rates (eurofxref-hist.csv) to value the ledger in any fiat.')
+    .argument('<file>', 'the ECB CSV file')
+    .action(async (file: string) => {
+      const src = await fileSource(file);
+      const r = await withDb((db) => importFx(db, src));
+      if (r.already) process.stdout.write(`${src.name} was already imported on ${r.already.importedAt}; nothing changed\n`);
+      else process.stdout.write(`${src.name}: ${r.rates} rates of ${r.currencies} currencies, ${r.firstDay} to ${r.lastDay}: ${r.inserted} new, ${r.updated} changed\n`);
+    });
+  root.command('transactions')
+    .description('Import transactions from elsewhere (Koinly universal CSV) into the ledger under a wallet name.')
+    .argument('<file>', 'the Koinly universal CSV file')
+    .requiredOption('--wallet <name>', 'the wallet these transactions belong to (used like an account: --account NAME)')
+    .action(async (file: string, flags: { wallet: string }) => {
+      const src = await fileSource(file);
+      const r = await withDb((db) => importTransactions(db, src, flags.wallet));
+      if (r.already) process.stdout.write(`${src.name} was already imported on ${r.already.importedAt} as wallet ${r.already.wallet}; nothing changed\n`);
+      else process.stdout.write(`${src.name}: ${r.inserted} transactions imported into wallet ${r.wallet}\n`);
+    });
+  return root;
+}
