@@ -86,9 +86,13 @@ const poolOf = (r: ValuedRow) => (r.account_uid === r.wallet ? r.wallet : `${r.a
 export function ledgerEvents(rows: ValuedRow[], fiat: string): LedgerOutcome {
   const out: LedgerOutcome = { events: [], income: [], problems: [] };
   const isFiat = (coin: string) => coin.toUpperCase() === fiat.toUpperCase();
+  // Valued on first use, so a row whose value nothing needs (a move) is never flagged unpriced.
   const values = new Map<ValuedRow, GainsDecimal>();
-  for (const r of rows) values.set(r, valueOf(r, rows, out));
-  const v = (r: ValuedRow) => values.get(r)!;
+  const v = (r: ValuedRow): GainsDecimal => {
+    let x = values.get(r);
+    if (x === undefined) { x = valueOf(r, rows, out); values.set(r, x); }
+    return x;
+  };
 
   const acquire = (r: ValuedRow, cost: GainsDecimal) => {
     if (isFiat(r.coin)) return;
