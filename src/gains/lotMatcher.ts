@@ -77,13 +77,15 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
   return {
     push(event: GainsEvent): Match[] {
       if (switchDay !== undefined && !perWallet && event.day >= switchDay) switchToWallets();
-      if (!perWallet) track(event.asset, event.pool, event.type === 'acquire' ? event.quantity : event.quantity.neg());
+      // Balances per wallet matter only for the switch to wallets (the US in 2025).
+      const tracking = switchDay !== undefined && !perWallet;
+      if (tracking) track(event.asset, event.pool, event.type === 'acquire' ? event.quantity : event.quantity.neg());
       if (event.type === 'acquire') {
         storeOf(event.asset, event.pool).add({ quantity: event.quantity, cost: event.cost, ts: event.ts, day: event.day, ref: event.ref });
         return [];
       }
       if (event.type === 'move') {
-        if (!perWallet) { track(event.asset, event.toPool, event.quantity); return []; }
+        if (!perWallet) { if (tracking) track(event.asset, event.toPool, event.quantity); return []; }
         const parts = takeForMove(storeOf(event.asset, event.pool), event.quantity);
         const into = storeOf(event.asset, event.toPool);
         for (const part of parts) into.add(asLot(part));
@@ -92,8 +94,6 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
       const store = storeOf(event.asset, event.pool);
       const parts = store.take(event.quantity);
       const matches: Match[] = [];
-      let matched = ZERO;
-      for (const part of parts) matched = matched.plus(part.quantity);
       let proceedsLeft = event.proceeds;
       let qtyLeft = event.quantity;
       const basis = options.method;
