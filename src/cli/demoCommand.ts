@@ -14,6 +14,7 @@ import { syncSummary } from './progress/syncSummary.js';
 import { runReports } from '../reports/runReports.js';
 import { reportPeriod } from '../reports/reportPeriod.js';
 import { reportFormats } from '../reports/reportFormats.js';
+import { demoGains } from '../gains/demoGains.js';
 
 interface DemoFlags { scale: string; seed: string; rateLimits?: boolean }
 
@@ -60,10 +61,13 @@ export function demoCommand(setExit: (code: number) => void): Command {
           const rows = manifest.files.reduce((n, f) => n + f.rows, 0);
           folders.push(`  ${outDir}  (${manifest.files.map((f) => f.file).join(', ')}; ${rows} rows)`);
         }
+        const gains = await demoGains(url, sandbox.world.now());
         process.stdout.write([
           '',
           `Reports for ${year} (UTC), each folder with its manifest.json:`,
           ...folders,
+          'Capital gains of the current tax year (tradeledger gains):',
+          ...gains,
           '',
           `The data is in ${redactUrl(url)}. Next:`,
           '  tradeledger status                          per stream: watermark, rows, history gaps',

@@ -93,10 +93,19 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
       }
       const store = storeOf(event.asset, event.pool);
       const parts = store.take(event.quantity);
+      const pool = perWallet ? event.pool : UNIVERSAL;
+      const basis = options.method;
+      const only = parts.length === 1 ? parts[0]! : undefined;
+      if (only && only.quantity.eq(event.quantity)) {
+        // The common case: one lot covers the disposal.
+        return [{
+          asset: event.asset, quantity: event.quantity, proceeds: event.proceeds, cost: only.cost, gain: event.proceeds.minus(only.cost), basis,
+          acquiredDay: only.day, disposedDay: event.day, disposedTs: event.ts, pool, disposalRef: event.ref, acquisitionRef: only.ref,
+        }];
+      }
       const matches: Match[] = [];
       let proceedsLeft = event.proceeds;
       let qtyLeft = event.quantity;
-      const basis = options.method;
       for (const part of parts) {
         // The last part takes what is left of the proceeds, so the parts add up exactly.
         const proceeds = part.quantity.eq(qtyLeft) ? proceedsLeft : event.proceeds.times(part.quantity).div(event.quantity);
@@ -104,14 +113,14 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
         qtyLeft = qtyLeft.minus(part.quantity);
         matches.push({
           asset: event.asset, quantity: part.quantity, proceeds, cost: part.cost, gain: proceeds.minus(part.cost), basis,
-          acquiredDay: part.day, disposedDay: event.day, disposedTs: event.ts, pool: perWallet ? event.pool : UNIVERSAL,
+          acquiredDay: part.day, disposedDay: event.day, disposedTs: event.ts, pool,
           disposalRef: event.ref, acquisitionRef: part.ref,
         });
       }
       if (qtyLeft.gt(0)) {
         matches.push({
           asset: event.asset, quantity: qtyLeft, proceeds: proceedsLeft, cost: ZERO, gain: proceedsLeft, basis: 'no-cost',
-          acquiredDay: null, disposedDay: event.day, disposedTs: event.ts, pool: perWallet ? event.pool : UNIVERSAL,
+          acquiredDay: null, disposedDay: event.day, disposedTs: event.ts, pool,
           disposalRef: event.ref, acquisitionRef: '',
         });
       }

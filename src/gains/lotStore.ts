@@ -65,11 +65,9 @@ function cut(lot: Lot, wanted: GainsDecimal): LotPart {
 class OrderedLots implements LotStore {
   private items: Lot[] = [];
   private head = 0;
-  private total: GainsDecimal = ZERO;
   constructor(private readonly newestFirst: boolean) {}
 
   add(lot: Lot): void {
-    this.total = this.total.plus(lot.quantity);
     const last = this.items[this.items.length - 1];
     if (!last || last.ts <= lot.ts) { this.items.push(lot); return; }
     let lo = this.head;
@@ -88,11 +86,10 @@ class OrderedLots implements LotStore {
       const lot = this.newestFirst ? this.items[this.items.length - 1]! : this.items[this.head]!;
       const part = cut(lot, left);
       parts.push(part);
+      // A lot left non-empty means the wanted quantity is met.
+      if (!lot.quantity.isZero()) break;
+      if (this.newestFirst) this.items.pop(); else this.head++;
       left = left.minus(part.quantity);
-      this.total = this.total.minus(part.quantity);
-      if (lot.quantity.isZero()) {
-        if (this.newestFirst) this.items.pop(); else this.head++;
-      }
     }
     // Drop the consumed front now and then, so a long FIFO run does not keep every lot.
     if (this.head > 1024 && this.head * 2 > this.items.length) {
@@ -102,7 +99,8 @@ class OrderedLots implements LotStore {
     return parts;
   }
 
-  quantity(): GainsDecimal { return this.total; }
+  // Only the US switch to wallets asks, once: summed then rather than kept on every change.
+  quantity(): GainsDecimal { return this.items.slice(this.head).reduce((s, l) => s.plus(l.quantity), ZERO); }
 
   lots(): LotPart[] {
     return this.items.slice(this.head).map((l) => ({ quantity: l.quantity, cost: l.cost, ts: l.ts, day: l.day, ref: l.ref }));
@@ -112,10 +110,8 @@ class OrderedLots implements LotStore {
 // A binary max-heap on unit cost (ties: the older lot first).
 class HighestCostLots implements LotStore {
   private heap: { lot: Lot; unit: GainsDecimal }[] = [];
-  private total: GainsDecimal = ZERO;
 
   add(lot: Lot): void {
-    this.total = this.total.plus(lot.quantity);
     const unit = lot.quantity.isZero() ? ZERO : lot.cost.div(lot.quantity);
     this.heap.push({ lot, unit });
     let i = this.heap.length - 1;
@@ -134,14 +130,14 @@ class HighestCostLots implements LotStore {
       const top = this.heap[0]!.lot;
       const part = cut(top, left);
       parts.push(part);
+      if (!top.quantity.isZero()) break;
+      this.popTop();
       left = left.minus(part.quantity);
-      this.total = this.total.minus(part.quantity);
-      if (top.quantity.isZero()) this.popTop();
     }
     return parts;
   }
 
-  quantity(): GainsDecimal { return this.total; }
+  quantity(): GainsDecimal { return this.heap.reduce((s, x) => s.plus(x.lot.quantity), ZERO); }
 
   lots(): LotPart[] {
     return this.heap.map(({ lot: l }) => ({ quantity: l.quantity, cost: l.cost, ts: l.ts, day: l.day, ref: l.ref }));

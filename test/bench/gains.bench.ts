@@ -15,22 +15,37 @@ const ASSETS = 50;
 const START = Date.parse('2023-01-01T00:00:00Z');
 const STEP_MS = 47_000; // 2N events over about three years: some 36 events per asset and day
 
-// Deterministic events: per step one acquisition (1.2 or 0.8 units) and one disposal (1 unit) of
-// an asset, prices drifting; three wallets; every asset starts with 100 units.
+// Deterministic events: per step one acquisition (1.2 or 0.8 units, alternating per asset) and
+// one disposal (1 unit) of an asset, prices cycling; three wallets; every asset starts with 100
+// units. Decimals and day strings come from small tables, so the figure is the matching, not the
+// making of the events (the runner parses its rows from PostgreSQL text, outside this figure).
+const PRICES = 1000;
+const qtys = [new GainsDecimal('1.2'), new GainsDecimal('0.8')];
+const unit = new GainsDecimal(1);
+const costs = [0, 1].map((q) => Array.from({ length: PRICES }, (_, k) => new GainsDecimal(10 + k / 100).times(qtys[q]!)));
+const proceedsOf = Array.from({ length: PRICES }, (_, k) => new GainsDecimal(10.5 + k / 100));
+const days = new Map<number, string>();
+const dayOf = (ts: number) => {
+  const n = Math.floor(ts / 86_400_000);
+  let d = days.get(n);
+  if (d === undefined) { d = new Date(n * 86_400_000).toISOString().slice(0, 10); days.set(n, d); }
+  return d;
+};
+
 function* events(): Generator<GainsEvent> {
   const wallets = ['1001:spot', '1002:spot', '1003:spot'];
   for (let a = 0; a < ASSETS; a++) {
     yield { type: 'acquire', asset: `A${a}`, quantity: new GainsDecimal(100), cost: new GainsDecimal(1000), ts: START, day: '2023-01-01', pool: wallets[a % 3]!, ref: `seed|${a}|base` };
   }
+  const assets = Array.from({ length: ASSETS }, (_, a) => `A${a}`);
   for (let i = 0; i < N; i++) {
     const ts = START + (2 * i + 1) * STEP_MS;
-    const day = new Date(ts).toISOString().slice(0, 10);
-    const asset = `A${i % ASSETS}`;
-    const pool = wallets[i % 3 === 0 ? 0 : (i % ASSETS) % 3]!;
-    const price = 10 + ((i * 7919) % 1000) / 100;
-    const qty = i % 2 === 0 ? '1.2' : '0.8';
-    yield { type: 'acquire', asset, quantity: new GainsDecimal(qty), cost: new GainsDecimal(price).times(qty), ts, day, pool, ref: `spot_fills|b${i}|base` };
-    yield { type: 'dispose', asset, quantity: new GainsDecimal(1), proceeds: new GainsDecimal(price + 0.5), ts: ts + STEP_MS, day: new Date(ts + STEP_MS).toISOString().slice(0, 10), pool, ref: `spot_fills|s${i}|base` };
+    const a = i % ASSETS;
+    const pool = wallets[a % 3]!;
+    const k = (i * 7919) % PRICES;
+    const q = Math.floor(i / ASSETS) % 2;
+    yield { type: 'acquire', asset: assets[a]!, quantity: qtys[q]!, cost: costs[q]![k]!, ts, day: dayOf(ts), pool, ref: `spot_fills|b${i}|base` };
+    yield { type: 'dispose', asset: assets[a]!, quantity: unit, proceeds: proceedsOf[k]!, ts: ts + STEP_MS, day: dayOf(ts + STEP_MS), pool, ref: `spot_fills|s${i}|base` };
   }
 }
 

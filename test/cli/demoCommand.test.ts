@@ -50,6 +50,16 @@ describe('tradeledger demo', () => {
     }
     expect(result.stdout).toContain(`Reports for ${year}`);
   });
+
+  it('writes the current tax year\'s gains under the UK and US rules', async () => {
+    const year = new Date().getUTCFullYear();
+    const ukYear = new Date().toISOString().slice(5, 10) >= '04-06' ? year : year - 1;
+    for (const folder of [`${ukYear}-uk-USD`, `${year}-us-USD`]) {
+      const files = await readdir(path.join(cwd, 'tradeledger-reports', 'gains', folder));
+      expect(files).toEqual(expect.arrayContaining(['gains.csv', 'income.csv', 'summary.json', 'summary.txt', 'manifest.json']));
+    }
+    expect(result.stdout).toContain('Capital gains of the current tax year');
+  });
 });
 
 const bin = fileURLToPath(new URL('../../bin/tradeledger.js', import.meta.url));

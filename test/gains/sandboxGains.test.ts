@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,8 @@ import { runGains } from '../../src/gains/runGains.js';
 import { ledgerEvents } from '../../src/gains/ledgerEvents.js';
 import type { ValuedRow } from '../../src/gains/ledgerEvents.js';
 import { GainsDecimal } from '../../src/gains/gainsDecimal.js';
+import { bindNamedParameters } from '../../src/reports/bindNamedParameters.js';
+import { defaultReportsDir } from '../../src/reports/runReports.js';
 
 const env = sandboxWithDatabase();
 
@@ -64,6 +66,12 @@ describe('gains after a sandbox sync', () => {
       proceeds = proceeds.plus(t.rows[0]!.proceeds);
       gains = gains.plus(t.rows[0]!.gain);
       if (year === last) held = summary.holdings.reduce((s, h) => s.plus(h.cost), new GainsDecimal(0));
+      // Traceability: every match reaches its ledger rows and their raw records (reports/gains-trace.sql).
+      const trace = bindNamedParameters(await readFile(path.join(defaultReportsDir, 'gains-trace.sql'), 'utf8'), { run_id: runId });
+      const traced = await sql.raw<{ seq: number; raw: unknown }>(trace.text.replace('$1::text', `'${runId}'`)).execute(env.fresh.db);
+      const disposals = await sql<{ n: number }>`SELECT count(*)::int AS n FROM gains_matches WHERE run_id = ${runId}::bigint`.execute(env.fresh.db);
+      expect(new Set(traced.rows.map((x) => x.seq)).size).toBe(disposals.rows[0]!.n);
+      expect(traced.rows.every((x) => x.raw !== null)).toBe(true);
     }
     const close = (a: GainsDecimal, b: GainsDecimal) => expect(a.minus(b).abs().lt('1e-12'), `${a.toFixed()} vs ${b.toFixed()}`).toBe(true);
     close(cost.plus(held), paid);
