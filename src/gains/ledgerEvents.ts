@@ -168,12 +168,28 @@ export function ledgerEvents(rows: ValuedRow[], fiat: string): LedgerOutcome {
   return out;
 }
 
-// The row's fiat value, positive. An unpriced fee of a trade takes the unit price of the trade's
-// leg in the same coin (the fee was charged at the trade's own price); otherwise 0, flagged.
+// The row's fiat value, positive. An unpriced row falls back on its own transaction: a trade leg
+// takes the value of the other side (a trade swaps equal values; a fiat side is always priced),
+// a fee the unit price of a leg in the same coin (it was charged at the trade's price). Else 0,
+// flagged.
 function valueOf(r: ValuedRow, rows: ValuedRow[], out: LedgerOutcome): GainsDecimal {
   if (r.value !== null) return new GainsDecimal(r.value).abs();
+  const tradeSide = (x: ValuedRow) => (x.kind === 'trade_buy' || x.kind === 'exchange_in' ? 1 : x.kind === 'trade_sell' || x.kind === 'exchange_out' ? -1 : 0);
+  const side = tradeSide(r);
+  if (side !== 0) {
+    const other = rows.filter((x) => tradeSide(x) === -side && x.value !== null);
+    if (other.length > 0) return other.reduce((s, x) => s.plus(new GainsDecimal(x.value!).abs()), ZERO);
+  }
   const sibling = rows.find((x) => x !== r && x.coin === r.coin && x.value !== null && Number(x.amount) !== 0);
   if (sibling) return new GainsDecimal(sibling.value!).div(sibling.amount).abs().times(new GainsDecimal(r.amount).abs());
+  if (side !== 0) {
+    // Both sides unpriced, but a fee with a price can still give the fee coin's leg its price.
+    const other = rows.filter((x) => tradeSide(x) === -side);
+    for (const o of other) {
+      const priced = rows.find((x) => x !== o && x.coin === o.coin && x.value !== null && Number(x.amount) !== 0);
+      if (priced) return new GainsDecimal(priced.value!).div(priced.amount).abs().times(new GainsDecimal(o.amount).abs());
+    }
+  }
   out.problems.push({ problem: 'unpriced', ref: refOf(r), detail: `${r.amount} ${r.coin} has no price: valued at 0` });
   return ZERO;
 }

@@ -79,3 +79,15 @@ describe('ledger rows to gains events', () => {
     expect(lone.problems.map((p) => p.problem)).toEqual(['unpriced']);
   });
 });
+
+describe('unpriced trade legs', () => {
+  it('an imported buy without Net Worth takes the value of its fiat side', () => {
+    const out = ledgerEvents([
+      row({ coin: 'USD', amount: '-1000', kind: 'trade_sell', value: '-1000', leg: 'sent', source: 'imported_transactions' }),
+      row({ coin: 'BTC', amount: '0.1', kind: 'trade_buy', value: null, leg: 'received', source: 'imported_transactions' }),
+      row({ coin: 'USD', amount: '-2', kind: 'fee', value: '-2', leg: 'fee', source: 'imported_transactions' }),
+    ], 'USD');
+    expect(view(out.events)).toEqual([['acquire', 'BTC', '0.1', '1002', '1001:spot']]);
+    expect(out.problems).toEqual([]);
+  });
+});
