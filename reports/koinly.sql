@@ -1,12 +1,16 @@
 -- koinly.csv: the Koinly universal CSV, built from tax_transactions (sql/0014): one row per
 -- transaction, fee folded in where it is one charge. Dates are UTC, as Koinly requires.
--- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account=''):
+-- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account='' -v fiat=USD):
 --   from, to   local dates or timestamps in zone tz; from inclusive, to exclusive
 --   tz         IANA zone the dates are in (UTC, Asia/Tokyo, ...)
---   account    an account uid, or '' for every account
+--   account    an account uid or an imported wallet name, or '' for every account
+--   fiat       the Net Worth currency (ISO 4217)
 -- Columns: Date (YYYY-MM-DD HH:mm UTC), Sent Amount, Sent Currency, Received Amount,
---   Received Currency, Fee Amount, Fee Currency, Net Worth Amount, Net Worth Currency (left empty:
---   no prices are stored), Label, Description, TxHash
+--   Received Currency, Fee Amount, Fee Currency, Net Worth Amount, Net Worth Currency, Label,
+--   Description, TxHash
+-- Net Worth: the transaction's value in fiat (ledger_valued, sql/0026): for a trade or withdrawal
+--   the largest value of its non-fee legs, otherwise its own legs' value; empty when any of those
+--   legs is unpriced (Koinly then prices it itself). Rounded to 2 decimals.
 -- Labels: borrow -> margin loan, repay -> margin repayment, margin interest, liquidation fees and
 --   margin/futures fees -> margin fee, spot fee rows -> cost, fee rebates -> fee refund,
 --   realized PnL and funding -> realized gain; everything else no label.
@@ -14,7 +18,7 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"') AS "Date",
        money_text(sent_amount) AS "Sent Amount", sent_coin AS "Sent Currency",
        money_text(received_amount) AS "Received Amount", received_coin AS "Received Currency",
        money_text(fee_amount) AS "Fee Amount", fee_coin AS "Fee Currency",
-       NULL::text AS "Net Worth Amount", NULL::text AS "Net Worth Currency",
+       money_text(round(worth, 2)) AS "Net Worth Amount", CASE WHEN worth IS NOT NULL THEN fiat END AS "Net Worth Currency",
        CASE WHEN kind = 'borrow' THEN 'margin loan'
             WHEN kind = 'repay' THEN 'margin repayment'
             WHEN kind IN ('interest', 'liquidation_fee') THEN 'margin fee'
@@ -26,5 +30,19 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"') AS "Date",
        kind || ' ' || wallet || ' ' || account_uid || ' ' || source || ':' || source_id
          || coalesce(' ' || symbol, '') AS "Description",
        CASE WHEN source IN ('deposits', 'withdrawals') THEN ref END AS "TxHash"
-FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account')
+FROM (
+SELECT t.*, nw.fiat, nw.worth
+FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account') t
+LEFT JOIN (
+  SELECT v.account_uid, v.source, v.source_id,
+         CASE WHEN v.source IN ('spot_fills', 'withdrawals') AND v.kind <> 'fee'
+              THEN CASE v.source WHEN 'spot_fills' THEN 'trade' ELSE 'withdrawal' END ELSE v.kind END AS tx_kind,
+         min(v.fiat) AS fiat,
+         CASE WHEN bool_and(v.value IS NOT NULL) THEN max(abs(v.value)) END AS worth
+  FROM ledger_valued(:'fiat') v
+  WHERE v.ts >= (:'from')::timestamp AT TIME ZONE :'tz' AND v.ts < (:'to')::timestamp AT TIME ZONE :'tz'
+    AND (:'account' = '' OR v.account_uid = :'account')
+  GROUP BY 1, 2, 3, 4
+) nw ON nw.account_uid = t.account_uid AND nw.source = t.source AND nw.source_id = t.source_id AND nw.tx_kind = t.kind
+) t
 ORDER BY ts, account_uid, source, source_id, kind;

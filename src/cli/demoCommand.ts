@@ -12,6 +12,7 @@ import { configDefaults } from './config/syncConfig.js';
 import { syncProgress } from './progress/syncProgress.js';
 import { syncSummary } from './progress/syncSummary.js';
 import { runReports } from '../reports/runReports.js';
+import { summaryLine, valuationSummary } from '../valuation/valuationSummary.js';
 import { reportPeriod } from '../reports/reportPeriod.js';
 import { reportFormats } from '../reports/reportFormats.js';
 import { demoGains } from '../gains/demoGains.js';
@@ -52,6 +53,7 @@ export function demoCommand(setExit: (code: number) => void): Command {
         });
         progress.stop();
         process.stdout.write(syncSummary(result));
+        process.stdout.write(`${summaryLine(await valuationSummary(db, 'USD'))}\n`);
         // The sandbox's history ends now, so this year's reports always have data in them.
         const year = String(new Date(sandbox.world.now()).getUTCFullYear());
         const period = reportPeriod({ year, tz: 'UTC' });

@@ -12,6 +12,7 @@ interface ReportFlags {
   to?: string;
   tz: string;
   account?: string;
+  fiat: string;
   format: ReportFormat;
   out?: string;
 }
@@ -29,7 +30,8 @@ export function reportCommand(_setExit: (code: number) => void): Command {
     .option('--from <YYYY-MM-DD>', 'first day included (use with --to)')
     .option('--to <YYYY-MM-DD>', 'first day NOT included: --from 2025-01-01 --to 2026-01-01 is all of 2025')
     .option('--tz <zone>', 'IANA time zone the dates and year boundaries are in', 'UTC')
-    .option('--account <uid>', 'only this account (default: every account)')
+    .option('--account <uid>', 'only this account: a UID or an imported wallet name (default: every account)')
+    .option('--fiat <code>', 'currency for valued-ledger.csv and Koinly Net Worth (non-USD needs `tradeledger import fx`)', 'USD')
     .addOption(new Option('--format <format>', 'native CSVs, or one file for a tax tool').choices(reportFormats).default('native'))
     .option('--out <dir>', 'output folder (default ./tradeledger-reports/<year or from_to>/<format>)')
     .exitOverride()
@@ -39,7 +41,7 @@ export function reportCommand(_setExit: (code: number) => void): Command {
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
       await migrate(url);
       const { outDir, manifest } = await runReports({
-        databaseUrl: url, period, format: flags.format, account: flags.account ?? '', outDir: flags.out,
+        databaseUrl: url, period, format: flags.format, account: flags.account ?? '', fiat: flags.fiat, outDir: flags.out,
         onFile: (f) => process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows\n`),
       });
       process.stdout.write(`wrote ${outDir} (${manifest.parameters.fromUtc} to ${manifest.parameters.toUtc}, manifest.json)\n`);

@@ -44,6 +44,11 @@ export async function planSync(o: SyncOptions): Promise<{ lines: PlanLine[]; req
       const ctx = partitionContext(s, symbols);
       for (const stream of selected) {
         if (!applies(stream, s)) continue;
+        if (stream.kind === 'derived') {
+          // Runs once, after the others; how much it reads depends on what they store.
+          if (s === sessions.find((x) => !x.demo)) lines.push({ account: s.account.name, stream: stream.name, partition: 'all', endpoint: `${endpoints[stream.endpoint].id} ${stream.endpoint}`, windows: 0, minRequests: 0, from: null, to: null, gap: null });
+          continue;
+        }
         if (stream.kind === 'snapshot' && stream.global) {
           if (globalDone) continue;
           globalDone = true;

@@ -6,7 +6,7 @@ import { openSessions } from './exchangeSession.js';
 import type { AccountSession } from './exchangeSession.js';
 import { partitionContext, symbolBook } from './partitionContext.js';
 import { historyStreams, snapshotStreams } from './streamRegistry.js';
-import type { Partition, Stream } from './streamDef.js';
+import type { DerivedStream, Partition, Stream } from './streamDef.js';
 import { runHistoryPartition } from './runHistoryPartition.js';
 import { runSnapshotPartition } from './runSnapshotPartition.js';
 import { refreshLiveSpotOrders } from './refreshLiveSpotOrders.js';
@@ -73,6 +73,7 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     }));
     // Streams outside, accounts inside: every account's slow partitions queue before any fast one.
     for (const stream of selected) {
+      if (stream.kind === 'derived') continue;
       for (const { session, run, ctx } of perAccount) {
         if (!applies(stream, session)) continue;
         if (stream.kind === 'snapshot' && stream.global) {
@@ -93,6 +94,11 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
       }
     }
     await Promise.all(jobs);
+    // Derived streams (prices) read what the others just stored, so they run last.
+    const reader = perAccount.find((a) => !a.session.demo);
+    for (const stream of selected) {
+      if (stream.kind === 'derived' && reader) await runDerived(o, reader.run, reader.session, stream, counts, errors);
+    }
     const status = errors.length === 0 ? 'ok' : 'partial';
     await closeRun(o.db, runId, status, counts, errors, gaps);
     const total = Object.values(counts).reduce((a, c) => ({ i: a.i + c.inserted, u: a.u + c.updated, n: a.n + c.unchanged }), { i: 0, u: 0, n: 0 });
@@ -112,7 +118,7 @@ export function applies(stream: Stream, s: AccountSession): boolean {
   return true;
 }
 
-async function runOne(o: SyncOptions, run: AccountRun, session: AccountSession, stream: Stream, p: Partition, counts: Record<string, StreamCounts>, errors: RunError[]): Promise<void> {
+async function runOne(o: SyncOptions, run: AccountRun, session: AccountSession, stream: Exclude<Stream, DerivedStream>, p: Partition, counts: Record<string, StreamCounts>, errors: RunError[]): Promise<void> {
   const key = { account: session.uid, stream: stream.name, partition: p.key };
   const label = `${session.account.name}/${stream.name}/${p.key}`;
   try {
@@ -134,6 +140,19 @@ async function runOne(o: SyncOptions, run: AccountRun, session: AccountSession, 
     errors.push(errorOf(session, stream.name, p.key, e));
     if (stream.kind === 'history') await markState(o.db, key, 'failed', run.runId, messageOf(e)).catch(() => undefined);
     o.emit({ type: 'partition-failed', account: session.account.name, stream: stream.name, partition: p.key, code: codeOf(e), message: messageOf(e) });
+  }
+}
+
+async function runDerived(o: SyncOptions, run: AccountRun, session: AccountSession, stream: DerivedStream, counts: Record<string, StreamCounts>, errors: RunError[]): Promise<void> {
+  const account = session.account.name;
+  o.emit({ type: 'partition-start', account, stream: stream.name, partition: 'all', windows: 0 });
+  try {
+    const c = await stream.run(run);
+    counts[`${account}/${stream.name}/all`] = c;
+    o.emit({ type: 'partition-done', account, stream: stream.name, partition: 'all', records: c.inserted + c.updated + c.unchanged, inserted: c.inserted, updated: c.updated, unchanged: c.unchanged });
+  } catch (e) {
+    errors.push(errorOf(session, stream.name, 'all', e));
+    o.emit({ type: 'partition-failed', account, stream: stream.name, partition: 'all', code: codeOf(e), message: messageOf(e) });
   }
 }
 

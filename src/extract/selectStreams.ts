@@ -10,7 +10,7 @@ import type { Stream } from './streamDef.js';
  * selectStreams(['deposits', 'withdrawals'])
  */
 export function selectStreams(names: readonly string[] | undefined): Stream[] {
-  if (names === undefined || names.length === 0) return allStreams.filter((s) => s.kind === 'history' || !s.optIn);
+  if (names === undefined || names.length === 0) return allStreams.filter((s) => s.kind !== 'snapshot' || !s.optIn);
   const unknown = names.filter((n) => !allStreams.some((s) => s.name === n));
   if (unknown.length > 0) {
     throw new TradeledgerError('CONFIG_INVALID', `unknown stream ${unknown.map((u) => `"${u}"`).join(', ')} in --streams`, {

@@ -1,6 +1,8 @@
 import type { EndpointName } from '../api/endpoints.js';
 import type { Kysely } from 'kysely';
 import type { Column } from './column.js';
+import type { AccountRun } from './accountRun.js';
+import type { StreamCounts } from './streamCounts.js';
 
 /** What a stream needs to know about the account it runs for, to choose its partitions. */
 export interface PartitionContext {
@@ -106,4 +108,18 @@ export interface SnapshotStream {
 
 export type SnapshotCall = (endpoint: EndpointName, params: Record<string, string>) => Promise<unknown>;
 
-export type Stream = HistoryStream | SnapshotStream;
+/**
+ * A stream that reads what the other streams stored to decide what to fetch (prices: candles for
+ * the ledger's coins and times). It runs once per sync, after every history and snapshot
+ * partition, through the first non-demo account's client, and keeps its own bookkeeping.
+ */
+export interface DerivedStream {
+  readonly kind: 'derived';
+  readonly name: string;
+  readonly endpoint: EndpointName;
+  readonly run: (run: AccountRun) => Promise<StreamCounts>;
+  readonly demo: false;
+  readonly sub: false;
+}
+
+export type Stream = HistoryStream | SnapshotStream | DerivedStream;

@@ -1,4 +1,4 @@
-import type { HistoryStream, SnapshotStream, Stream } from './streamDef.js';
+import type { DerivedStream, HistoryStream, SnapshotStream, Stream } from './streamDef.js';
 import { spotOrders } from './streams/spotOrders.js';
 import { spotFills } from './streams/spotFills.js';
 import { spotBills } from './streams/spotBills.js';
@@ -19,6 +19,7 @@ import { singlePositions } from './streams/singlePositions.js';
 import { subAccounts } from './streams/subAccounts.js';
 import { subAccountApiKeys } from './streams/subAccountApiKeys.js';
 import { demoContracts } from './streams/demoContracts.js';
+import { prices } from './streams/prices.js';
 
 /** Every history stream, in the order a plan lists them. */
 export const historyStreams: readonly HistoryStream[] = [
@@ -35,7 +36,10 @@ export const snapshotStreams: readonly SnapshotStream[] = [futuresAccounts, posi
  * @example
  * streamNames() // ['spotOrders', 'spotFills', ...]
  */
-export const allStreams: readonly Stream[] = [...historyStreams, ...snapshotStreams];
+export const allStreams: readonly Stream[] = [...historyStreams, ...snapshotStreams, prices];
+
+/** Streams that run after all others, once per sync (they read what the others stored). */
+export const derivedStreams: readonly DerivedStream[] = [prices];
 
 export function streamNames(): string[] {
   return allStreams.map((s) => s.name);

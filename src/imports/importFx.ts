@@ -76,9 +76,9 @@ async function rebuildDaily(client: { query: (sql: string) => Promise<unknown> }
     )
     SELECT currency, day, first_value(per_eur) OVER w, first_value(rate_day) OVER w
     FROM grouped WINDOW w AS (PARTITION BY currency, grp ORDER BY day)`);
-  // EUR per EUR is 1 on every day any rate covers.
+  // EUR per EUR is 1 on every day any rate covers, dated like that day's latest ECB fixing.
   await client.query(`
     INSERT INTO fx_rates_daily (currency, day, per_eur, rate_day)
-    SELECT 'EUR', day, 1, day FROM (SELECT DISTINCT day FROM fx_rates_daily) d
+    SELECT 'EUR', day, 1, max(rate_day) FROM fx_rates_daily GROUP BY day
     ON CONFLICT (currency, day) DO NOTHING`);
 }

@@ -22,6 +22,8 @@ export interface ReportManifest {
     tz: string;
     /** '' means every account. */
     account: string;
+    /** The fiat currency of valued-ledger.csv and the tax tools' value columns. */
+    fiat: string;
     /** The period's bounds as instants, from inclusive, to exclusive. */
     fromUtc: string;
     toUtc: string;

@@ -19,8 +19,10 @@ export interface RunReportsOptions {
   databaseUrl: string;
   period: ReportPeriod;
   format: ReportFormat;
-  /** One account uid; '' or undefined for all. */
+  /** One account uid or imported wallet name; '' or undefined for all. */
   account?: string;
+  /** ISO 4217 code the valued reports are in (valued-ledger.csv, Net Worth columns); default USD. */
+  fiat?: string;
   /**
    * Output folder; default ./tradeledger-reports/<period label>/<format>, one folder per format so
    * that each manifest.json sits beside exactly the files it describes.
@@ -52,7 +54,13 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
   const account = options.account ?? '';
   const outDir = path.resolve(options.outDir ?? path.join('tradeledger-reports', period.label, format));
   const reportsDir = options.reportsDir ?? defaultReportsDir;
-  const params = { from: period.from, to: period.to, tz: period.tz, account };
+  const fiat = (options.fiat ?? 'USD').toUpperCase();
+  if (!/^[A-Z]{3}$/.test(fiat)) {
+    throw new TradeledgerError('REPORT_BAD_FLAG', `--fiat ${options.fiat} is not a currency code`, {
+      kind: 'config', hint: 'Use an ISO 4217 code: USD, EUR, GBP, JPY ... (values other than USD need `tradeledger import fx`).',
+    });
+  }
+  const params = { from: period.from, to: period.to, tz: period.tz, account, fiat };
   await mkdir(outDir, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
     throw new TradeledgerError('REPORT_OUT_DIR', `cannot create the output folder ${outDir}: ${err.code ?? err.message}`, {
       kind: 'config', cause: err, hint: 'Pass --out with a folder you can write to.',
@@ -81,7 +89,7 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
     await client.query('COMMIT');
     const manifest: ReportManifest = {
       generatedAt: new Date().toISOString(),
-      parameters: { format, from: period.from, to: period.to, tz: period.tz, account, ...bounds },
+      parameters: { format, from: period.from, to: period.to, tz: period.tz, account, fiat, ...bounds },
       files,
       ...facts,
     };

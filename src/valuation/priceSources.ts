@@ -1,0 +1,12 @@
+/**
+ * The valuation rules in the order ledger_valued (sql/0026) tries them: the first that applies
+ * gives the row's value, and its name is the row's price_source. docs/valuation.md explains each.
+ *
+ * @example
+ * priceSources.indexOf('candle'); // 6: tried after the fill's own prices
+ */
+export const priceSources = [
+  'imported', 'fiat', 'fiat_quote', 'stablecoin_quote', 'fill_price', 'stablecoin', 'candle', 'unpriced',
+] as const;
+
+export type PriceSource = (typeof priceSources)[number];

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { ecbRates } from '../../src/imports/ecbRates.js';
+import { koinlyTransactions } from '../../src/imports/koinlyTransactions.js';
+import { TradeledgerError } from '../../src/errors.js';
+
+const now = new Date('2026-01-01T00:00:00Z');
+
+function refusal(fn: () => unknown): TradeledgerError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(TradeledgerError);
+    return e as TradeledgerError;
+  }
+  throw new Error('expected the file to be refused');
+}
+
+describe('ECB rates file', () => {
+  it('reads the eurofxref-hist.csv layout: trailing comma, N/A, newest first, exact decimals', () => {
+    const rates = ecbRates('eurofxref-hist.csv', '\uFEFFDate,USD,JPY,CYP,\r\n2025-01-03,1.0299,161.25,N/A,\r\n2007-12-31,1.4721,164.93,0.585274,\r\n', now);
+    expect(rates).toEqual([
+      { currency: 'USD', day: '2025-01-03', perEur: '1.0299', line: 2 },
+      { currency: 'JPY', day: '2025-01-03', perEur: '161.25', line: 2 },
+      { currency: 'USD', day: '2007-12-31', perEur: '1.4721', line: 3 },
+      { currency: 'JPY', day: '2007-12-31', perEur: '164.93', line: 3 },
+      { currency: 'CYP', day: '2007-12-31', perEur: '0.585274', line: 3 },
+    ]);
+  });
+
+  it.each([
+    ['an unknown currency', 'Date,USD,XXQ,\n2025-01-03,1.03,2,\n', 'rates.csv line 1, column 3 (XXQ): unknown currency \'XXQ\''],
+    ['a negative rate', 'Date,USD,GBP,\n2025-01-03,1.03,-0.83,\n', 'rates.csv line 2, column 3 (GBP): \'-0.83\' is negative'],
+    ['a malformed rate', 'Date,USD,\n2025-01-03,1,03,\n', 'rates.csv line 2: 4 fields where the header has 2'],
+    ['a rate that is not a number', 'Date,USD,\n2025-01-03,abc,\n', 'rates.csv line 2, column 2 (USD): \'abc\' is not a decimal number'],
+    ['a future date', 'Date,USD,\n2026-01-02,1.03,\n', 'rates.csv line 2, column 1 (Date): 2026-01-02 is in the future'],
+    ['an impossible date', 'Date,USD,\n2025-02-30,1.03,\n', 'rates.csv line 2, column 1 (Date): \'2025-02-30\' is not a date (YYYY-MM-DD)'],
+    ['a day listed twice', 'Date,USD,\n2025-01-03,1.03,\n2025-01-02,1.04,\n2025-01-03,1.03,\n', 'rates.csv line 4, column 1 (Date): 2025-01-03 is listed twice (also line 2)'],
+    ['a file without the Date column', 'Day,USD,\n2025-01-03,1.03,\n', 'rates.csv line 1, column 1 (Day): the first column is \'Day\', not \'Date\''],
+    ['an unclosed quote', 'Date,USD,\n2025-01-03,"1.03,\n', 'rates.csv line 2: not a readable CSV file'],
+  ])('refuses %s, naming file, line and column', (_what, text, message) => {
+    const e = refusal(() => ecbRates('rates.csv', text, now));
+    expect(e.message.startsWith(message), e.message).toBe(true);
+    expect(e.message).toContain('nothing was imported');
+    expect(e.hint).toBeTruthy();
+    expect(e.kind).toBe('config');
+  });
+});
+
+describe('Koinly universal CSV', () => {
+  const header = 'Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash';
+
+  it('reads every column by name, amounts exact, dates UTC', () => {
+    const rows = koinlyTransactions('k.csv', `${header}\n2024-05-01 10:00 UTC,0.123456789012345678,BTC,2000.5,usdt,1,USDT,1950.10,EUR,,"sold, at last",0xff\n2024-05-02T11:30:15Z,,,7,$WIF,,,,,reward,,\n`, now);
+    expect(rows[0]).toMatchObject({
+      line: 2, ts: '2024-05-01T10:00:00.000Z', sentAmount: '0.123456789012345678', sentCurrency: 'BTC', receivedAmount: '2000.5', receivedCurrency: 'USDT',
+      feeAmount: '1', feeCurrency: 'USDT', netWorthAmount: '1950.1', netWorthCurrency: 'EUR', label: null, description: 'sold, at last', txHash: '0xff',
+    });
+    expect(rows[1]).toMatchObject({ line: 3, ts: '2024-05-02T11:30:15.000Z', sentAmount: null, receivedAmount: '7', receivedCurrency: '$WIF', label: 'reward' });
+  });
+
+  it.each([
+    ['a negative amount', '2024-05-01 10:00 UTC,-1,BTC,,,,,,,,,', 'k.csv line 2, column 2 (Sent Amount): \'-1\' is negative'],
+    ['a future date', '2026-01-01 00:01 UTC,1,BTC,,,,,,,,,', 'k.csv line 2, column 1 (Date): 2026-01-01 00:01 UTC is in the future'],
+    ['a bad date', '01/05/2024,1,BTC,,,,,,,,,', 'k.csv line 2, column 1 (Date): \'01/05/2024\' is not a date and time'],
+    ['an unknown Net Worth currency', '2024-05-01 10:00 UTC,1,BTC,,,,,100,EURO,,,', 'k.csv line 2, column 9 (Net Worth Currency): unknown currency \'EURO\''],
+    ['an unknown coin', '2024-05-01 10:00 UTC,1,bit coin,,,,,,,,,', 'k.csv line 2, column 3 (Sent Currency): unknown currency \'bit coin\''],
+    ['an amount without its currency', '2024-05-01 10:00 UTC,1,,,,,,,,,,', 'k.csv line 2, column 3 (Sent Currency): Sent Amount 1 without a currency'],
+    ['a line with nothing sent or received', '2024-05-01 10:00 UTC,,,,,1,BTC,,,,,', 'k.csv line 2, column 1 (Date): neither a sent nor a received amount'],
+    ['a malformed amount', '2024-05-01 10:00 UTC,"1,000",BTC,,,,,,,,,', 'k.csv line 2, column 2 (Sent Amount): \'1,000\' is not a decimal number'],
+  ])('refuses %s, naming file, line and column', (_what, line, message) => {
+    const e = refusal(() => koinlyTransactions('k.csv', `${header}\n${line}\n`, now));
+    expect(e.message.startsWith(message), e.message).toBe(true);
+  });
+
+  it('refuses a line repeated word for word, naming both lines', () => {
+    const line = '2024-05-01 10:00 UTC,1,BTC,,,,,,,,,';
+    const e = refusal(() => koinlyTransactions('k.csv', `${header}\n${line}\n2024-05-02 10:00 UTC,2,BTC,,,,,,,,,\n${line}\n`, now));
+    expect(e.message).toMatch(/^k\.csv line 4: the same transaction as line 2/);
+  });
+
+  it('refuses a file without a Date column', () => {
+    expect(refusal(() => koinlyTransactions('k.csv', 'When,Sent Amount,Sent Currency\n', now)).message).toMatch(/^k\.csv line 1: no Date column/);
+  });
+});

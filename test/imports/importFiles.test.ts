@@ -1,0 +1,154 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { parse } from 'csv-parse/sync';
+import { freshDatabase, type FreshDatabase } from '../support/database.js';
+import { importFx } from '../../src/imports/importFx.js';
+import { importTransactions } from '../../src/imports/importTransactions.js';
+import { runReports } from '../../src/reports/runReports.js';
+import { reportPeriod } from '../../src/reports/reportPeriod.js';
+import { TradeledgerError } from '../../src/errors.js';
+import { memoryFile } from './memoryFile.js';
+import { runCli } from '../cli/runCli.js';
+
+const ecb = 'Date,USD,GBP,\n2025-03-04,1.0625,0.83,\n2025-03-03,1.05,0.825,\n2025-02-28,1.04,0.82,\n';
+const koinly = `Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash
+2025-03-03 09:00 UTC,2500,USDT,1,ETH,0.001,ETH,2400,GBP,,bought elsewhere,0xabc
+2025-03-03 11:00 UTC,,,0.5,BTC,,,,,,opening balance,
+`;
+
+let fresh: FreshDatabase;
+let dir: string;
+beforeAll(async () => {
+  fresh = await freshDatabase();
+  dir = await mkdtemp(path.join(tmpdir(), 'tl-import-'));
+});
+afterAll(async () => {
+  await fresh?.drop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** Every imported table's content, to compare before and after. */
+async function snapshot(): Promise<string> {
+  const tables = ['imported_files', 'fx_rates', 'fx_rates_daily', 'imported_transactions'];
+  const parts: string[] = [];
+  for (const t of tables) {
+    const { rows } = await sql<{ j: string }>`SELECT coalesce(json_agg(x ORDER BY x::text)::text, '[]') AS j FROM (SELECT * FROM ${sql.table(t)}) x`.execute(fresh.db);
+    parts.push(rows[0]!.j);
+  }
+  return parts.join('\n');
+}
+
+const now = new Date('2026-01-01T00:00:00Z');
+
+describe('import fx', () => {
+  it('stores the rates and gives every calendar day the last earlier rate', async () => {
+    const r = await importFx(fresh.db, memoryFile('eurofxref-hist.csv', ecb), now);
+    expect(r).toMatchObject({ rates: 6, inserted: 6, updated: 0, currencies: 2, firstDay: '2025-02-28', lastDay: '2025-03-04', already: null });
+    const { rows } = await sql<{ currency: string; day: string; per_eur: string; rate_day: string }>`
+      SELECT currency, day::text, per_eur::text, rate_day::text FROM fx_rates_daily
+      WHERE day BETWEEN '2025-02-28' AND '2025-03-03' ORDER BY currency, day`.execute(fresh.db);
+    const usd = rows.filter((x) => x.currency === 'USD').map((x) => [x.day, x.per_eur, x.rate_day]);
+    expect(usd).toEqual([
+      ['2025-02-28', '1.04', '2025-02-28'], ['2025-03-01', '1.04', '2025-02-28'], ['2025-03-02', '1.04', '2025-02-28'], ['2025-03-03', '1.05', '2025-03-03'],
+    ]);
+    expect(rows.filter((x) => x.currency === 'EUR').every((x) => x.per_eur === '1')).toBe(true);
+    // Days after the file's last rate keep it too.
+    const later = await sql<{ per_eur: string; rate_day: string }>`SELECT per_eur::text, rate_day::text FROM fx_rates_daily WHERE currency = 'GBP' AND day = '2025-12-25'`.execute(fresh.db);
+    expect(later.rows).toEqual([{ per_eur: '0.83', rate_day: '2025-03-04' }]);
+  });
+
+  it('changes nothing when the same file is imported again', async () => {
+    const before = await snapshot();
+    const r = await importFx(fresh.db, memoryFile('eurofxref-hist.csv', ecb), now);
+    expect(r.already).not.toBeNull();
+    expect(r.inserted + r.updated).toBe(0);
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('takes a newer file\'s new days and revised rates only', async () => {
+    const newer = `Date,USD,GBP,\n2025-03-05,1.07,0.84,\n${ecb.split('\n').slice(1).join('\n').replace('2025-03-04,1.0625', '2025-03-04,1.0626')}`;
+    const r = await importFx(fresh.db, memoryFile('eurofxref-hist.csv', `Date,USD,GBP,\n${newer.split('\n').slice(1).join('\n')}`), now);
+    expect(r).toMatchObject({ inserted: 2, updated: 1 });
+  });
+
+  it('stores nothing of a file with one bad line', async () => {
+    const before = await snapshot();
+    const bad = 'Date,USD,GBP,\n2025-03-07,1.07,0.84,\n2025-03-06,1.07,-0.84,\n';
+    await expect(importFx(fresh.db, memoryFile('bad.csv', bad), now)).rejects.toThrow(/^bad\.csv line 3, column 3 \(GBP\): '-0\.84' is negative; nothing was imported$/);
+    expect(await snapshot()).toBe(before);
+  });
+});
+
+describe('import transactions', () => {
+  it('joins the ledger under the wallet name: sent, received and fee legs', async () => {
+    const r = await importTransactions(fresh.db, memoryFile('elsewhere.csv', koinly), 'elsewhere', now);
+    expect(r).toMatchObject({ transactions: 2, inserted: 2, already: null });
+    const { rows } = await sql<Record<string, string>>`
+      SELECT account_uid, wallet, coin, amount::text, kind, leg, order_id, split_part(source_id, ':', 2) AS line
+      FROM ledger WHERE source = 'imported_transactions' ORDER BY ts, leg`.execute(fresh.db);
+    expect(rows).toEqual([
+      { account_uid: 'elsewhere', wallet: 'elsewhere', coin: 'ETH', amount: '-0.001', kind: 'fee', leg: 'fee', order_id: '0xabc', line: '2' },
+      { account_uid: 'elsewhere', wallet: 'elsewhere', coin: 'ETH', amount: '1', kind: 'trade_buy', leg: 'received', order_id: '0xabc', line: '2' },
+      { account_uid: 'elsewhere', wallet: 'elsewhere', coin: 'USDT', amount: '-2500', kind: 'trade_sell', leg: 'sent', order_id: '0xabc', line: '2' },
+      { account_uid: 'elsewhere', wallet: 'elsewhere', coin: 'BTC', amount: '0.5', kind: 'deposit', leg: 'received', order_id: null as unknown as string, line: '3' },
+    ]);
+  });
+
+  it('changes nothing when the same file is imported again, under any wallet name', async () => {
+    const before = await snapshot();
+    const again = await importTransactions(fresh.db, memoryFile('elsewhere.csv', koinly), 'elsewhere', now);
+    expect(again).toMatchObject({ inserted: 0, already: { wallet: 'elsewhere' } });
+    expect((await importTransactions(fresh.db, memoryFile('renamed.csv', koinly), 'other', now)).inserted).toBe(0);
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('stores nothing of a file with one bad line, and refuses a wallet name that looks like a UID', async () => {
+    const before = await snapshot();
+    const bad = `${koinly.split('\n')[0]}\n2025-03-04 09:00 UTC,1,BTC,,,,,,,,,\n2025-03-04 10:00 UTC,1,BTC,,,,,,,,,\n2025-03-04 09:00 UTC,1,BTC,,,,,,,,,\n`;
+    await expect(importTransactions(fresh.db, memoryFile('dup.csv', bad), 'w', now)).rejects.toThrow(/^dup\.csv line 4: the same transaction as line 2/);
+    const e = await importTransactions(fresh.db, memoryFile('ok.csv', koinly.replace('0xabc', '0xdef')), '2367880421', now).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(TradeledgerError);
+    expect((e as TradeledgerError).code).toBe('IMPORT_BAD_WALLET');
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('appears in every export, selected by --account NAME, valued, and unpriced rows in data-quality', async () => {
+    const period = reportPeriod({ from: '2025-01-01', to: '2026-01-01', tz: 'UTC' });
+    const read = async (format: 'native' | 'koinly', file: string, fiat = 'GBP') => {
+      const outDir = path.join(dir, `${format}-${fiat}`);
+      await runReports({ databaseUrl: fresh.url, period, format, account: 'elsewhere', fiat, outDir });
+      return parse(await readFile(path.join(outDir, file)), { columns: true }) as Record<string, string>[];
+    };
+    const ledger = await read('native', 'ledger.csv');
+    expect(ledger.map((r) => `${r.account_uid} ${r.coin} ${r.amount}`)).toEqual(['elsewhere ETH -0.001', 'elsewhere ETH 1', 'elsewhere USDT -2500', 'elsewhere BTC 0.5']);
+    const valuedRows = await read('native', 'valued-ledger.csv');
+    expect(valuedRows.find((r) => r.leg === 'received' && r.coin === 'ETH')).toMatchObject({ fiat: 'GBP', value: '2400', price_source: 'imported', fx_day: '' });
+    expect(valuedRows.find((r) => r.coin === 'BTC')).toMatchObject({ value: '', price_source: 'unpriced' });
+    const dq = await read('native', 'data-quality.csv');
+    // The ETH fee and the BTC deposit: no Net Worth, and no candles in this database.
+    expect(dq.filter((r) => r.kind === 'unpriced').map((r) => `${r.source} ${r.account_uid} ${r.record_id!.split(':')[1]}`)).toEqual(
+      ['imported_transactions elsewhere 2/fee', 'imported_transactions elsewhere 3/received']);
+    const k = await read('koinly', 'koinly.csv', 'USD');
+    const received = k.filter((r) => r['Received Currency'] === 'ETH');
+    expect(received).toHaveLength(1);
+    // 2400 GBP at 1.05 USD / 0.825 GBP per EUR on 2025-03-03 = 3054.5454... USD.
+    expect(received[0]).toMatchObject({ 'Received Amount': '1', 'Net Worth Amount': '3054.55', 'Net Worth Currency': 'USD' });
+  });
+
+  it('runs from the command line: a clear one-line refusal, then the import', async () => {
+    const file = path.join(dir, 'rates.csv');
+    await writeFile(file, 'Date,USD,\n2025-03-10,abc,\n');
+    const bad = await runCli(['import', 'fx', file], { DATABASE_URL: fresh.url });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("rates.csv line 2, column 2 (USD): 'abc' is not a decimal number; nothing was imported");
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+    const tx = path.join(dir, 'wallet.csv');
+    await writeFile(tx, 'Date,Received Amount,Received Currency\n2025-03-10 10:00 UTC,3,SOL\n');
+    const ok = await runCli(['import', 'transactions', tx, '--wallet', 'ledger-nano'], { DATABASE_URL: fresh.url });
+    expect(ok.stdout).toBe('wallet.csv: 1 transactions imported into wallet ledger-nano\n');
+    expect(ok.code).toBe(0);
+  });
+});
