@@ -60,8 +60,10 @@ const incomeKinds: Record<string, string> = {
 };
 
 // Koinly labels (imported transactions) that make a deposit income or a withdrawal a disposal.
-const incomeLabels = new Set(['income', 'reward', 'staking', 'airdrop', 'mining', 'lending interest', 'interest', 'fork', 'salary', 'cashback', 'other income']);
-const spendLabels = new Set(['gift', 'donation', 'cost', 'payment', 'lost', 'stolen', 'burn', 'margin fee']);
+const incomeLabels = new Set(['income', 'reward', 'staking', 'airdrop', 'mining', 'lending interest', 'loan interest', 'interest', 'fork', 'salary', 'cashback', 'other income', 'realized gain']);
+const spendLabels = new Set(['gift', 'donation', 'cost', 'payment', 'lost', 'stolen', 'burn', 'margin fee', 'realized gain']);
+// Outgoing labels that are also an expense of the year (income.csv, negative).
+const expenseLabels = new Set(['cost', 'margin fee', 'realized gain']);
 
 const refOf = (r: ValuedRow) => `${r.source}|${r.source_id}|${r.leg}`;
 const poolOf = (r: ValuedRow) => (r.account_uid === r.wallet ? r.wallet : `${r.account_uid}:${r.wallet}`);
@@ -151,6 +153,7 @@ export function ledgerEvents(rows: ValuedRow[], fiat: string): LedgerOutcome {
     } else if (r.kind === 'withdrawal') {
       if (spendLabels.has(label)) {
         dispose(r, label === 'lost' || label === 'stolen' ? ZERO : v(r));
+        if (expenseLabels.has(label)) out.income.push(incomeItem(r, label, v(r).neg(), out));
       } else if (!isFiat(r.coin)) {
         out.events.push({ type: 'move', asset: r.coin, quantity: new GainsDecimal(r.amount).abs(), ts: r.ms, day: r.day, pool: poolOf(r), toPool: `external:${r.counterparty ?? 'unknown'}`, ref: refOf(r) });
         out.problems.push({ problem: 'withdrawal_not_disposal', ref: refOf(r), detail: `${r.amount} ${r.coin} left to ${r.counterparty ?? 'an unknown address'}: treated as a move to your own wallet, not a disposal` });
