@@ -63,8 +63,8 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     lookaheadDays: 0,
   },
   // ATO: the 50% CGT discount when the asset was acquired at least 12 months before the CGT
-  // event, not counting either day; income year 1 July to 30 June. Lots: FIFO (the ATO accepts
-  // any method that identifies the units; FIFO is the documented default here).
+  // event, not counting either day; income year 1 July to 30 June. Lots: FIFO, this tool's
+  // choice (docs/gains.md), with --pools for one pool per wallet.
   au: {
     name: 'au', title: 'Australia FIFO with the 12-month CGT discount flag',
     matcher: (pools) => lotMatcher({ method: 'fifo', pools }),
