@@ -1,5 +1,6 @@
 import { GainsDecimal, ZERO } from './gainsDecimal.js';
 import type { GainsEvent } from './gainsEvent.js';
+import type { OwnTransfers } from './ownTransfers.js';
 
 /** One row of ledger_valued(fiat) as the runner reads it (numbers as text). */
 export interface ValuedRow {
@@ -16,6 +17,8 @@ export interface ValuedRow {
   source_id: string;
   leg: string;
   counterparty: string | null;
+  /** The ledger's order_id: a deposit's or withdrawal's chain transaction id, an import's TxHash. */
+  order_id: string | null;
   /** Fiat value, same sign as amount; null when unpriced. */
   value: string | null;
   /** imported_transactions.label for imported rows (Koinly's Label column). */
@@ -77,15 +80,16 @@ const poolOf = (r: ValuedRow) => (r.account_uid === r.wallet ? r.wallet : `${r.a
  *    trade acquired only fiat; a fee paid in a coin is also a disposal of that coin at its value
  *    (HMRC CRYPTO22150; IRS; BMF) - a negative fee (rebate) is income;
  *  - own-account transfers move lots between pools; a withdrawal moves them out to
- *    'external:<address>' (not a disposal, flagged); a deposit without a known cost is an
- *    acquisition at its market value on arrival (flagged); borrow/repay are loan principal;
+ *    'external:<address>' (not a disposal, flagged); a deposit that ends such a withdrawal (see
+ *    OwnTransfers) moves them in again; any other deposit is an acquisition at its market value
+ *    on arrival (flagged); borrow/repay are loan principal;
  *  - futures PnL, funding, margin interest, compensation, confiscation, liquidation fees: income
  *    or expense rows, and the coin comes in at its value or leaves as a disposal at its value.
  *
  * @example
  * const { events, income, problems } = ledgerEvents(rowsOfOneTrade, 'GBP');
  */
-export function ledgerEvents(rows: ValuedRow[], fiat: string): LedgerOutcome {
+export function ledgerEvents(rows: ValuedRow[], fiat: string, transfers?: OwnTransfers): LedgerOutcome {
   const out: LedgerOutcome = { events: [], income: [], problems: [] };
   const isFiat = (coin: string) => coin.toUpperCase() === fiat.toUpperCase();
   // Valued on first use, so a row whose value nothing needs (a move) is never flagged unpriced.
@@ -147,6 +151,12 @@ export function ledgerEvents(rows: ValuedRow[], fiat: string): LedgerOutcome {
   for (const r of rows) {
     const label = (r.label ?? '').trim().toLowerCase();
     if (r.kind === 'deposit') {
+      const quantity = new GainsDecimal(r.amount).abs();
+      const own = !incomeLabels.has(label) && !isFiat(r.coin) ? transfers?.deposited(r.coin, quantity, r.order_id, r.ms, poolOf(r)) : undefined;
+      if (own) {
+        out.events.push({ type: 'move', asset: r.coin, quantity, ts: r.ms, day: r.day, pool: own.from.pool, toPool: poolOf(r), ref: refOf(r) });
+        continue;
+      }
       if (incomeLabels.has(label)) out.income.push(incomeItem(r, label, v(r), out));
       else if (!isFiat(r.coin)) out.problems.push({ problem: 'deposit_market_value', ref: refOf(r), detail: `${r.amount} ${r.coin} came in from outside without a known cost; cost = market value on arrival (${v(r).toFixed()} ${fiat})` });
       acquire(r, v(r));
@@ -155,7 +165,10 @@ export function ledgerEvents(rows: ValuedRow[], fiat: string): LedgerOutcome {
         dispose(r, label === 'lost' || label === 'stolen' ? ZERO : v(r));
         if (expenseLabels.has(label)) out.income.push(incomeItem(r, label, v(r).neg(), out));
       } else if (!isFiat(r.coin)) {
-        out.events.push({ type: 'move', asset: r.coin, quantity: new GainsDecimal(r.amount).abs(), ts: r.ms, day: r.day, pool: poolOf(r), toPool: `external:${r.counterparty ?? 'unknown'}`, ref: refOf(r) });
+        const quantity = new GainsDecimal(r.amount).abs();
+        const external = `external:${r.counterparty ?? 'unknown'}`;
+        out.events.push({ type: 'move', asset: r.coin, quantity, ts: r.ms, day: r.day, pool: poolOf(r), toPool: external, ref: refOf(r) });
+        transfers?.withdrawn({ coin: r.coin, quantity, txid: r.order_id ?? '', pool: external, fromPool: poolOf(r), ms: r.ms });
         out.problems.push({ problem: 'withdrawal_not_disposal', ref: refOf(r), detail: `${r.amount} ${r.coin} left to ${r.counterparty ?? 'an unknown address'}: treated as a move to your own wallet, not a disposal` });
       }
     } else if (r.kind in incomeKinds) {

@@ -9,6 +9,7 @@ import { defaultReportsDir } from '../reports/runReports.js';
 import type { ManifestFile } from '../reports/reportManifest.js';
 import { GainsDecimal, ZERO } from './gainsDecimal.js';
 import { ledgerEvents } from './ledgerEvents.js';
+import { OwnTransfers } from './ownTransfers.js';
 import type { ValuedRow } from './ledgerEvents.js';
 import { ruleSet } from './ruleSets.js';
 import type { RuleSetName } from './ruleSets.js';
@@ -98,7 +99,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
       text: `DECLARE gains_rows NO SCROLL CURSOR FOR
              SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigint::text AS ms,
                     to_char(v.ts AT TIME ZONE $2, 'YYYY-MM-DD') AS day, v.amount::text AS amount, v.kind, v.source,
-                    v.source_id, v.leg, v.counterparty, v.value::text AS value, it.label
+                    v.source_id, v.leg, v.counterparty, v.order_id, v.value::text AS value, it.label
              FROM ledger_valued($1) v
              LEFT JOIN imported_transactions it ON v.source = 'imported_transactions' AND it.source_id = v.source_id
              WHERE ($3 = '' OR v.account_uid = $3) AND v.ts < ($4::timestamp AT TIME ZONE $2)
@@ -111,9 +112,10 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     });
 
     let group: ValuedRow[] = [];
+    const transfers = new OwnTransfers();
     const flush = async () => {
       if (group.length === 0) return;
-      const outcome = ledgerEvents(group, fiat);
+      const outcome = ledgerEvents(group, fiat, transfers);
       group = [];
       for (const e of outcome.events) await take(matcher.push(e));
       for (const i of outcome.income) {

@@ -75,4 +75,26 @@ describe('tradeledger import transactions, then tradeledger gains', () => {
     const rules = await runCli(['gains', '--year', '2024', '--rules', 'xx', '--fiat', 'GBP'], { DATABASE_URL: fresh.url });
     expect(rules.code).toBe(2);
   });
+
+  it('a withdrawal from one imported wallet and its deposit into another are one own-account move', async () => {
+    const header = 'Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash';
+    await writeFile(path.join(dir, 'a.csv'), [header, '2024-03-01 10:00 UTC,1000,GBP,10,SOL,,,1000,GBP,,,', '2024-05-01 10:00 UTC,10,SOL,,,,,,,,,0xsol', ''].join('\n'));
+    await writeFile(path.join(dir, 'b.csv'), [header, '2024-05-01 11:00 UTC,,,9.99,SOL,,,,,,,0xsol', '2024-06-01 10:00 UTC,9.99,SOL,1500,GBP,,,1500,GBP,,,', ''].join('\n'));
+    for (const [file, wallet] of [['a.csv', 'wallet-a'], ['b.csv', 'wallet-b']]) {
+      expect((await runCli(['import', 'transactions', path.join(dir, file), '--wallet', wallet], { DATABASE_URL: fresh.url })).code).toBe(0);
+    }
+    // UK: one pool for the person; the 10 SOL cost 1,000, 9.99 of them were sold.
+    const uk = path.join(dir, 'uk-sol');
+    expect((await runCli(['gains', '--year', '2024', '--rules', 'uk', '--fiat', 'GBP', '--tz', 'Europe/London', '--out', uk], { DATABASE_URL: fresh.url })).code).toBe(0);
+    const sol = (await csv(path.join(uk, 'gains.csv'))).filter((g) => g.asset === 'SOL');
+    expect(sol.map((g) => [g.matching, g.quantity, g.proceeds, g.cost, g.gain])).toEqual([['s104', '9.99', '1500', '999', '501']]);
+    const dq = await csv(path.join(uk, 'gains-data-quality.csv'));
+    expect(dq.filter((d) => d.problem === 'deposit_market_value')).toEqual([]);
+    // FIFO per wallet: the lot travels from wallet-a to wallet-b with its date and cost.
+    const fifo = path.join(dir, 'fifo-sol');
+    expect((await runCli(['gains', '--year', '2024', '--rules', 'fifo', '--pools', 'wallet', '--fiat', 'GBP', '--out', fifo], { DATABASE_URL: fresh.url })).code).toBe(0);
+    const lots = (await csv(path.join(fifo, 'gains.csv'))).filter((g) => g.asset === 'SOL');
+    expect(lots.map((g) => [g.pool, g.date_acquired, g.quantity, g.cost, g.rule])).toEqual([['wallet-b', '2024-03-01', '9.99', '999', 'short']]);
+  });
 });
+

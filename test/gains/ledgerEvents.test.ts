@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ledgerEvents } from '../../src/gains/ledgerEvents.js';
 import type { ValuedRow } from '../../src/gains/ledgerEvents.js';
+import { OwnTransfers } from '../../src/gains/ownTransfers.js';
 
 const row = (over: Partial<ValuedRow>): ValuedRow => ({
   account_uid: '1001', wallet: 'spot', coin: 'BTC', ms: Date.parse('2025-03-01T10:00:00Z'), day: '2025-03-01', amount: '0', kind: 'trade_buy',
-  source: 'spot_fills', source_id: 't1', leg: 'base', counterparty: null, value: null, label: null, ...over,
+  source: 'spot_fills', source_id: 't1', leg: 'base', counterparty: null, order_id: null, value: null, label: null, ...over,
 });
 const view = (events: ReturnType<typeof ledgerEvents>['events']) => events.map((e) => [
   e.type, e.asset, e.quantity.toFixed(), e.type === 'acquire' ? e.cost.toFixed() : e.type === 'dispose' ? e.proceeds.toFixed() : e.toPool, e.pool,
@@ -89,5 +90,30 @@ describe('unpriced trade legs', () => {
     ], 'USD');
     expect(view(out.events)).toEqual([['acquire', 'BTC', '0.1', '1002', '1001:spot']]);
     expect(out.problems).toEqual([]);
+  });
+});
+
+describe('own-account movements between imported wallets and accounts', () => {
+  const wd = (over: Partial<ValuedRow>) => row({ kind: 'withdrawal', amount: '-1', source: 'imported_transactions', leg: 'sent', account_uid: 'ledger-x', wallet: 'ledger-x', counterparty: null, ...over });
+  const dep = (over: Partial<ValuedRow>) => row({ kind: 'deposit', amount: '0.999', value: '50000', source: 'imported_transactions', leg: 'received', account_uid: 'ledger-y', wallet: 'ledger-y', ...over });
+
+  it('a deposit with the withdrawal\'s transaction hash moves the lots on: no acquisition, no flag', () => {
+    const t = new OwnTransfers();
+    const out = ledgerEvents([wd({ order_id: '0xabc' })], 'USD', t);
+    expect(view(out.events)).toEqual([['move', 'BTC', '1', 'external:unknown', 'ledger-x']]);
+    const back = ledgerEvents([dep({ order_id: '0xabc', ms: Date.parse('2025-03-05T10:00:00Z'), day: '2025-03-05' })], 'USD', t);
+    expect(view(back.events)).toEqual([['move', 'BTC', '0.999', 'ledger-y', 'external:unknown']]);
+    expect(back.problems).toEqual([]);
+  });
+
+  it('without a hash: the same coin and amount (less up to 5% fee) within a day matches; later or other amounts do not', () => {
+    const t = new OwnTransfers();
+    ledgerEvents([wd({})], 'USD', t);
+    const near = ledgerEvents([dep({ ms: Date.parse('2025-03-01T20:00:00Z') })], 'USD', t);
+    expect(near.events[0]!.type).toBe('move');
+    ledgerEvents([wd({})], 'USD', t);
+    const late = ledgerEvents([dep({ ms: Date.parse('2025-03-03T10:00:00Z'), day: '2025-03-03' })], 'USD', t);
+    expect(view(late.events)).toEqual([['acquire', 'BTC', '0.999', '50000', 'ledger-y']]);
+    expect(late.problems.map((p) => p.problem)).toEqual(['deposit_market_value']);
   });
 });

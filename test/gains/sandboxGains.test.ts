@@ -8,6 +8,7 @@ import { testSyncOptions } from '../extract/testSync.js';
 import { runSync } from '../../src/extract/runSync.js';
 import { runGains } from '../../src/gains/runGains.js';
 import { ledgerEvents } from '../../src/gains/ledgerEvents.js';
+import { OwnTransfers } from '../../src/gains/ownTransfers.js';
 import type { ValuedRow } from '../../src/gains/ledgerEvents.js';
 import { GainsDecimal } from '../../src/gains/gainsDecimal.js';
 import { bindNamedParameters } from '../../src/reports/bindNamedParameters.js';
@@ -26,7 +27,7 @@ describe('gains after a sandbox sync', () => {
     const { rows } = await sql<Omit<ValuedRow, 'ms'> & { ms: string }>`
       SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigint::text AS ms,
              to_char(v.ts AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, v.amount::text AS amount, v.kind, v.source,
-             v.source_id, v.leg, v.counterparty, v.value::text AS value, NULL AS label
+             v.source_id, v.leg, v.counterparty, v.order_id, v.value::text AS value, NULL AS label
       FROM ledger_valued('USD') v ORDER BY v.ts, v.source, v.source_id, v.leg`.execute(env.fresh.db);
     expect(rows.length).toBeGreaterThan(50);
 
@@ -34,8 +35,9 @@ describe('gains after a sandbox sync', () => {
     let paid = new GainsDecimal(0);
     let received = new GainsDecimal(0);
     let group: ValuedRow[] = [];
+    const transfers = new OwnTransfers();
     const flush = () => {
-      for (const e of ledgerEvents(group, 'USD').events) {
+      for (const e of ledgerEvents(group, 'USD', transfers).events) {
         if (e.type === 'acquire') paid = paid.plus(e.cost);
         if (e.type === 'dispose') received = received.plus(e.proceeds);
       }
