@@ -75,6 +75,12 @@ describe('gains after a sandbox sync', () => {
       expect(new Set(traced.rows.map((x) => x.seq)).size).toBe(disposals.rows[0]!.n);
       expect(traced.rows.every((x) => x.raw !== null)).toBe(true);
     }
+    // Every income kind the ledger holds shows up in income.csv's table under its category.
+    const categories: Record<string, string> = { realized_pnl: 'futures_realized_pnl', funding_fee: 'funding', interest: 'margin_interest', compensate: 'risk_fund_compensation', confiscated: 'confiscation', liquidation_fee: 'liquidation_fee' };
+    const kinds = await sql<{ kind: string }>`SELECT DISTINCT kind FROM ledger WHERE kind IN ('realized_pnl', 'funding_fee', 'interest', 'compensate', 'confiscated', 'liquidation_fee')`.execute(env.fresh.db);
+    const found = await sql<{ category: string }>`SELECT DISTINCT category FROM gains_income`.execute(env.fresh.db);
+    expect(kinds.rows.length).toBeGreaterThan(0);
+    expect(found.rows.map((r) => r.category)).toEqual(expect.arrayContaining(kinds.rows.map((r) => categories[r.kind])));
     const close = (a: GainsDecimal, b: GainsDecimal) => expect(a.minus(b).abs().lt('1e-12'), `${a.toFixed()} vs ${b.toFixed()}`).toBe(true);
     close(cost.plus(held), paid);
     close(proceeds, received);
