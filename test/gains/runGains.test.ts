@@ -69,6 +69,15 @@ describe('runGains over the valued ledger', () => {
     expect(manifest.files.map((f) => f.file)).toEqual(['gains.csv', 'income.csv', 'gains-data-quality.csv', 'form-8949.csv', 'summary.json', 'summary.txt']);
   });
 
+  it('Australia: the income year from 1 July holds the August sale, without the 12-month discount; Canada: ACB', async () => {
+    const au = await runGains({ databaseUrl: fresh.url, rules: 'au', year: 2024, fiat: 'GBP', tz: 'Australia/Sydney', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
+    expect(au.summary.period).toEqual({ from: '2024-07-01', to: '2025-07-01', tz: 'Australia/Sydney' });
+    expect(au.summary.cgtDiscount).toMatchObject({ discountableGains: '0.00', otherGains: '102857.14', losses: '0.00' });
+    const ca = await runGains({ databaseUrl: fresh.url, rules: 'ca', year: 2024, fiat: 'GBP', tz: 'America/Toronto', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
+    expect(Object.keys(ca.summary.byClass)).toEqual(['acb']);
+    expect(Number(ca.summary.total.cost)).toBeCloseTo(200000 * 4000 / 14000, 6);
+  });
+
   it('a rerun with the same parameters replaces the earlier run', async () => {
     const before = await sql<{ n: number }>`SELECT count(*)::int AS n FROM gains_runs`.execute(fresh.db);
     await runGains({ databaseUrl: fresh.url, rules: 'us', year: 2024, fiat: 'GBP', tz: 'UTC', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
