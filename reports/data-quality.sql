@@ -19,7 +19,7 @@ FROM (
   SELECT 'unpriced', source, account_uid, source_id || '/' || leg, ts, NULL,
          'no ' || fiat || ' value for ' || coalesce(coin, '(no coin)') || ': no imported value, fiat or stablecoin quote, fill price or candle'
            || CASE WHEN fiat <> 'USD' THEN ' (or no ECB rate for the day: tradeledger import fx)' ELSE '' END
-  FROM ledger_valued(:'fiat') WHERE price_source = 'unpriced'
+  FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz') WHERE price_source = 'unpriced'
 ) dq
 WHERE (ts IS NULL OR ts < (:'to')::timestamp AT TIME ZONE :'tz')
   AND (coalesce(ts_to, ts) IS NULL OR coalesce(ts_to, ts) >= (:'from')::timestamp AT TIME ZONE :'tz')

@@ -39,9 +39,8 @@ LEFT JOIN (
               THEN CASE v.source WHEN 'spot_fills' THEN 'trade' ELSE 'withdrawal' END ELSE v.kind END AS tx_kind,
          min(v.fiat) AS fiat,
          CASE WHEN bool_and(v.value IS NOT NULL) THEN max(abs(v.value)) END AS worth
-  FROM ledger_valued(:'fiat') v
-  WHERE v.ts >= (:'from')::timestamp AT TIME ZONE :'tz' AND v.ts < (:'to')::timestamp AT TIME ZONE :'tz'
-    AND (:'account' = '' OR v.account_uid = :'account')
+  FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz') v
+  WHERE (:'account' = '' OR v.account_uid = :'account')
   GROUP BY 1, 2, 3, 4
 ) nw ON nw.account_uid = t.account_uid AND nw.source = t.source AND nw.source_id = t.source_id AND nw.tx_kind = t.kind
 ) t

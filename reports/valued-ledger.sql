@@ -18,8 +18,7 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time_u
        money_text(round(value, 10)) AS value, price_source,
        to_char(price_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS price_time_utc,
        stablecoin_basis, to_char(fx_day, 'YYYY-MM-DD') AS fx_day
-FROM ledger_valued(:'fiat')
-WHERE ts >= (:'from')::timestamp AT TIME ZONE :'tz'
-  AND ts < (:'to')::timestamp AT TIME ZONE :'tz'
+FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz')
+WHERE true
   AND (:'account' = '' OR account_uid = :'account')
 ORDER BY ts, account_uid, source, source_id, leg;

@@ -35,6 +35,15 @@ describe('tradeledger demo', () => {
     expect(Number(fills.n)).toBeGreaterThan(0);
   });
 
+  it('values its whole ledger in USD and says by which rules', async () => {
+    const line = /ledger valued in USD: (\d+) rows \(([^)]*)\).*; (\d+) unpriced/.exec(result.stdout);
+    expect(line, result.stdout).not.toBeNull();
+    const ledger = await fresh.db.selectFrom('ledger').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(line![1])).toBe(Number(ledger.n));
+    expect(line![2]).toContain('candle');
+    expect(line![3]).toBe('0');
+  });
+
   it('writes every report format with a manifest whose hashes match the files', async () => {
     const year = String(new Date().getUTCFullYear());
     for (const format of ['native', 'koinly', 'cointracking', 'cointracker']) {

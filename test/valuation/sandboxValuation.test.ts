@@ -1,0 +1,85 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import { sql } from 'kysely';
+import { sandboxWithDatabase } from '../support/sandboxWithDatabase.js';
+import { runSync } from '../../src/extract/runSync.js';
+import { testSyncOptions } from '../extract/testSync.js';
+import { importFx } from '../../src/imports/importFx.js';
+import { memoryFile } from '../imports/memoryFile.js';
+
+const DAY = 86_400_000;
+const env = sandboxWithDatabase();
+
+/**
+ * A test-made ECB file: weekdays only (weekends take Friday's rate), newest first, rates as exact
+ * decimals that move from day to day.
+ */
+function ecbFile(fromMs: number, toMs: number): string {
+  const lines = ['Date,USD,JPY,GBP,CHF,'];
+  for (let t = Math.floor(toMs / DAY) * DAY, k = 0; t >= fromMs - 7 * DAY; t -= DAY, k++) {
+    const d = new Date(t);
+    if (d.getUTCDay() === 0 || d.getUTCDay() === 6) continue;
+    const f = (base: number, step: number) => (base + (k % 37) * step).toFixed(4);
+    lines.push(`${d.toISOString().slice(0, 10)},${f(1.03, 0.0011)},${f(155, 0.13)},${f(0.82, 0.0007)},${k % 11 === 0 ? 'N/A' : f(0.94, 0.0003)},`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+let ledgerRows = 0;
+beforeAll(async () => {
+  const r = await runSync(testSyncOptions(env.sandbox, env.fresh.db));
+  expect(r.errors).toEqual([]);
+  expect(r.counts[Object.keys(r.counts).find((k) => k.endsWith('/prices/all'))!]!.inserted).toBeGreaterThan(0);
+  const { rows } = await sql<{ n: string; first: Date }>`SELECT count(*) AS n, min(ts) AS first FROM ledger`.execute(env.fresh.db);
+  ledgerRows = Number(rows[0]!.n);
+  const imported = await importFx(env.fresh.db, memoryFile('eurofxref-hist.csv', ecbFile(rows[0]!.first.getTime(), env.sandbox.world.now())));
+  expect(imported.inserted).toBeGreaterThan(0);
+}, 300_000);
+
+describe('a sandbox sync plus import fx values every ledger row', () => {
+  it.each(['USD', 'EUR', 'GBP'])('in %s, none unpriced', async (fiat) => {
+    const { rows } = await sql<{ price_source: string; n: string; valued: string }>`
+      SELECT price_source, count(*) AS n, count(value) AS valued FROM ledger_valued(${fiat}) GROUP BY 1`.execute(env.fresh.db);
+    const by = Object.fromEntries(rows.map((r) => [r.price_source, Number(r.n)]));
+    expect(by.unpriced ?? 0).toBe(0);
+    expect(rows.reduce((n, r) => n + Number(r.valued), 0)).toBe(ledgerRows);
+    // The sandbox's history exercises the exchange's own rules.
+    expect(by.candle).toBeGreaterThan(0);
+    expect(by.stablecoin_quote).toBeGreaterThan(0);
+    expect(by.fill_price).toBeGreaterThan(0);
+    expect(by.stablecoin).toBeGreaterThan(0);
+  });
+
+  it('converts between fiats by the day\'s ECB rates: EUR = USD / (USD per EUR), GBP = EUR x (GBP per EUR)', async () => {
+    const { rows } = await sql<{ rows: string; off: string }>`
+      WITH u AS MATERIALIZED (SELECT * FROM ledger_valued('USD')),
+           e AS MATERIALIZED (SELECT * FROM ledger_valued('EUR')),
+           g AS MATERIALIZED (SELECT * FROM ledger_valued('GBP'))
+      SELECT count(*) AS rows, count(*) FILTER (WHERE abs(e.value - u.value / fx.per_eur) > 1e-9 * greatest(1, abs(u.value))
+                                          OR abs(g.value - e.value * gb.per_eur) > 1e-9 * greatest(1, abs(u.value))) AS off
+      FROM u
+      JOIN e USING (account_uid, wallet, source, source_id, leg)
+      JOIN g USING (account_uid, wallet, source, source_id, leg)
+      JOIN fx_rates_daily fx ON fx.currency = 'USD' AND fx.day = (u.ts AT TIME ZONE 'UTC')::date
+      JOIN fx_rates_daily gb ON gb.currency = 'GBP' AND gb.day = (u.ts AT TIME ZONE 'UTC')::date`.execute(env.fresh.db);
+    expect(Number(rows[0]!.rows)).toBe(ledgerRows);
+    expect(rows[0]!.off).toBe('0');
+  });
+
+  it('prices a trade by its own stablecoin quote, and other rows by the candle of their hour', async () => {
+    const { rows } = await sql<{ bad_quote: string; bad_candle: string; candles: string }>`
+      SELECT count(*) FILTER (WHERE v.price_source = 'stablecoin_quote' AND v.leg IN ('base', 'quote') AND abs(v.value) <> abs(f.amount)) AS bad_quote,
+             count(*) FILTER (WHERE v.price_source = 'candle' AND v.price_time <> date_trunc('hour', v.ts)) AS bad_candle,
+             count(*) FILTER (WHERE v.price_source = 'candle') AS candles
+      FROM ledger_valued('USD') v
+      LEFT JOIN spot_fills f ON v.source = 'spot_fills' AND f.account_uid = v.account_uid AND f.trade_id = v.source_id`.execute(env.fresh.db);
+    expect(rows[0]).toMatchObject({ bad_quote: '0', bad_candle: '0' });
+    expect(Number(rows[0]!.candles)).toBeGreaterThan(0);
+  });
+
+  it('a second sync asks only for the hour still running', async () => {
+    const symbols = await sql<{ n: string }>`SELECT count(DISTINCT symbol) AS n FROM price_symbols`.execute(env.fresh.db);
+    const again = await runSync(testSyncOptions(env.sandbox, env.fresh.db));
+    const prices = again.counts[Object.keys(again.counts).find((k) => k.endsWith('/prices/all'))!]!;
+    expect(prices.requests).toBeLessThanOrEqual(Number(symbols.rows[0]!.n));
+  }, 120_000);
+});
