@@ -80,7 +80,7 @@ describe('tradeledger import transactions, then tradeledger gains', () => {
     const header = 'Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash';
     await writeFile(path.join(dir, 'a.csv'), [header, '2024-03-01 10:00 UTC,1000,GBP,10,SOL,,,1000,GBP,,,', '2024-05-01 10:00 UTC,10,SOL,,,,,,,,,0xsol', ''].join('\n'));
     await writeFile(path.join(dir, 'b.csv'), [header, '2024-05-01 11:00 UTC,,,9.99,SOL,,,,,,,0xsol', '2024-06-01 10:00 UTC,9.99,SOL,1500,GBP,,,1500,GBP,,,', ''].join('\n'));
-    for (const [file, wallet] of [['a.csv', 'wallet-a'], ['b.csv', 'wallet-b']]) {
+    for (const [file, wallet] of [['a.csv', 'wallet-a'], ['b.csv', 'wallet-b']] as const) {
       expect((await runCli(['import', 'transactions', path.join(dir, file), '--wallet', wallet], { DATABASE_URL: fresh.url })).code).toBe(0);
     }
     // UK: one pool for the person; the 10 SOL cost 1,000, 9.99 of them were sold.
