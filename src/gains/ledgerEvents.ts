@@ -68,6 +68,8 @@ const spendLabels = new Set(['gift', 'donation', 'cost', 'payment', 'lost', 'sto
 // Outgoing labels that are also an expense of the year (income.csv, negative).
 const expenseLabels = new Set(['cost', 'margin fee', 'realized gain']);
 
+// The sign of an amount, decided on the decimal, not a float.
+const sign = (amount: string) => new GainsDecimal(amount).cmp(0);
 const refOf = (r: ValuedRow) => `${r.source}|${r.source_id}|${r.leg}`;
 const poolOf = (r: ValuedRow) => (r.account_uid === r.wallet ? r.wallet : `${r.account_uid}:${r.wallet}`);
 
@@ -109,10 +111,10 @@ export function ledgerEvents(rows: ValuedRow[], fiat: string, transfers?: OwnTra
     out.events.push({ type: 'dispose', asset: r.coin, quantity: new GainsDecimal(r.amount).abs(), proceeds, ts: r.ms, day: r.day, pool: poolOf(r), ref: refOf(r) });
   };
 
-  const ins = rows.filter((r) => (r.kind === 'trade_buy' || r.kind === 'exchange_in') && Number(r.amount) > 0);
-  const outs = rows.filter((r) => (r.kind === 'trade_sell' || r.kind === 'exchange_out') && Number(r.amount) < 0);
-  const fees = rows.filter((r) => r.kind === 'fee' && Number(r.amount) < 0);
-  const rebates = rows.filter((r) => r.kind === 'fee' && Number(r.amount) > 0);
+  const ins = rows.filter((r) => (r.kind === 'trade_buy' || r.kind === 'exchange_in') && sign(r.amount) > 0);
+  const outs = rows.filter((r) => (r.kind === 'trade_sell' || r.kind === 'exchange_out') && sign(r.amount) < 0);
+  const fees = rows.filter((r) => r.kind === 'fee' && sign(r.amount) < 0);
+  const rebates = rows.filter((r) => r.kind === 'fee' && sign(r.amount) > 0);
   const tradeLike = ins.length + outs.length > 0;
 
   // Fees: into the cost of what the trade acquired (crypto), else off the proceeds of what it disposed of.
@@ -173,8 +175,8 @@ export function ledgerEvents(rows: ValuedRow[], fiat: string, transfers?: OwnTra
       }
     } else if (r.kind in incomeKinds) {
       const value = v(r);
-      out.income.push(incomeItem(r, incomeKinds[r.kind]!, Number(r.amount) > 0 ? value : value.neg(), out));
-      if (Number(r.amount) > 0) acquire(r, value); else dispose(r, value);
+      out.income.push(incomeItem(r, incomeKinds[r.kind]!, sign(r.amount) > 0 ? value : value.neg(), out));
+      if (sign(r.amount) > 0) acquire(r, value); else dispose(r, value);
     } else if (r.kind === 'borrow' || r.kind === 'repay') {
       out.problems.push({ problem: 'loan_not_disposal', ref: refOf(r), detail: `${r.kind} of ${r.amount} ${r.coin}: loan principal, neither acquisition nor disposal` });
     } else if (r.kind === 'other') {
@@ -196,13 +198,13 @@ function valueOf(r: ValuedRow, rows: ValuedRow[], out: LedgerOutcome): GainsDeci
     const other = rows.filter((x) => tradeSide(x) === -side && x.value !== null);
     if (other.length > 0) return other.reduce((s, x) => s.plus(new GainsDecimal(x.value!).abs()), ZERO);
   }
-  const sibling = rows.find((x) => x !== r && x.coin === r.coin && x.value !== null && Number(x.amount) !== 0);
+  const sibling = rows.find((x) => x !== r && x.coin === r.coin && x.value !== null && sign(x.amount) !== 0);
   if (sibling) return new GainsDecimal(sibling.value!).div(sibling.amount).abs().times(new GainsDecimal(r.amount).abs());
   if (side !== 0) {
     // Both sides unpriced, but a fee with a price can still give the fee coin's leg its price.
     const other = rows.filter((x) => tradeSide(x) === -side);
     for (const o of other) {
-      const priced = rows.find((x) => x !== o && x.coin === o.coin && x.value !== null && Number(x.amount) !== 0);
+      const priced = rows.find((x) => x !== o && x.coin === o.coin && x.value !== null && sign(x.amount) !== 0);
       if (priced) return new GainsDecimal(priced.value!).div(priced.amount).abs().times(new GainsDecimal(o.amount).abs());
     }
   }
