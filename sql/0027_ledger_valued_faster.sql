@@ -22,9 +22,10 @@ RETURNS TABLE (
 LANGUAGE sql STABLE AS $$
   WITH fills AS (
     -- A fill's quote coin, amount and price, joined on the fills (not the ledger's 1M rows).
-    SELECT f.account_uid, f.trade_id, f.amount, f.price_avg, p.quote, p.q_stable
+    SELECT f.account_uid, f.trade_id, f.amount, f.price_avg, p.base, p.quote, p.q_stable
     FROM spot_fills f
-    JOIN (SELECT s.symbol, q.quote, coalesce(q.quote = ANY (st.coins), false) AS q_stable
+    JOIN (SELECT s.symbol, q.quote, coalesce(q.quote = ANY (st.coins), false) AS q_stable,
+                 left(split_part(s.symbol, '_', 1), length(split_part(s.symbol, '_', 1)) - length(q.quote)) AS base
           FROM (SELECT DISTINCT spot_fills.symbol FROM spot_fills) s
           CROSS JOIN LATERAL (SELECT spot_symbol_quote(s.symbol) AS quote) q
           CROSS JOIN (SELECT array_agg(coin) AS coins FROM stablecoins) st) p ON p.symbol = f.symbol
@@ -40,7 +41,11 @@ LANGUAGE sql STABLE AS $$
            CASE WHEN upper(p_fiat) = 'USD' THEN 1 ELSE d.per_usd END AS fpu, greatest(d.rate_day, d.usd_rate_day) AS rate_day,
            d.per_eur AS fiat_per_eur, cx.per_eur AS ccy_per_eur, cx.rate_day AS ccy_rate_day,
            cb.close, cb.ts AS candle_ts,
-           l.leg LIKE 'fee:%' AS is_fee
+           l.leg LIKE 'fee:%' AS is_fee,
+           -- which part of a fill the row is: a leg, a fee in the quote or the base coin; NULL for
+           -- a fee in a third coin (BGB), which the fill's prices do not value
+           CASE WHEN l.source <> 'spot_fills' OR f.quote IS NULL THEN NULL WHEN l.leg NOT LIKE 'fee:%' THEN 'leg'
+                WHEN l.coin = f.quote THEN 'quote_fee' WHEN l.coin = f.base THEN 'base_fee' END AS fill_part
     FROM ledger l
     LEFT JOIN fills f ON l.source = 'spot_fills' AND f.account_uid = l.account_uid AND f.trade_id = l.source_id
     -- Rare lookups run only for the rows that need them (subplans), not as joins over every row:
@@ -57,7 +62,9 @@ LANGUAGE sql STABLE AS $$
     LEFT JOIN LATERAL (SELECT c.per_eur, c.rate_day FROM fx_rates_daily c
                        WHERE x.ccy = ANY ((SELECT array_agg(DISTINCT currency) || 'EUR'::text FROM fx_rates)::text[])
                          AND c.currency = x.ccy AND c.day = x.day) cx ON true
-    LEFT JOIN cand cb ON cb.coin = CASE WHEN f.q_stable THEN f.quote ELSE l.coin END AND cb.ts = date_bin('1 hour', l.ts, '2000-01-01Z')
+    -- the candle of a stablecoin quote for a fill's legs and own-coin fees, else of the row's coin
+    LEFT JOIN cand cb ON cb.coin = CASE WHEN f.q_stable AND (l.leg NOT LIKE 'fee:%' OR l.coin IN (f.quote, f.base)) THEN f.quote ELSE l.coin END
+         AND cb.ts = date_bin('1 hour', l.ts, '2000-01-01Z')
     WHERE l.ts >= p_from AND l.ts < p_to
   ), k AS (
     -- The rule: only tests of plain columns, so repeating it below is cheap.
@@ -65,9 +72,9 @@ LANGUAGE sql STABLE AS $$
       CASE
         WHEN h.has_ccy AND r.nw IS NOT NULL THEN 1                                  -- imported
         WHEN h.has_ccy AND r.source <> 'spot_fills' THEN 2                          -- fiat
-        WHEN h.has_ccy THEN CASE WHEN r.is_fee AND r.coin IS DISTINCT FROM r.quote THEN 5 ELSE 3 END  -- fill_price / fiat_quote
+        WHEN h.has_ccy AND r.fill_part IS NOT NULL THEN CASE r.fill_part WHEN 'base_fee' THEN 5 ELSE 3 END  -- fill_price / fiat_quote
         WHEN NOT h.has_usd THEN 8                                                   -- unpriced: no rate from USD
-        WHEN r.q_stable THEN CASE WHEN r.is_fee AND r.coin IS DISTINCT FROM r.quote THEN 5 ELSE 4 END        -- fill_price / stablecoin_quote
+        WHEN r.q_stable AND r.fill_part IS NOT NULL THEN CASE r.fill_part WHEN 'base_fee' THEN 5 ELSE 4 END  -- fill_price / stablecoin_quote
         WHEN r.c_stable THEN 6                                                      -- stablecoin
         WHEN r.close IS NOT NULL THEN 7                                             -- candle
         ELSE 8

@@ -70,7 +70,7 @@ describe('native format', () => {
     const { outDir, manifest } = await run('native');
     expect((await readdir(outDir)).sort()).toEqual([
       'balances.csv', 'data-quality.csv', 'deposits-withdrawals.csv', 'fees.csv', 'futures-pnl.csv', 'ledger.csv',
-      'manifest.json', 'margin-records.csv', 'reconciliation.csv', 'trades.csv', 'transfers.csv',
+      'manifest.json', 'margin-records.csv', 'reconciliation.csv', 'trades.csv', 'transfers.csv', 'valued-ledger.csv',
     ]);
     const ledger = await csv(outDir, 'ledger.csv');
     expect(ledger.header).toEqual(['time_utc', 'time_local', 'account_uid', 'wallet', 'coin', 'amount', 'kind', 'source',
@@ -99,7 +99,11 @@ describe('native format', () => {
       'b1 12.5 -0.3 0 12.2', 'b2 0 0 -0.02 -0.02', 'b3 0 -0.1 0 -0.1',
     ]);
     const quality = await csv(outDir, 'data-quality.csv');
-    expect(quality.records.map((r) => `${r.kind} ${r.source}`)).toEqual(['history_gap futuresOrders/USDT-FUTURES', 'record spot_bills']);
+    expect(quality.records.filter((r) => r.kind !== 'unpriced').map((r) => `${r.kind} ${r.source}`)).toEqual(['history_gap futuresOrders/USDT-FUTURES', 'record spot_bills']);
+    // No candles in this fixture: the BTC and BGB rows have no USD value (USDT ones do, at 1 USD).
+    const unpriced = quality.records.filter((r) => r.kind === 'unpriced');
+    expect(unpriced.length).toBeGreaterThan(0);
+    expect(unpriced.every((r) => /^no USD value for (BTC|BGB):/.test(r.problem!)), unpriced.map((r) => r.problem).join('\n')).toBe(true);
     const balances = await csv(outDir, 'balances.csv');
     expect(balances.records.find((r) => r.account_uid === 'B')).toMatchObject({ wallet: 'spot', coin: 'USDT', ledger_balance: '250' });
 
@@ -111,7 +115,7 @@ describe('native format', () => {
   it('lists a SHA-256 and row count in the manifest that match each file', async () => {
     const { outDir, manifestPath } = await run('native');
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { files: { file: string; rows: number; sha256: string }[] };
-    expect(manifest.files).toHaveLength(10);
+    expect(manifest.files).toHaveLength(11);
     for (const f of manifest.files) {
       const bytes = await readFile(path.join(outDir, f.file));
       expect(createHash('sha256').update(bytes).digest('hex'), f.file).toBe(f.sha256);

@@ -27,18 +27,20 @@ beforeAll(async () => {
       ('A', 'f2', 'o2', 'ETHBTC', 'sell', 0.05, 2, 0.1, '2025-03-03 10:20Z', '{}'),
       ('A', 'f3', 'o3', 'BTCEUR', 'sell', 40000, 0.01, 400, '2025-03-04 10:20Z', '{}');
     INSERT INTO fees (account_uid, source, source_id, seq, coin, paid, format, c_time) VALUES
-      ('A', 'spot_fills', 'f1', 0, 'BTC', 0.0001, 'new', '2025-03-03 10:15Z');
+      ('A', 'spot_fills', 'f1', 0, 'BTC', 0.0001, 'new', '2025-03-03 10:15Z'),
+      ('A', 'spot_fills', 'f1', 1, 'BGB', 0.5, 'new', '2025-03-03 10:15Z');
     INSERT INTO deposits (account_uid, order_id, trade_id, coin, status, size, c_time, raw) VALUES
       ('A', 'd1', 'h1', 'USDC', 'success', 100, '2025-03-03 10:30Z', '{}'),
       ('A', 'd2', 'h2', 'USDT', 'success', 200, '2025-03-01 12:00Z', '{}'),
       ('A', 'd3', 'h3', 'EUR', 'success', 1000, '2025-03-02 08:00Z', '{}'),
       ('A', 'd4', 'h4', 'XYZ', 'success', 5, '2025-03-03 10:00Z', '{}');
-    INSERT INTO price_symbols (coin, symbol, quote_coin) VALUES ('ETH', 'ETHUSDT', 'USDT'), ('BTC', 'BTCUSDT', 'USDT'), ('USDC', 'USDCUSDT', 'USDT');
+    INSERT INTO price_symbols (coin, symbol, quote_coin) VALUES ('ETH', 'ETHUSDT', 'USDT'), ('BTC', 'BTCUSDT', 'USDT'), ('USDC', 'USDCUSDT', 'USDT'), ('BGB', 'BGBUSDT', 'USDT');
     INSERT INTO price_candles (symbol, granularity, ts, open, high, low, close, raw) VALUES
       ('ETHUSDT', '1h', '2025-03-03 10:00Z', 2500, 2600, 2400, 2550, '[]'),
       ('ETHUSDT', '1h', '2025-03-03 09:00Z', 2450, 2520, 2440, 2500, '[]'),
       ('BTCUSDT', '1h', '2025-03-03 10:00Z', 50000, 51000, 49000, 50500, '[]'),
-      ('USDCUSDT', '1h', '2025-03-03 10:00Z', 1, 1.001, 0.998, 0.999, '[]');
+      ('USDCUSDT', '1h', '2025-03-03 10:00Z', 1, 1.001, 0.998, 0.999, '[]'),
+      ('BGBUSDT', '1h', '2025-03-03 10:00Z', 1.1, 1.3, 1.1, 1.2, '[]');
   `).execute(fresh.db);
   const now = new Date('2026-01-01T00:00:00Z');
   await importFx(fresh.db, memoryFile('eurofxref-hist.csv', ecb), now);
@@ -64,6 +66,7 @@ const expected: [string, string, ReturnType<typeof fromUsd>][] = [
   ['f1/base', 'stablecoin_quote', fromUsd('5000', '03-03')],          // 5000 USDT at 1 USD (no USDT candle: par)
   ['f1/quote', 'stablecoin_quote', fromUsd('-5000', '03-03')],
   ['f1/fee:0', 'fill_price', fromUsd('-5', '03-03')],                 // 0.0001 BTC x 50000 USDT x 1 USD
+  ['f1/fee:1', 'candle', fromUsd('-0.6', '03-03')],                   // 0.5 BGB: not the fill's coin, so its own candle (1.2)
   ['f2/base', 'candle', fromUsd('-5100', '03-03')],                   // -2 ETH x 2550 (10:00 candle close)
   ['f2/quote', 'candle', fromUsd('5050', '03-03')],                   // 0.1 BTC x 50500
   ['f3/base', 'fiat_quote', fromEur('-400', '03-04')],                // the 400 EUR quote side
@@ -136,7 +139,7 @@ describe('ledger_valued: each rule on hand-computed rows', () => {
     expect(s.fiat).toBe('USD');
     expect(s.rows).toBe(expected.length + 2);
     expect(s.bySource.unpriced).toBe(2);
-    expect(s.bySource.candle).toBe(3);
+    expect(s.bySource.candle).toBe(4);
     expect(s.stablecoinBasis).toEqual({ market: 1, par: 4 });
   });
 });
