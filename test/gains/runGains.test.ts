@@ -78,6 +78,13 @@ describe('runGains over the valued ledger', () => {
     expect(Number(ca.summary.total.cost)).toBeCloseTo(200000 * 4000 / 14000, 6);
   });
 
+  it('--account limits the run to one account or imported wallet', async () => {
+    const other = await runGains({ databaseUrl: fresh.url, rules: 'fifo', year: 2024, fiat: 'GBP', tz: 'UTC', account: 'someone-else', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
+    expect(other.summary.total.disposals).toBe(0);
+    const mine = await runGains({ databaseUrl: fresh.url, rules: 'fifo', year: 2024, fiat: 'GBP', tz: 'UTC', account: 'ledger-x', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
+    expect(mine.summary.total.disposals).toBe(1);
+  });
+
   it('a rerun with the same parameters replaces the earlier run', async () => {
     const before = await sql<{ n: number }>`SELECT count(*)::int AS n FROM gains_runs`.execute(fresh.db);
     await runGains({ databaseUrl: fresh.url, rules: 'us', year: 2024, fiat: 'GBP', tz: 'UTC', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
