@@ -54,7 +54,7 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     lookaheadDays: 0,
   },
   // § 23 Abs. 1 Satz 1 Nr. 2 EStG: taxable when held not more than one year; FIFO (§ 23 Abs. 1
-  // Nr. 2 Satz 3 EStG for like currency amounts, applied to crypto by the BMF letter of 10 May 2022).
+  // Satz 1 Nr. 2 Satz 3 EStG for like currency amounts; the prevailing method for crypto units).
   de: {
     name: 'de', title: 'Germany FIFO, one-year holding period (§ 23 EStG)',
     matcher: (pools) => lotMatcher({ method: 'fifo', pools }),
