@@ -1,14 +1,23 @@
--- cointracker.csv: the 8-column CoinTracker CSV, built from tax_transactions (sql/0014).
--- Date is UTC, written MM/DD/YYYY HH:MM:SS.
+-- cointracker.csv: the 8-column CoinTracker CSV, built from tax_transactions (sql/0014, sql/0020).
+-- Date is UTC, written MM/DD/YYYY HH:MM:SS
+-- (https://support.cointracker.io/hc/en-us/articles/4413071299729-Convert-your-transaction-history-to-CoinTracker-CSV).
 -- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account=''):
 --   from, to   local dates or timestamps in zone tz; from inclusive, to exclusive
 --   tz         IANA zone the dates are in (UTC, Asia/Tokyo, ...)
 --   account    an account uid, or '' for every account
 -- Columns: Date, Received Quantity, Received Currency, Sent Quantity, Sent Currency, Fee Amount,
 --   Fee Currency, Tag
--- Tags: margin interest, liquidation fees and margin/futures fee rows -> margin fee; realized PnL
---   and funding -> margin gain or margin loss by sign; everything else no tag. A fee row on its
---   own (several fee coins on one fill, a spot fee) is written as a fee-only row.
+-- One file = one CoinTracker wallet covering every exported account and wallet. CoinTracker taxes
+-- an untagged Receive as Other Income and an untagged Send as a disposal, and pairs transfers only
+-- between two of the user's wallets ("What is a transaction type?",
+-- https://support.cointracker.io/hc/en-us/articles/15888597060881-What-is-a-transaction-type-;
+-- https://support.cointracker.io/hc/en-us/articles/4413071374481-How-to-fix-transfers-marked-as-Send-transactions).
+-- So own-account movements (own_account) are left out (both legs are inside this one wallet and
+-- net to zero), and so are borrow and repay: CoinTracker documents no CSV tag for a loan, and an
+-- untagged borrow would be income. Tags (sources in docs/ledger.md): interest, liquidation fee,
+-- margin and futures fee rows -> margin fee; their rebates -> margin rebate; realized PnL, funding
+-- and risk-fund compensation -> margin gain / margin loss by sign; margin deal_in/deal_out and
+-- exchange_in/exchange_out -> margin; confiscated -> lost; spot fee rows are fee-only rows.
 SELECT to_char(ts AT TIME ZONE 'UTC', 'MM/DD/YYYY HH24:MI:SS') AS "Date",
        money_text(CASE WHEN kind = 'fee' AND wallet = 'spot' AND sent_amount IS NOT NULL THEN NULL ELSE received_amount END) AS "Received Quantity",
        CASE WHEN kind = 'fee' AND wallet = 'spot' AND sent_amount IS NOT NULL THEN NULL ELSE received_coin END AS "Received Currency",
@@ -18,8 +27,12 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'MM/DD/YYYY HH24:MI:SS') AS "Date",
        CASE WHEN kind = 'fee' AND wallet = 'spot' THEN sent_coin ELSE fee_coin END AS "Fee Currency",
        CASE WHEN kind IN ('interest', 'liquidation_fee') THEN 'margin fee'
             WHEN kind = 'fee' AND wallet <> 'spot' AND sent_amount IS NOT NULL THEN 'margin fee'
-            WHEN kind IN ('realized_pnl', 'funding_fee') AND received_amount IS NOT NULL THEN 'margin gain'
-            WHEN kind IN ('realized_pnl', 'funding_fee') THEN 'margin loss'
+            WHEN kind = 'fee' AND wallet <> 'spot' THEN 'margin rebate'
+            WHEN kind IN ('realized_pnl', 'funding_fee', 'compensate') AND received_amount IS NOT NULL THEN 'margin gain'
+            WHEN kind IN ('realized_pnl', 'funding_fee', 'compensate') THEN 'margin loss'
+            WHEN source = 'margin_records' AND kind IN ('trade_buy', 'trade_sell', 'exchange_in', 'exchange_out') THEN 'margin'
+            WHEN kind = 'confiscated' THEN 'lost'
             ELSE '' END AS "Tag"
 FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account')
+WHERE NOT own_account AND kind NOT IN ('borrow', 'repay')
 ORDER BY ts, account_uid, source, source_id, kind;

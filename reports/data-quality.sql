@@ -7,8 +7,13 @@
 --   tz         IANA zone the dates are in (UTC, Asia/Tokyo, ...)
 --   account    an account uid or an imported wallet name, or '' for every account
 --   fiat       the currency values are in (USD, EUR, ...), for the 'unpriced' rows
--- Columns: kind (record|unclassified|history_gap|unpriced), source, account_uid, record_id, time_utc,
---   to_utc (gaps: end of the gap), problem
+-- Also (issue 10): own_movement_unmatched, per coin, when own-account movements do not net to
+-- zero over the whole history (view own_movement_imbalance, sql/0020): the tax-tool files leave
+-- own-account movements out, so they differ from the ledger by that amount; and
+-- unknown_counterparty, an internal deposit or withdrawal whose other account is not named, so it
+-- cannot be told apart from a transfer with another user.
+-- Columns: kind (record|unclassified|history_gap|own_movement_unmatched|unknown_counterparty|unpriced),
+--   source, account_uid, record_id, time_utc, to_utc (gaps: end of the gap; unmatched: last leg), problem
 SELECT kind, source, account_uid, record_id,
        to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time_utc,
        to_char(ts_to AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS to_utc,
@@ -20,8 +25,21 @@ FROM (
          'no ' || fiat || ' value for ' || coalesce(coin, '(no coin)') || ': no imported value, fiat or stablecoin quote, fill price or candle'
            || CASE WHEN fiat <> 'USD' THEN ' (or no ECB rate for the day: tradeledger import fx)' ELSE '' END
   FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz') WHERE price_source = 'unpriced'
+  UNION ALL
+  SELECT 'own_movement_unmatched', 'tax_transactions', '', coin, first_ts, last_ts,
+         'own-account movements of ' || coin || ' net to ' || money_text(net) || ' over ' || legs
+           || ' legs, not 0: the other leg of a transfer between the exported accounts or wallets is missing from the exchange''s history; the koinly, cointracker and ctc files leave own-account movements out, so their ' || coin || ' balance differs from the ledger by this amount'
+  FROM own_movement_imbalance
+  UNION ALL
+  SELECT 'unknown_counterparty', 'deposits', account_uid, order_id, c_time, NULL,
+         'internal deposit with no sender UID: the tax-tool files keep it as a deposit from outside your accounts; if it came from one of them, remove that account''s matching withdrawal from the tool by hand'
+  FROM deposits WHERE norm_status(status) = 'success' AND norm_dest(dest) = 'internal' AND coalesce(from_address, '') = ''
+  UNION ALL
+  SELECT 'unknown_counterparty', 'withdrawals', account_uid, order_id, c_time, NULL,
+         'internal withdrawal with no receiver UID: the tax-tool files keep it as a withdrawal to outside your accounts; if it went to one of them, remove that account''s matching deposit from the tool by hand'
+  FROM withdrawals WHERE norm_status(status) = 'success' AND norm_dest(dest) = 'internal' AND coalesce(to_address, '') = ''
 ) dq
 WHERE (ts IS NULL OR ts < (:'to')::timestamp AT TIME ZONE :'tz')
   AND (coalesce(ts_to, ts) IS NULL OR coalesce(ts_to, ts) >= (:'from')::timestamp AT TIME ZONE :'tz')
-  AND (:'account' = '' OR account_uid = :'account')
+  AND (:'account' = '' OR account_uid = :'account' OR kind = 'own_movement_unmatched')
 ORDER BY kind, ts NULLS FIRST, source, account_uid, record_id;

@@ -1,5 +1,6 @@
--- koinly.csv: the Koinly universal CSV, built from tax_transactions (sql/0014): one row per
--- transaction, fee folded in where it is one charge. Dates are UTC, as Koinly requires.
+-- koinly.csv: the Koinly universal CSV, built from tax_transactions (sql/0014, sql/0020): one row
+-- per transaction, fee folded in where it is one charge. Dates are UTC, as Koinly requires
+-- (https://support.koinly.io/en/articles/9489976-how-to-create-a-custom-csv-file-with-your-data).
 -- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account='' -v fiat=USD):
 --   from, to   local dates or timestamps in zone tz; from inclusive, to exclusive
 --   tz         IANA zone the dates are in (UTC, Asia/Tokyo, ...)
@@ -8,40 +9,55 @@
 -- Columns: Date (YYYY-MM-DD HH:mm UTC), Sent Amount, Sent Currency, Received Amount,
 --   Received Currency, Fee Amount, Fee Currency, Net Worth Amount, Net Worth Currency, Label,
 --   Description, TxHash
--- Net Worth: the transaction's value in fiat (ledger_valued, sql/0026): for a trade or withdrawal
---   the largest value of its non-fee legs, otherwise its own legs' value; empty when any of those
---   legs is unpriced (Koinly then prices it itself). Rounded to 2 decimals.
--- Labels: borrow -> margin loan, repay -> margin repayment, margin interest, liquidation fees and
---   margin/futures fees -> margin fee, spot fee rows -> cost, fee rebates -> fee refund,
---   realized PnL and funding -> realized gain; everything else no label.
+-- Net Worth: the transaction's value in fiat (ledger_valued, sql/0026-0027; docs/valuation.md):
+--   for a trade or withdrawal the largest value of its non-fee legs, otherwise its own legs'
+--   value; empty when any of those legs is unpriced (Koinly then prices it itself). Rounded to 2
+--   decimals.
+-- One file covers every exported account and wallet as one Koinly wallet. Own-account movements
+-- (own_account: main <-> sub-accounts, spot <-> margin <-> futures, E19 transfers, margin
+-- transfer_in/out, futures trans_*) are left out: inside one Koinly wallet an untagged deposit is
+-- an acquisition and an untagged withdrawal a disposal ("What are tags",
+-- https://support.koinly.io/en/articles/9490023-what-are-tags), and both legs are in the file, so
+-- they net to zero. Movements with one leg outside stay untagged: that is Koinly's deposit and
+-- withdrawal, which it turns into a non-taxable transfer when the other wallet is imported
+-- (https://support.koinly.io/en/articles/9490024-how-koinly-handles-transfers-between-your-own-wallets).
+-- Tags (each value's source page is listed in docs/ledger.md): borrow -> margin loan; repay ->
+--   loan repayment; interest, liquidation fee, margin fee rows -> margin fee; futures fee rows ->
+--   futures fee; funding -> funding fee; realized PnL and risk-fund compensation -> realized gain;
+--   spot fee rows -> cost; fee rebates -> fee refund; confiscated -> lost; trades, deposits,
+--   withdrawals, exchange_in/out and margin deal_in/out -> no tag.
 SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"') AS "Date",
        money_text(sent_amount) AS "Sent Amount", sent_coin AS "Sent Currency",
        money_text(received_amount) AS "Received Amount", received_coin AS "Received Currency",
        money_text(fee_amount) AS "Fee Amount", fee_coin AS "Fee Currency",
        money_text(round(worth, 2)) AS "Net Worth Amount", CASE WHEN worth IS NOT NULL THEN fiat END AS "Net Worth Currency",
        CASE WHEN kind = 'borrow' THEN 'margin loan'
-            WHEN kind = 'repay' THEN 'margin repayment'
+            WHEN kind = 'repay' THEN 'loan repayment'
             WHEN kind IN ('interest', 'liquidation_fee') THEN 'margin fee'
             WHEN kind = 'fee' AND received_amount IS NOT NULL THEN 'fee refund'
-            WHEN kind = 'fee' AND wallet = 'spot' THEN 'cost'
-            WHEN kind = 'fee' THEN 'margin fee'
-            WHEN kind IN ('realized_pnl', 'funding_fee') THEN 'realized gain'
+            WHEN kind = 'fee' AND wallet LIKE '%futures' THEN 'futures fee'
+            WHEN kind = 'fee' AND wallet LIKE '%margin' THEN 'margin fee'
+            WHEN kind = 'fee' THEN 'cost'
+            WHEN kind = 'funding_fee' THEN 'funding fee'
+            WHEN kind IN ('realized_pnl', 'compensate') THEN 'realized gain'
+            WHEN kind = 'confiscated' THEN 'lost'
             ELSE '' END AS "Label",
        kind || ' ' || wallet || ' ' || account_uid || ' ' || source || ':' || source_id
          || coalesce(' ' || symbol, '') AS "Description",
        CASE WHEN source IN ('deposits', 'withdrawals') THEN ref END AS "TxHash"
 FROM (
-SELECT t.*, nw.fiat, nw.worth
-FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account') t
-LEFT JOIN (
-  SELECT v.account_uid, v.source, v.source_id,
-         CASE WHEN v.source IN ('spot_fills', 'withdrawals') AND v.kind <> 'fee'
-              THEN CASE v.source WHEN 'spot_fills' THEN 'trade' ELSE 'withdrawal' END ELSE v.kind END AS tx_kind,
-         min(v.fiat) AS fiat,
-         CASE WHEN bool_and(v.value IS NOT NULL) THEN max(abs(v.value)) END AS worth
-  FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz') v
-  WHERE (:'account' = '' OR v.account_uid = :'account')
-  GROUP BY 1, 2, 3, 4
-) nw ON nw.account_uid = t.account_uid AND nw.source = t.source AND nw.source_id = t.source_id AND nw.tx_kind = t.kind
+  SELECT t.*, nw.fiat, nw.worth
+  FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account') t
+  LEFT JOIN (
+    SELECT v.account_uid, v.source, v.source_id,
+           CASE WHEN v.source IN ('spot_fills', 'withdrawals') AND v.kind <> 'fee'
+                THEN CASE v.source WHEN 'spot_fills' THEN 'trade' ELSE 'withdrawal' END ELSE v.kind END AS tx_kind,
+           min(v.fiat) AS fiat,
+           CASE WHEN bool_and(v.value IS NOT NULL) THEN max(abs(v.value)) END AS worth
+    FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz') v
+    WHERE (:'account' = '' OR v.account_uid = :'account')
+    GROUP BY 1, 2, 3, 4
+  ) nw ON nw.account_uid = t.account_uid AND nw.source = t.source AND nw.source_id = t.source_id AND nw.tx_kind = t.kind
+  WHERE NOT t.own_account
 ) t
 ORDER BY ts, account_uid, source, source_id, kind;

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { ReportPeriod } from './reportPeriod.js';
 import type { ReportFormat } from './reportFormats.js';
+import type { FormatCoverage } from './formatCoverage.js';
 
 /** One written CSV, as listed in the manifest. */
 export interface ManifestFile {
@@ -29,6 +30,8 @@ export interface ReportManifest {
     toUtc: string;
   };
   files: ManifestFile[];
+  /** Which accounts and wallets the files cover, and how own-account movements were written. */
+  coverage: FormatCoverage;
   /** Each stream's sync watermark: everything before it had been read when the report ran. */
   watermarks: { account: string; stream: string; partition: string; watermark: string | null; status: string; updatedAt: string }[];
   /** History the exchange would not serve (history_gaps). */

@@ -9,6 +9,7 @@ import { reportFiles } from './reportFormats.js';
 import type { ReportFormat } from './reportFormats.js';
 import type { ReportPeriod } from './reportPeriod.js';
 import { manifestFacts } from './reportManifest.js';
+import { formatCoverage } from './formatCoverage.js';
 import type { ManifestFile, ReportManifest } from './reportManifest.js';
 
 /** The project's reports/ folder of queries. */
@@ -86,11 +87,13 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
       options.onFile?.(entry);
     }
     const facts = await manifestFacts(client, account);
+    const coverage = await formatCoverage(client, format, { ...bounds, account });
     await client.query('COMMIT');
     const manifest: ReportManifest = {
       generatedAt: new Date().toISOString(),
       parameters: { format, from: period.from, to: period.to, tz: period.tz, account, fiat, ...bounds },
       files,
+      coverage,
       ...facts,
     };
     const manifestPath = path.join(outDir, 'manifest.json');

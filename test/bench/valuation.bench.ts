@@ -68,8 +68,12 @@ async function onClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promi
   try { return await fn(client); } finally { await client.end(); }
 }
 
+// BENCH_WORK_MEM=64MB runs both sides with that work_mem (the report runner's setting).
+const workMem = process.env.BENCH_WORK_MEM;
+
 async function copyOut(url: string, query: string): Promise<{ ms: number; rows: number; bytes: number }> {
   return onClient(url, async (c) => {
+    if (workMem) await c.query(`SET work_mem = '${workMem.replace(/[^0-9A-Za-z]/g, '')}'`);
     let bytes = 0;
     const sink = new Writable({ write(chunk: Buffer, _e, done) { bytes += chunk.length; done(); } });
     const start = performance.now();
@@ -81,6 +85,7 @@ async function copyOut(url: string, query: string): Promise<{ ms: number; rows: 
 
 async function main(): Promise<void> {
   console.log(machineInfo());
+  console.log(`work_mem: ${workMem ?? 'server default'}`);
   const name = `tl_bench_value_${Date.now().toString(36)}`;
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

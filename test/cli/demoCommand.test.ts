@@ -46,7 +46,7 @@ describe('tradeledger demo', () => {
 
   it('writes every report format with a manifest whose hashes match the files', async () => {
     const year = String(new Date().getUTCFullYear());
-    for (const format of ['native', 'koinly', 'cointracking', 'cointracker']) {
+    for (const format of ['native', 'koinly', 'cointracking', 'cointracker', 'ctc']) {
       const dir = path.join(cwd, 'tradeledger-reports', year, format);
       const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as { files: { file: string; sha256: string; rows: number }[] };
       const csvs = (await readdir(dir)).filter((f) => f.endsWith('.csv')).sort();

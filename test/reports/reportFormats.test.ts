@@ -63,6 +63,10 @@ function netPerCoin(records: Record<string, string>[], cols: { in: [string, stri
   return Object.fromEntries([...net].map(([coin, d]) => [coin, d.toFixed()]));
 }
 
+/** The ledger's totals with some USDT taken out (what a format documents it leaves out). */
+const lessUsdt = (totals: Record<string, string>, usdt: string) =>
+  ({ ...totals, USDT: new Decimal(totals.USDT!).minus(usdt).toFixed() });
+
 const noExponent = (text: string) => expect(text).not.toMatch(/\d[eE][+-]?\d/);
 
 describe('native format', () => {
@@ -99,7 +103,11 @@ describe('native format', () => {
       'b1 12.5 -0.3 0 12.2', 'b2 0 0 -0.02 -0.02', 'b3 0 -0.1 0 -0.1',
     ]);
     const quality = await csv(outDir, 'data-quality.csv');
-    expect(quality.records.filter((r) => r.kind !== 'unpriced').map((r) => `${r.kind} ${r.source}`)).toEqual(['history_gap futuresOrders/USDT-FUTURES', 'record spot_bills']);
+    expect(quality.records.filter((r) => r.kind !== 'unpriced').map((r) => `${r.kind} ${r.source}`)).toEqual(['history_gap futuresOrders/USDT-FUTURES',
+      'own_movement_unmatched tax_transactions', 'record spot_bills']);
+    // Margin transfer_in 10 and transfer_out 5 have no spot leg in the fixture: 5 USDT unmatched.
+    expect(quality.records.find((r) => r.kind === 'own_movement_unmatched')).toMatchObject({ record_id: 'USDT' });
+    expect(quality.records.find((r) => r.kind === 'own_movement_unmatched')?.problem).toContain('net to 5 over 6 legs');
     // No candles in this fixture: the BTC and BGB rows have no USD value (USDT ones do, at 1 USD).
     const unpriced = quality.records.filter((r) => r.kind === 'unpriced');
     expect(unpriced.length).toBeGreaterThan(0);
@@ -137,10 +145,16 @@ describe('tax tool formats', () => {
     expect(k.header).toEqual(['Date', 'Sent Amount', 'Sent Currency', 'Received Amount', 'Received Currency', 'Fee Amount',
       'Fee Currency', 'Net Worth Amount', 'Net Worth Currency', 'Label', 'Description', 'TxHash']);
     for (const r of k.records) expect(r.Date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    // Own-account movements are left out: x1 (A -> B) and x3/b0 (spot -> futures) net to 0, the
+    // margin transfers m11/m12 to +5 USDT.
     expect(netPerCoin(k.records, { in: ['Received Amount', 'Received Currency'], out: ['Sent Amount', 'Sent Currency'], fee: ['Fee Amount', 'Fee Currency'] }))
-      .toEqual(ledgerTotals);
+      .toEqual(lessUsdt(ledgerTotals, '5'));
+    expect(k.records.filter((r) => /transfers:|m11|m12|futures_bills:b0/.test(r.Description!))).toEqual([]);
     const labels = new Set(k.records.map((r) => r.Label));
-    expect([...labels].sort()).toEqual(['', 'cost', 'fee refund', 'margin fee', 'margin loan', 'margin repayment', 'realized gain']);
+    expect([...labels].sort()).toEqual(['', 'cost', 'fee refund', 'funding fee', 'futures fee', 'loan repayment', 'lost', 'margin fee',
+      'margin loan', 'realized gain']);
+    expect(k.records.find((r) => r.Description!.includes('futures_bills:b3'))?.Label).toBe('futures fee');
+    expect(k.records.find((r) => r.Description!.includes('futures_bills:b2'))?.Label).toBe('funding fee');
     const f1 = k.records.find((r) => r.Description!.includes('spot_fills:f1'));
     expect(f1).toMatchObject({ 'Sent Amount': '12345678901234.123456789012', 'Sent Currency': 'USDT', 'Received Amount': '0.000000089',
       'Received Currency': 'BTC', 'Fee Amount': '0.5', 'Fee Currency': 'BGB' });
@@ -156,8 +170,11 @@ describe('tax tool formats', () => {
     for (const r of c.records) expect(r.Date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(netPerCoin(c.records, { in: ['Buy Amount', 'Buy Currency'], out: ['Sell Amount', 'Sell Currency'], fee: ['Fee', 'Fee Currency'] }))
       .toEqual(ledgerTotals);
-    expect(new Set(c.records.map((r) => r.Type))).toEqual(new Set(['Trade', 'Deposit', 'Withdrawal', 'Receive Loan', 'Repay Loan',
-      'Borrowing Fee', 'Margin Fee', 'Other Fee', 'Income', 'Lost', 'Derivatives / Futures Profit', 'Derivatives / Futures Loss']));
+    expect(new Set(c.records.map((r) => r.Type))).toEqual(new Set(['Trade', 'Deposit', 'Withdrawal', 'Borrowing Fee', 'Other Fee',
+      'Income (non taxable)', 'Lost', 'Margin Profit', 'Derivatives / Futures Profit', 'Derivatives / Futures Loss']));
+    // Own-account movements stay, per wallet, as non-taxable Deposit / Withdrawal.
+    expect(c.records.filter((r) => r.Comment!.includes('own-account')).map((r) => `${r.Type} ${r.Exchange}`).sort()).toEqual([
+      'Deposit A crossed_margin', 'Deposit A usdt_futures', 'Deposit B spot', 'Withdrawal A crossed_margin', 'Withdrawal A spot', 'Withdrawal A spot']);
     noExponent(c.text);
   });
 
@@ -167,9 +184,47 @@ describe('tax tool formats', () => {
     expect(c.header).toEqual(['Date', 'Received Quantity', 'Received Currency', 'Sent Quantity', 'Sent Currency', 'Fee Amount',
       'Fee Currency', 'Tag']);
     for (const r of c.records) expect(r.Date).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/);
+    // Left out: own-account movements (+5 USDT net) and borrow/repay (100 + 7 - 50 USDT).
     expect(netPerCoin(c.records, { in: ['Received Quantity', 'Received Currency'], out: ['Sent Quantity', 'Sent Currency'], fee: ['Fee Amount', 'Fee Currency'] }))
-      .toEqual(ledgerTotals);
-    expect(new Set(c.records.map((r) => r.Tag))).toEqual(new Set(['', 'margin fee', 'margin gain', 'margin loss']));
+      .toEqual(lessUsdt(ledgerTotals, '62'));
+    expect(new Set(c.records.map((r) => r.Tag))).toEqual(new Set(['', 'lost', 'margin', 'margin fee', 'margin gain', 'margin loss']));
     noExponent(c.text);
+  });
+  it('ctc: the advanced CSV columns, buy/sell with base and quote, documented types, and the ledger\'s totals', async () => {
+    const { outDir, manifest } = await run('ctc');
+    const c = await csv(outDir, 'ctc.csv');
+    expect(c.header).toEqual(['Timestamp (UTC)', 'Type', 'Base Currency', 'Base Amount', 'Quote Currency', 'Quote Amount', 'Fee Currency',
+      'Fee Amount', 'From', 'To', 'Blockchain', 'ID', 'Description']);
+    for (const r of c.records) expect(r['Timestamp (UTC)']).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    // f1 bought BTC with USDT; f2 sold ETH for USDT.
+    expect(c.records.find((r) => r.ID === 'spot_fills:f1')).toMatchObject({ Type: 'buy', 'Base Currency': 'BTC', 'Base Amount': '0.000000089',
+      'Quote Currency': 'USDT', 'Quote Amount': '12345678901234.123456789012', 'Fee Currency': 'BGB', 'Fee Amount': '0.5' });
+    expect(c.records.find((r) => r.ID === 'spot_fills:f2')).toMatchObject({ Type: 'sell', 'Base Currency': 'ETH', 'Base Amount': '2',
+      'Quote Currency': 'USDT', 'Quote Amount': '7000' });
+    expect(c.records.find((r) => r.ID === 'deposits:d1')).toMatchObject({ Type: 'receive', From: '0xfrom' });
+    expect(new Set(c.records.map((r) => r.Type))).toEqual(new Set(['buy', 'sell', 'receive', 'send', 'fee', 'rebate', 'margin-fee',
+      'realized-profit', 'realized-loss', 'borrow', 'loan-repayment', 'lost']));
+    expect(new Set(c.records.map((r) => r.ID)).size).toBe(c.records.length);
+    expect(c.records.filter((r) => /^transfers:|margin_records:m1[12]@|futures_bills:b0@/.test(r.ID!))).toEqual([]);
+    const net = new Map<string, Decimal>();
+    for (const r of c.records) {
+      const sign = ['buy', 'receive', 'rebate', 'realized-profit', 'borrow'].includes(r.Type!) ? 1 : -1;
+      net.set(r['Base Currency']!, (net.get(r['Base Currency']!) ?? new Decimal(0)).plus(new Decimal(r['Base Amount']!).times(sign)));
+      if (r['Quote Amount']) net.set(r['Quote Currency']!, (net.get(r['Quote Currency']!) ?? new Decimal(0)).minus(new Decimal(r['Quote Amount']!).times(sign)));
+      if (r['Fee Amount']) net.set(r['Fee Currency']!, (net.get(r['Fee Currency']!) ?? new Decimal(0)).minus(r['Fee Amount']!));
+    }
+    expect(Object.fromEntries([...net].map(([k, d]) => [k, d.toFixed()]))).toEqual(lessUsdt(ledgerTotals, '5'));
+    expect(manifest.coverage).toMatchObject({ ownAccountNet: { USDT: '5' }, accounts: [
+      { account: 'A', wallets: ['crossed_margin', 'isolated_margin', 'spot', 'usdt_futures'] }, { account: 'B', wallets: ['spot'] }] });
+    noExponent(c.text);
+  });
+
+  it('with --account only that account is exported: its transfer to the sub-account is a plain withdrawal', async () => {
+    const { outDir, manifest } = await run('koinly', 'A');
+    const k = await csv(outDir, 'koinly.csv');
+    expect(k.records.find((r) => r.Description!.includes('transfers:x1'))).toMatchObject({ 'Sent Amount': '250', 'Sent Currency': 'USDT', Label: '' });
+    // The spot -> futures transfer stays inside account A and is still left out.
+    expect(k.records.filter((r) => /transfers:x3|futures_bills:b0/.test(r.Description!))).toEqual([]);
+    expect(manifest.coverage.ownAccountMovements).toMatch(/^left out/);
   });
 });

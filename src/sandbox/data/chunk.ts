@@ -9,6 +9,8 @@ export interface Chunk<T> {
   timeAt(j: number): number;
   idAt(j: number): bigint;
   recordAt(j: number): T;
+  /** True for a record placed from another series (a counter leg, never open); absent: none are. */
+  isPlaced?(j: number): boolean;
 }
 
 /** Ids are `time * ID_PER_MS + salt + k`, so they grow with time and look like the exchange's 19-digit ids. */

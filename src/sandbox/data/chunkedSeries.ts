@@ -75,6 +75,12 @@ export class ChunkedSeries<T> implements Series<T> {
     return chunk instanceof ListChunk ? undefined : chunk.recordAt(i - this.offsets[c]!);
   }
 
+  /** True when record i was placed from another series (a counter leg: never open). */
+  isPlaced(i: number): boolean {
+    const c = this.locate(i);
+    return this.chunks[c]!.isPlaced?.(i - this.offsets[c]!) ?? false;
+  }
+
   lastTime(): number {
     return this.total === 0 ? Number.NEGATIVE_INFINITY : this.timeAt(this.total - 1);
   }

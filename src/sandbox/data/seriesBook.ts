@@ -2,6 +2,8 @@ import type { HistoryRecords, HistoryResource, SandboxAccount, TruthRecord } fro
 import { badRecordIndex, badRecordPlan, spoil } from './badRecords.js';
 import { ID_PER_MS, lazyChunk, type Chunk } from './chunk.js';
 import { ChunkedSeries } from './chunkedSeries.js';
+import { counterLegsOf, counterSources, counterTargetsOf } from './counterLegs.js';
+import { mergedChunk, type PlacedRecords } from './mergedChunk.js';
 import type { GenContext } from './generators/genContext.js';
 import { generatorFor } from './generators/generatorFor.js';
 import { dataPartitionsOf, partitionsOf } from './partitionsOf.js';
@@ -35,6 +37,13 @@ export interface SeriesEntry {
 
 const keyOf = (uid: string, resource: string, partition: string): string => `${uid}|${resource}|${partition}`;
 
+/** A series' next generated chunk, before the counter legs of other series are placed into it. */
+interface PendingChunk {
+  entry: SeriesEntry;
+  chunk: Chunk<HistoryRecords[HistoryResource]>;
+  ctx: GenContext;
+}
+
 /**
  * Every (account, resource, partition) series of a world, generated lazily from the seed, and
  * the one place that appends to them (writes and `advance`), so ids stay monotone.
@@ -47,6 +56,7 @@ export class SeriesBook {
   private readonly entries = new Map<string, SeriesEntry>();
 
   constructor(private readonly seed: number, private readonly accounts: SandboxAccount[], plan: ScalePlan, now: number) {
+    const pending: PendingChunk[] = [];
     accounts.forEach((account, accountIndex) => {
       for (const resource of historyResources) {
         const span = resource === 'planOrders' ? PLAN_SPAN_MS : HISTORY_SPAN_MS;
@@ -56,10 +66,11 @@ export class SeriesBook {
           const count = Math.round(total / parts.length);
           const entry = this.entry(account, accountIndex, resource, partition, p, now);
           entry.density = count / span;
-          entry.series.addChunk(this.chunk(entry, count, now - span, now - 1));
+          pending.push({ entry, ...this.chunk(entry, count, now - span, now - 1) });
         });
       }
     });
+    this.addChunks(pending);
   }
 
   /** The series; an unknown account or partition gets an empty one. */
@@ -89,6 +100,7 @@ export class SeriesBook {
 
   /** Grows every series over (from, to] at its own density. */
   grow(from: number, to: number): void {
+    const pending: PendingChunk[] = [];
     for (const e of this.entries.values()) {
       const expected = e.density * (to - from) + e.carry;
       const n = Math.floor(expected);
@@ -99,7 +111,78 @@ export class SeriesBook {
         continue;
       }
       e.carry = expected - n;
-      e.series.addChunk(this.chunk(e, n, start, to));
+      pending.push({ entry: e, ...this.chunk(e, n, start, to) });
+    }
+    this.addChunks(pending);
+  }
+
+  /**
+   * Appends the counter legs of a record that just settled (an E19 transfer that became
+   * Successful, an internal withdrawal that succeeded) at `now`.
+   */
+  appendCounterLegs(uid: string, resource: HistoryResource, record: unknown, now: number): void {
+    for (const leg of counterLegsOf(resource, record, uid, this.inWorld)) {
+      this.append(leg.uid, leg.resource, leg.partition, now, leg.build as (id: bigint, time: number) => HistoryRecords[typeof leg.resource]);
+    }
+  }
+
+  private readonly inWorld = (uid: string): boolean => this.accounts.some((a) => a.uid === uid && !a.demo);
+
+  /**
+   * Adds the pending chunks, each with the counter legs the other pending chunks' records place
+   * into its series (an own-account movement shows on both sides, at the same time), so every
+   * own-account movement of the generated history has both legs.
+   */
+  private addChunks(pending: PendingChunk[]): void {
+    // Per target series, the legs as parallel arrays (no object per leg: a 1M-record world has
+    // tens of thousands): time, source chunk (index into pending), record index, leg number.
+    const placed = new Map<string, { times: number[]; src: number[]; js: number[]; ks: number[] }>();
+    pending.forEach(({ entry, chunk, ctx }, p) => {
+      if (!counterSources.includes(entry.resource)) return;
+      for (let j = 0; j < chunk.count; j++) {
+        // The record's shape says where its legs go; the record itself is built only when a
+        // leg is read.
+        const targets = counterTargetsOf(entry.resource, ctx, j, this.inWorld);
+        for (let k = 0; k < targets.length; k++) {
+          const target = targets[k]!;
+          const key = keyOf(target.uid, target.resource, target.partition);
+          let list = placed.get(key);
+          if (list === undefined) placed.set(key, (list = { times: [], src: [], js: [], ks: [] }));
+          list.times.push(chunk.timeAt(j));
+          list.src.push(p);
+          list.js.push(j);
+          list.ks.push(k);
+        }
+      }
+    });
+    const placedOf = (list: { times: number[]; src: number[]; js: number[]; ks: number[] }): PlacedRecords<HistoryRecords[HistoryResource]> => {
+      // Legs from several source series, in time order (stable: one source keeps its order).
+      const order = Int32Array.from(list.times.keys()).sort((a, b) => list.times[a]! - list.times[b]! || a - b);
+      const times = Float64Array.from(order, (i) => list.times[i]!);
+      const src = Int32Array.from(order, (i) => list.src[i]!);
+      const js = Int32Array.from(order, (i) => list.js[i]!);
+      const ks = Uint8Array.from(order, (i) => list.ks[i]!);
+      return {
+        count: times.length,
+        timeAt: (b) => times[b]!,
+        build: (b, id, time) => {
+          const { entry, chunk } = pending[src[b]!]!;
+          return counterLegsOf(entry.resource, chunk.recordAt(js[b]!), entry.uid, this.inWorld)[ks[b]!]!.build(id, time);
+        },
+      };
+    };
+    for (const { entry, chunk } of pending) {
+      const key = keyOf(entry.uid, entry.resource, entry.partition);
+      const list = placed.get(key);
+      placed.delete(key);
+      entry.series.addChunk(list === undefined ? chunk : mergedChunk(chunk, placedOf(list), entry.salt));
+    }
+    // Series that grew no records of their own this time still get their counter legs.
+    for (const [key, list] of placed) {
+      const [uid, resource, partition] = key.split('|') as [string, HistoryResource, string];
+      this.get(uid, resource, partition);
+      const entry = this.entries.get(key)!;
+      entry.series.addChunk(mergedChunk(undefined, placedOf(list), entry.salt));
     }
   }
 
@@ -128,7 +211,7 @@ export class SeriesBook {
     return entry;
   }
 
-  private chunk(e: SeriesEntry, count: number, start: number, end: number): Chunk<HistoryRecords[HistoryResource]> {
+  private chunk(e: SeriesEntry, count: number, start: number, end: number): { chunk: Chunk<HistoryRecords[HistoryResource]>; ctx: GenContext } {
     const chunkNo = e.chunks++;
     const key = hashKey(this.seed, e.uid, e.resource, e.partition, String(chunkNo));
     const ctx: GenContext = { ...e.base, key, openFrom: count, chunkEnd: end, prevTime: e.series.lastTime() };
@@ -151,7 +234,7 @@ export class SeriesBook {
     }
     ctx.openFrom = Math.max(0, Math.min(lo, count - 6));
     ctx.timeAt = chunk.timeAt;
-    return chunk;
+    return { chunk, ctx };
   }
 
   /**
@@ -176,3 +259,4 @@ export class SeriesBook {
     };
   }
 }
+

@@ -19,6 +19,8 @@ export function settleOne(book: SeriesBook, uid: string, resource: HistoryResour
   const settled = settleRecord(resource, before, now);
   if (settled === undefined) return false;
   s.replace(index, settled);
+  // A transfer or internal withdrawal that completes shows on its other side now.
+  book.appendCounterLegs(uid, resource, settled, now);
   if (resource === 'spotOrders') {
     const o = settled as SpotOrder;
     const rest = new Decimal(o.baseVolume).minus((before as SpotOrder).baseVolume);

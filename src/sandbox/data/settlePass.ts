@@ -16,7 +16,13 @@ export function settlePass(book: SeriesBook, oldNow: number, newNow: number, rou
     if (!settleableResources.includes(e.resource)) continue;
     const s = e.series;
     const end = s.firstAtOrAfter(oldNow + 1);
-    const from = Math.max(0, Math.min(s.firstAtOrAfter(oldNow - OPEN_WINDOW_MS), end - 8));
+    // The open window, and at least the last 8 generated records: a sparse series keeps its
+    // last ones open however old they are. Counter legs placed in between are never open.
+    let from = Math.min(s.firstAtOrAfter(oldNow - OPEN_WINDOW_MS), end);
+    for (let i = end - 1, own = 0; i >= 0 && own < 8; i--) {
+      if (!s.isPlaced(i)) own++;
+      from = Math.min(from, i);
+    }
     for (let i = from; i < end; i++) {
       const t = s.timeAt(i);
       if (t >= newNow - OPEN_WINDOW_MS && (mix(Number(s.idAt(i) % 0xffff_ffffn), round) & 1) === 0) continue;

@@ -4,13 +4,17 @@ import { futuresMarkets } from '../catalog.js';
 import { decimalText } from '../decimalText.js';
 import { cover, rngFor, type RecordGenerator } from './genContext.js';
 
+/**
+ * The bill types generated here. trans_from_exchange / trans_to_exchange are the futures side of
+ * E19 transfers (counterLegs.ts), placed into this series at the transfer's time.
+ */
 export const futuresBillTypes = [
   'open_long', 'open_short', 'close_long', 'close_short', 'contract_settle_fee',
-  'trans_from_exchange', 'trans_to_exchange', 'burst_long_loss_query', 'burst_short_loss_query',
+  'burst_long_loss_query', 'burst_short_loss_query',
 ] as const;
 
 /**
- * Futures account bills (X6): funding (`contract_settle_fee`), realized PnL on closes, open fees, transfers.
+ * Futures account bills (X6): funding (`contract_settle_fee`), realized PnL on closes and liquidations, open fees.
  *
  * @example
  * futuresBillGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
@@ -24,13 +28,12 @@ export const futuresBillGenerator: RecordGenerator<FuturesBill> = (ctx, j, t, id
   const amount = type.startsWith('open_') ? '0'
     : type.startsWith('close_') ? decimalText(pnlSign * rng.range(1, 50_000_000), 8)
     : type === 'contract_settle_fee' ? decimalText(pnlSign * rng.range(1, 500_000), 8)
-    : type === 'trans_from_exchange' ? decimalText(rng.range(1_000_000, 900_000_000), 8)
     : decimalText(-rng.range(1_000_000, 900_000_000), 8);
   const trade = type.startsWith('open_') || type.startsWith('close_');
   const coupon = trade && rng.chance(0.1);
   return {
     billId: id.toString(),
-    symbol: type.startsWith('trans_') ? '' : m.symbol,
+    symbol: m.symbol,
     amount,
     fee: trade ? decimalText(-rng.range(1, 2_000_000), 8) : '0',
     feeByCoupon: coupon ? decimalText(-rng.range(1, 100_000), 8) : '0',

@@ -1,11 +1,34 @@
 import { accountTypes, type AccountType, type TransferRecord } from '../../../api/records/wallet.js';
 import { decimalText } from '../decimalText.js';
-import { cover, hexId, rngFor, type RecordGenerator } from './genContext.js';
+import type { Rng } from '../rng.js';
+import { cover, hexId, rngFor, type GenContext, type RecordGenerator } from './genContext.js';
 
 /** Every ordered pair of different account types. */
 export const accountTypePairs: readonly (readonly [AccountType, AccountType])[] =
   accountTypes.flatMap((from) => accountTypes.filter((to) => to !== from).map((to) => [from, to] as const));
 const openStatuses = ['Processing', 'Successful', 'Failed'] as const;
+
+/** What decides a transfer's counter legs, drawn first from the record's rng (see transferShape). */
+export interface TransferShape {
+  fromType: AccountType;
+  toType: AccountType;
+  status: TransferRecord['status'];
+  toUserId: string;
+}
+
+/**
+ * The types, status and receiver of transfer j, without building the record: the book asks it
+ * of every transfer when it places counter legs, so it draws nothing it does not need.
+ *
+ * @example
+ * transferShape(ctx, 0, rngFor(ctx, 0)).toType; // e.g. 'usdt_futures'
+ */
+export function transferShape(ctx: GenContext, j: number, rng: Rng): TransferShape {
+  const [fromType, toType] = cover(accountTypePairs, j, ctx, rng);
+  const status = j >= ctx.openFrom ? openStatuses[(j + ctx.coverOffset) % 3]! : rng.chance(0.93) ? 'Successful' : 'Failed';
+  const toOther = ctx.peers.length > 0 && (j + ctx.coverOffset) % 3 !== 0;
+  return { fromType, toType, status, toUserId: toOther ? ctx.peers[j % ctx.peers.length]! : ctx.account.uid };
+}
 
 /**
  * Transfers (E19), stored under the initiator: a main account sends to its subs, a sub to its
@@ -16,9 +39,7 @@ const openStatuses = ['Processing', 'Successful', 'Failed'] as const;
  */
 export const transferGenerator: RecordGenerator<TransferRecord> = (ctx, j, t, id) => {
   const rng = rngFor(ctx, j);
-  const [fromType, toType] = cover(accountTypePairs, j, ctx, rng);
-  const status = j >= ctx.openFrom ? openStatuses[(j + ctx.coverOffset) % 3]! : rng.chance(0.93) ? 'Successful' : 'Failed';
-  const toOther = ctx.peers.length > 0 && (j + ctx.coverOffset) % 3 !== 0;
+  const { fromType, toType, status, toUserId } = transferShape(ctx, j, rng);
   return {
     coin: cover(['USDT', 'BTC', 'ETH', 'USDC'] as const, j, ctx, rng, 1),
     status,
@@ -29,6 +50,6 @@ export const transferGenerator: RecordGenerator<TransferRecord> = (ctx, j, t, id
     clientOid: hexId(rng),
     transferId: id.toString(),
     fromUserId: ctx.account.uid,
-    toUserId: toOther ? ctx.peers[j % ctx.peers.length]! : ctx.account.uid,
+    toUserId,
   };
 };

@@ -1,0 +1,58 @@
+import { addTo, emptyView, eventOf, undocumented, type ToolView } from './toolView.js';
+
+// CoinTracker's rules, from its help pages (docs/ledger.md lists each):
+// - Received and Sent in one row: a trade (support.cointracker.io ... 15888597060881);
+// - Receive with no tag: taxable, shown as Other Income; margin gain: Net Futures Gains;
+//   margin / margin rebate: part of a margin trade or a refunded fee, an acquisition;
+// - Send with no tag: a disposal; margin fee: a disposal counted as a margin fee; margin loss: a
+//   futures loss; lost: no gain (15888597060881, 4413049710225);
+// - a row with only Fee Amount is a fee.
+// The CSV has no description column, so a row's reference is its date, coin and amount.
+
+/** The key CoinTracker rows and our own-account rows are matched by. */
+export function coinTrackerKey(date: string, coin: string, amount: string): string {
+  return `${date}|${coin}|${amount}`;
+}
+
+/**
+ * Reads cointracker.csv rows back the way CoinTracker would.
+ *
+ * @example
+ * const view = coinTrackerView(parse(text, { columns: true }));
+ */
+export function coinTrackerView(rows: Record<string, string>[]): ToolView {
+  const v = emptyView();
+  for (const r of rows) {
+    const tag = r.Tag ?? '';
+    const date = r.Date ?? '';
+    const sent = eventOf('', r['Sent Currency'], r['Sent Quantity']);
+    const received = eventOf('', r['Received Currency'], r['Received Quantity']);
+    const fee = eventOf('', r['Fee Currency'], r['Fee Amount']);
+    for (const e of [sent, received, fee]) if (e) e.ref = coinTrackerKey(date, e.coin, e.amount.toFixed());
+    if (sent && received) {
+      if (tag !== '' && tag !== 'margin') throw undocumented('CoinTracker', 'Tag on a trade', tag, date);
+      v.disposals.push(sent);
+      v.acquisitions.push(received);
+      v.trades.push(`${sent.ref}>${received.ref}`);
+    } else if (received) {
+      if (tag === '') v.income.push(received);
+      else if (tag === 'margin gain') v.otherGains.push(received);
+      else if (tag === 'margin' || tag === 'margin rebate') v.acquisitions.push(received);
+      else throw undocumented('CoinTracker', 'Tag on a Receive', tag, date);
+      if (tag === 'margin rebate') v.fees.push({ ...received, amount: received.amount.neg() });
+    } else if (sent) {
+      if (tag === '' || tag === 'margin') v.disposals.push(sent);
+      else if (tag === 'margin fee') { v.disposals.push(sent); v.fees.push(sent); }
+      else if (tag === 'margin loss') v.otherGains.push({ ...sent, amount: sent.amount.neg() });
+      else if (tag === 'lost') v.nonTaxable.push(sent);
+      else throw undocumented('CoinTracker', 'Tag on a Send', tag, date);
+    } else if (!fee) {
+      throw new Error(`CoinTracker row ${date}: nothing received, sent or paid`);
+    }
+    if (fee) { v.disposals.push(fee); v.fees.push(fee); }
+    if (received) addTo(v.balances, received.coin, received.amount);
+    if (sent) addTo(v.balances, sent.coin, sent.amount.neg());
+    if (fee) addTo(v.balances, fee.coin, fee.amount.neg());
+  }
+  return v;
+}

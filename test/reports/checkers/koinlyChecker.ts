@@ -1,0 +1,59 @@
+import { addTo, emptyView, eventOf, refIn, undocumented, type ToolView } from './toolView.js';
+
+// Koinly's rules, from its help pages (docs/ledger.md lists each):
+// - a row with Sent and Received is a trade: the sent coin is disposed of, the received acquired;
+// - a deposit with no tag is an acquisition at market price; income tags make it income; the
+//   PNL tags (realized gain, futures fee, funding fee) make it an "other gain"
+//   (support.koinly.io/en/articles/9490023-what-are-tags, intercom.help/koinly/en/articles/9490027);
+// - a withdrawal with no tag is a disposal; expense tags (cost, margin fee, loan fee) stay a
+//   disposal and are also an expense; gift/lost/donation are disposals without gain;
+// - a fee (Fee Amount) is disposed of as a fee.
+const incomeTags = new Set(['income', 'salary', 'lending interest', 'airdrop', 'fork', 'mining', 'reward']);
+const acquisitionTags = new Set(['', 'fee refund', 'cashback', 'loan', 'margin loan']);
+const pnlTags = new Set(['realized gain', 'futures fee', 'funding fee']);
+const expenseTags = new Set(['cost', 'tax', 'margin fee', 'loan fee']);
+const disposalTags = new Set(['', 'loan repayment']);
+const noGainTags = new Set(['gift', 'lost', 'donation']);
+
+/**
+ * Reads koinly.csv rows back the way Koinly would.
+ *
+ * @example
+ * const view = koinlyView(parse(text, { columns: true }));
+ */
+export function koinlyView(rows: Record<string, string>[]): ToolView {
+  const v = emptyView();
+  for (const r of rows) {
+    const ref = refIn(r.Description);
+    const tag = (r.Label ?? '').toLowerCase();
+    const sent = eventOf(ref, r['Sent Currency'], r['Sent Amount']);
+    const received = eventOf(ref, r['Received Currency'], r['Received Amount']);
+    const fee = eventOf(ref, r['Fee Currency'], r['Fee Amount']);
+    if (sent && received) {
+      if (tag !== '') throw undocumented('Koinly', 'Label on a trade', tag, ref);
+      v.disposals.push(sent);
+      v.acquisitions.push(received);
+      v.trades.push(ref);
+    } else if (received) {
+      if (incomeTags.has(tag)) v.income.push(received);
+      else if (pnlTags.has(tag)) v.otherGains.push(received);
+      else if (acquisitionTags.has(tag)) v.acquisitions.push(received);
+      else throw undocumented('Koinly', 'Label on a deposit', tag, ref);
+    } else if (sent) {
+      if (pnlTags.has(tag)) v.otherGains.push({ ...sent, amount: sent.amount.neg() });
+      else if (expenseTags.has(tag) || disposalTags.has(tag)) v.disposals.push(sent);
+      else if (noGainTags.has(tag)) v.nonTaxable.push(sent);
+      else throw undocumented('Koinly', 'Label on a withdrawal', tag, ref);
+    }
+    // A standalone fee row (our Description starts with the ledger kind) is a fee the tool sees.
+    if (/^fee /.test(r.Description ?? '')) {
+      if (sent) v.fees.push(sent);
+      if (received) v.fees.push({ ...received, amount: received.amount.neg() });
+    }
+    if (fee) { v.disposals.push(fee); v.fees.push(fee); }
+    if (received) addTo(v.balances, received.coin, received.amount);
+    if (sent) addTo(v.balances, sent.coin, sent.amount.neg());
+    if (fee) addTo(v.balances, fee.coin, fee.amount.neg());
+  }
+  return v;
+}
