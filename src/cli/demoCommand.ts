@@ -18,6 +18,7 @@ import { runReports } from '../reports/runReports.js';
 import { summaryLine, valuationSummary } from '../valuation/valuationSummary.js';
 import { reportPeriod } from '../reports/reportPeriod.js';
 import { reportFormats } from '../reports/reportFormats.js';
+import { demoGains } from '../gains/demoGains.js';
 
 interface DemoFlags { scale: string; seed: string; rateLimits?: boolean }
 
@@ -73,10 +74,13 @@ export function demoCommand(setExit: (code: number) => void): Command {
           // Short enough not to wrap on an 80-column terminal: the manifest lists the files.
           folders.push(`  ${outDir}  (${manifest.files.length} file${manifest.files.length === 1 ? '' : 's'}, ${rows} rows)`);
         }
+        const gains = await demoGains(url, sandbox.world.now(), root);
         process.stdout.write([
           '',
           `Reports for ${year} (UTC), each folder with its manifest.json:`,
           ...folders,
+          'Capital gains of the current tax year (tradeledger gains):',
+          ...gains,
           '',
           `The data is in ${redactUrl(url)}. Next:`,
           // Each line under 80 columns, so none wraps on a terminal.

@@ -12,6 +12,7 @@ import { serveCommand } from './serveCommand.js';
 import { usersCommand } from './usersCommand.js';
 import { workerCommand } from './workerCommand.js';
 import { enqueueCommand } from './enqueueCommand.js';
+import { gainsCommand } from './gainsCommand.js';
 import { importCommand } from './importCommand.js';
 
 /**
@@ -30,7 +31,7 @@ export async function main(argv: string[]): Promise<number> {
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   const setExit = (code: number) => { exitCode = code; };
-  for (const make of [demoCommand, syncCommand, statusCommand, reportCommand, dbCommand, sandboxCommand, importCommand,
+  for (const make of [demoCommand, syncCommand, statusCommand, reportCommand, gainsCommand, importCommand, dbCommand, sandboxCommand,
     serveCommand, usersCommand, workerCommand, enqueueCommand]) {
     program.addCommand(make(setExit));
   }

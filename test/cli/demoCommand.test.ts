@@ -60,6 +60,21 @@ describe('tradeledger demo', () => {
     expect(result.stdout).toContain(`Reports for ${year}`);
     expect(result.stdout).toContain('tradeledger users add me --role admin && tradeledger serve');
   });
+
+  it('writes the current tax year\'s gains under the UK and US rules', async () => {
+    const year = new Date().getUTCFullYear();
+    const ukYear = new Date().toISOString().slice(5, 10) >= '04-06' ? year : year - 1;
+    // Beside the year's report folders: gains-uk (in GBP once ECB rates are there, else in USD;
+    // the demo says which) and gains-us.
+    for (const rules of ['uk', 'us']) {
+      const dir = path.join(cwd, 'tradeledger-reports', String(year), `gains-${rules}`);
+      const files = await readdir(dir);
+      expect(files).toEqual(expect.arrayContaining(['gains.csv', 'income.csv', 'summary.json', 'summary.txt', 'manifest.json']));
+      const summary = JSON.parse(await readFile(path.join(dir, 'summary.json'), 'utf8')) as { period: { from: string } };
+      expect(summary.period.from.slice(0, 10)).toBe(rules === 'uk' ? `${ukYear}-04-06` : `${year}-01-01`);
+    }
+    expect(result.stdout).toContain('Capital gains of the current tax year');
+  });
 });
 
 const bin = fileURLToPath(new URL('../../bin/tradeledger.js', import.meta.url));

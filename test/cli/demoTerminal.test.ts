@@ -57,8 +57,18 @@ describe('tradeledger demo on a 24-line terminal', () => {
     const folders = visible.slice(start + 1, start + 1 + reportFormats.length);
     expect(folders.map((l) => /^ {2}(\/\S+)\/([a-z]+) {2}\(\d+ files?, \d+ rows\)$/.exec(l)?.[2])).toEqual([...reportFormats]);
     for (const l of folders) expect(l).toContain(path.join(cwd, 'tradeledger-reports', year));
+    // Then the gains of the current tax year, two lines per rule set (UK, US), and a note when the
+    // UK figures are in USD for want of ECB rates.
+    let at = start + 1 + reportFormats.length;
+    expect(visible[at]).toBe('Capital gains of the current tax year (tradeledger gains):');
+    for (const rules of ['uk', 'us']) {
+      expect(visible[at + 1]).toBe(`  ${path.join(cwd, 'tradeledger-reports', year, `gains-${rules}`)}`);
+      expect(visible[at + 2]).toMatch(new RegExp(`^ {4}${rules.toUpperCase()} from \\d{4}-\\d\\d-\\d\\d: \\d+ disposals, gains \\S+, losses \\S+ [A-Z]{3}$`));
+      at += 2;
+    }
+    if (visible[at + 1]?.startsWith('  (UK values in USD')) at += 1;
     // Nothing after it but blank lines: no redraw painted over it.
-    const rest = visible.slice(start + 1 + reportFormats.length);
+    const rest = visible.slice(at + 1);
     // The address of the test database (its password, if any, hidden).
     expect(rest[1]).toMatch(new RegExp(`^The data is in postgres(ql)?://\\S+@[\\d.]+:\\d+/${new URL(fresh.url).pathname.slice(1)}\\. Next:$`));
     expect([rest[0], ...rest.slice(2, 9)]).toEqual([

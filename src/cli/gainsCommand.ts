@@ -1,0 +1,58 @@
+import { Command, Option } from 'commander';
+import { TradeledgerError } from '../errors.js';
+import { resolveDatabase } from '../db/resolveDatabase.js';
+import { migrate } from '../db/migrate.js';
+import { runGains } from '../gains/runGains.js';
+import { ruleSetNames } from '../gains/ruleSets.js';
+import type { RuleSetName } from '../gains/ruleSets.js';
+
+interface GainsFlags {
+  year: string;
+  rules: RuleSetName;
+  fiat: string;
+  tz: string;
+  account?: string;
+  pools: 'universal' | 'wallet';
+  out?: string;
+  force?: boolean;
+}
+
+/**
+ * `tradeledger gains`: a tax year's capital gains under one rule set, into the report folder.
+ *
+ * @example
+ * tradeledger gains --year 2025 --rules uk --fiat GBP --tz Europe/London
+ */
+export function gainsCommand(_setExit: (code: number) => void): Command {
+  return new Command('gains')
+    .description('Compute a tax year\'s capital gains (lot matching per jurisdiction) and write gains.csv, income.csv, summaries and forms.')
+    .requiredOption('--year <YYYY>', 'the tax year (UK: the year starting 6 April YYYY; Australia: 1 July YYYY; others: the calendar year)')
+    .addOption(new Option('--rules <rules>', 'matching rules').choices([...ruleSetNames]).makeOptionMandatory())
+    .requiredOption('--fiat <code>', 'the currency of every value, e.g. GBP, USD, EUR')
+    .option('--tz <zone>', 'IANA time zone that days and the tax year are counted in', 'UTC')
+    .option('--account <uid>', 'only this account or imported wallet (default: all)')
+    .addOption(new Option('--pools <pools>', 'fifo/lifo/hifo/average/de/au: one pool across wallets, or one per account/wallet').choices(['universal', 'wallet']).default('universal'))
+    .option('--out <dir>', 'output folder (default ./tradeledger-reports/gains/<year>-<rules>-<fiat>)')
+    .option('--force', 'replace files already in the output folder (never through a symlink)')
+    .exitOverride()
+    .addHelpText('after', '\nExample: tradeledger gains --year 2025 --rules uk --fiat GBP --tz Europe/London')
+    .action(async (flags: GainsFlags) => {
+      if (!/^\d{4}$/.test(flags.year)) {
+        throw new TradeledgerError('GAINS_BAD_FLAG', `--year "${flags.year}" is not a four-digit year`, { kind: 'config', hint: 'Write the tax year as four digits, e.g. --year 2025.' });
+      }
+      if (!/^[A-Za-z]{3}$/.test(flags.fiat)) {
+        throw new TradeledgerError('GAINS_BAD_FLAG', `--fiat "${flags.fiat}" is not a currency code`, { kind: 'config', hint: 'Use a three-letter code such as GBP, USD or EUR.' });
+      }
+      const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
+      await migrate(url);
+      const { outDir, summary } = await runGains({
+        databaseUrl: url, rules: flags.rules, year: Number(flags.year), fiat: flags.fiat, tz: flags.tz,
+        account: flags.account ?? '', pools: flags.pools, outDir: flags.out, force: flags.force ?? false,
+        onFile: (f) => process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows\n`),
+      });
+      const t = summary.total;
+      process.stdout.write(`wrote ${outDir} (${summary.period.from} to ${summary.period.to}): ${t.disposals} disposals, gains ${summary.fiat} ${t.gains}, losses ${summary.fiat} ${t.losses}\n`);
+      const dq = Object.values(summary.dataQuality).reduce((a, b) => a + b, 0);
+      if (dq > 0) process.stderr.write(`note: ${dq} data-quality note(s); see gains-data-quality.csv\n`);
+    });
+}

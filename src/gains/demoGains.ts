@@ -1,0 +1,36 @@
+import path from 'node:path';
+import pg from 'pg';
+import { Decimal } from 'decimal.js';
+import { runGains } from './runGains.js';
+
+/**
+ * The demo's gains: the current tax year under the UK rules (year from 6 April, in GBP when ECB
+ * rates are imported, else in USD) and the US rules (USD). Returns one line per run.
+ *
+ * Each goes into `<root>/gains-<rules>`, beside the demo's report folders.
+ *
+ * @example
+ * const lines = await demoGains(url, Date.now(), 'tradeledger-reports/2026');
+ */
+export async function demoGains(databaseUrl: string, now: number, root: string): Promise<string[]> {
+  const d = new Date(now);
+  const year = d.getUTCFullYear();
+  const ukYear = d.toISOString().slice(5, 10) >= '04-06' ? year : year - 1;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const gbp = await client.query("SELECT 1 FROM fx_rates_daily WHERE currency = 'GBP' LIMIT 1").finally(() => client.end());
+  const ukFiat = gbp.rowCount ? 'GBP' : 'USD';
+  const lines: string[] = [];
+  for (const [rules, y, fiat, tz] of [['uk', ukYear, ukFiat, 'Europe/London'], ['us', year, 'USD', 'America/New_York']] as const) {
+    const { outDir, summary } = await runGains({ databaseUrl, rules, year: y, fiat, tz, outDir: path.join(root, `gains-${rules}`) });
+    // Two short lines each, so neither wraps on an 80-column terminal.
+    lines.push(`  ${outDir}`, `    ${rules.toUpperCase()} from ${summary.period.from.slice(0, 10)}: ${summary.total.disposals} disposals, gains ${money(summary.total.gains)}, losses ${money(summary.total.losses)} ${fiat}`);
+  }
+  if (ukFiat === 'USD') lines.push('  (UK values in USD: run `tradeledger import fx eurofxref-hist.csv` for GBP)');
+  return lines;
+}
+
+// Two decimals for the screen; the files keep the exact figures.
+function money(value: string | number): string {
+  return new Decimal(String(value)).toFixed(2, Decimal.ROUND_HALF_UP);
+}

@@ -1,0 +1,123 @@
+import type pg from 'pg';
+import type { Match, OpenHolding } from './gainsEvent.js';
+import type { GainsProblem, IncomeItem } from './ledgerEvents.js';
+import { dayNumber } from './dayNumber.js';
+
+/** The parameters that name a run (a rerun with the same ones replaces it). */
+export interface GainsRunKey {
+  rules: string;
+  taxYear: number;
+  fiat: string;
+  tz: string;
+  account: string;
+  pools: string;
+  from: string;
+  to: string;
+}
+
+const BATCH = 2_000;
+
+/**
+ * Writes one gains run into gains_runs and its child tables, in batches, inside the caller's
+ * transaction. Replaces an earlier run with the same parameters.
+ *
+ * @example
+ * const store = await GainsStore.open(client, key); await store.match(m, 's104'); await store.close();
+ */
+export class GainsStore {
+  private matches: unknown[][] = [];
+  private income: unknown[][] = [];
+  private problems: unknown[][] = [];
+  private seq = { match: 0, income: 0, problem: 0, holding: 0 };
+
+  private constructor(private readonly client: pg.ClientBase, readonly runId: string) {}
+
+  static async open(client: pg.ClientBase, key: GainsRunKey): Promise<GainsStore> {
+    await client.query('DELETE FROM gains_runs WHERE rules = $1 AND tax_year = $2 AND fiat = $3 AND tz = $4 AND account = $5 AND pools = $6',
+      [key.rules, key.taxYear, key.fiat, key.tz, key.account, key.pools]);
+    const { rows } = await client.query<{ run_id: string }>(
+      `INSERT INTO gains_runs (rules, tax_year, fiat, tz, account, pools, period_from, period_to)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING run_id::text`,
+      [key.rules, key.taxYear, key.fiat, key.tz, key.account, key.pools, key.from, key.to]);
+    return new GainsStore(client, rows[0]!.run_id);
+  }
+
+  async match(m: Match, cls: string): Promise<void> {
+    this.matches.push([
+      ++this.seq.match, m.asset, m.quantity.toFixed(), m.acquiredDay, m.disposedDay, m.disposedTs, m.proceeds.toFixed(), m.cost.toFixed(),
+      m.gain.toFixed(), m.acquiredDay === null ? null : dayNumber(m.disposedDay) - dayNumber(m.acquiredDay), m.basis, cls, m.pool,
+      m.disposalRef, m.acquisitionRef,
+    ]);
+    if (this.matches.length >= BATCH) await this.flushMatches();
+  }
+
+  async incomeItem(i: IncomeItem): Promise<void> {
+    this.income.push([++this.seq.income, i.category, i.asset, i.quantity.toFixed(), i.value === null ? null : i.value.toFixed(), i.ms, i.day, i.pool, i.ref]);
+    if (this.income.length >= BATCH) await this.flushIncome();
+  }
+
+  async problem(p: GainsProblem): Promise<void> {
+    this.problems.push([++this.seq.problem, p.problem, p.ref, p.detail]);
+    if (this.problems.length >= BATCH) await this.flushProblems();
+  }
+
+  async holdings(hs: OpenHolding[]): Promise<void> {
+    for (let i = 0; i < hs.length; i += BATCH) {
+      const part = hs.slice(i, i + BATCH).map((h) => [++this.seq.holding, h.asset, h.pool, h.quantity.toFixed(), h.cost.toFixed(), h.acquiredDay || null, h.ref]);
+      await this.client.query(
+        `INSERT INTO gains_holdings (run_id, seq, asset, pool, quantity, cost, acquired_day, refs)
+         SELECT $1, s, a, p, q::numeric, c::numeric, d::date, string_to_array(r, ';')
+         FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS t(s, a, p, q, c, d, r)`,
+        [this.runId, ...columns(part, 7)]);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.flushMatches();
+    await this.flushIncome();
+    await this.flushProblems();
+  }
+
+  private async flushMatches(): Promise<void> {
+    if (this.matches.length === 0) return;
+    const rows = this.matches;
+    this.matches = [];
+    await this.client.query(
+      `INSERT INTO gains_matches (run_id, seq, asset, quantity, acquired_day, disposed_day, disposed_at, proceeds, cost, gain,
+                                  holding_days, basis, class, pool, disposal_refs, acquisition_refs)
+       SELECT $1, s, a, q::numeric, ad::date, dd::date, to_timestamp(ms::double precision / 1000), p::numeric, c::numeric, g::numeric,
+              h, b, k, pl, string_to_array(dr, ';'), CASE WHEN ar = '' THEN '{}'::text[] ELSE string_to_array(ar, ';') END
+       FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[],
+                   $11::int[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[])
+            AS t(s, a, q, ad, dd, ms, p, c, g, h, b, k, pl, dr, ar)`,
+      [this.runId, ...columns(rows, 15)]);
+  }
+
+  private async flushIncome(): Promise<void> {
+    if (this.income.length === 0) return;
+    const rows = this.income;
+    this.income = [];
+    await this.client.query(
+      `INSERT INTO gains_income (run_id, seq, category, asset, quantity, value, ts, day, pool, ref)
+       SELECT $1, s, c, a, q::numeric, v::numeric, to_timestamp(ms::double precision / 1000), d::date, p, r
+       FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[])
+            AS t(s, c, a, q, v, ms, d, p, r)`,
+      [this.runId, ...columns(rows, 9)]);
+  }
+
+  private async flushProblems(): Promise<void> {
+    if (this.problems.length === 0) return;
+    const rows = this.problems;
+    this.problems = [];
+    await this.client.query(
+      `INSERT INTO gains_problems (run_id, seq, problem, ref, detail)
+       SELECT $1, s, p, r, d FROM unnest($2::int[], $3::text[], $4::text[], $5::text[]) AS t(s, p, r, d)`,
+      [this.runId, ...columns(rows, 4)]);
+  }
+}
+
+function columns(rows: unknown[][], n: number): unknown[][] {
+  const cols: unknown[][] = Array.from({ length: n }, () => []);
+  for (const row of rows) for (let i = 0; i < n; i++) cols[i]!.push(row[i]);
+  return cols;
+}

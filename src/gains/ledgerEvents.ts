@@ -1,0 +1,218 @@
+import { GainsDecimal, ZERO } from './gainsDecimal.js';
+import type { GainsEvent } from './gainsEvent.js';
+import type { OwnTransfers } from './ownTransfers.js';
+
+/** One row of ledger_valued(fiat) as the runner reads it (numbers as text). */
+export interface ValuedRow {
+  account_uid: string;
+  wallet: string;
+  coin: string;
+  /** Unix ms. */
+  ms: number;
+  /** Local date in the report's zone. */
+  day: string;
+  amount: string;
+  kind: string;
+  source: string;
+  source_id: string;
+  leg: string;
+  counterparty: string | null;
+  /** The ledger's order_id: a deposit's or withdrawal's chain transaction id, an import's TxHash. */
+  order_id: string | null;
+  /** Fiat value, same sign as amount; null when unpriced. */
+  value: string | null;
+  /** imported_transactions.label for imported rows (Koinly's Label column). */
+  label: string | null;
+}
+
+/** Income or an expense that is not a disposal (income.csv). */
+export interface IncomeItem {
+  category: string;
+  asset: string;
+  quantity: GainsDecimal;
+  /** Signed fiat value: > 0 income, < 0 expense; null when unpriced. */
+  value: GainsDecimal | null;
+  ms: number;
+  day: string;
+  pool: string;
+  ref: string;
+}
+
+/** A data-quality note of a run. */
+export interface GainsProblem {
+  problem: 'unpriced' | 'deposit_market_value' | 'withdrawal_not_disposal' | 'loan_not_disposal' | 'unmatched_transfer' | 'other_kind';
+  ref: string;
+  detail: string;
+}
+
+/** What one ledger transaction (rows of one source and source_id) turns into. */
+export interface LedgerOutcome {
+  events: GainsEvent[];
+  income: IncomeItem[];
+  problems: GainsProblem[];
+}
+
+// Ledger kinds that are income or expenses, with the category income.csv shows.
+const incomeKinds: Record<string, string> = {
+  realized_pnl: 'futures_realized_pnl',
+  funding_fee: 'funding',
+  interest: 'margin_interest',
+  compensate: 'risk_fund_compensation',
+  confiscated: 'confiscation',
+  liquidation_fee: 'liquidation_fee',
+};
+
+// Koinly labels (imported transactions) that make a deposit income or a withdrawal a disposal.
+const incomeLabels = new Set(['income', 'reward', 'staking', 'airdrop', 'mining', 'lending interest', 'loan interest', 'interest', 'fork', 'salary', 'cashback', 'other income', 'realized gain']);
+const spendLabels = new Set(['gift', 'donation', 'cost', 'payment', 'lost', 'stolen', 'burn', 'margin fee', 'realized gain']);
+// Outgoing labels that are also an expense of the year (income.csv, negative).
+const expenseLabels = new Set(['cost', 'margin fee', 'realized gain']);
+
+// The sign of an amount, decided on the decimal, not a float.
+const sign = (amount: string) => new GainsDecimal(amount).cmp(0);
+const refOf = (r: ValuedRow) => `${r.source}|${r.source_id}|${r.leg}`;
+const poolOf = (r: ValuedRow) => (r.account_uid === r.wallet ? r.wallet : `${r.account_uid}:${r.wallet}`);
+
+/**
+ * Turns one ledger transaction (its rows share source and source_id) into gains events, income
+ * and data-quality notes. Rules (docs/gains.md):
+ *  - trade legs (trade_buy/trade_sell, exchange_in/out): an acquisition of what came in and a
+ *    disposal of what went out, each at its own fiat value; the fiat currency itself is no asset;
+ *  - a fee: its value goes into the cost of the trade's acquisition, or off the proceeds when the
+ *    trade acquired only fiat; a fee paid in a coin is also a disposal of that coin at its value
+ *    (HMRC CRYPTO22150; IRS; BMF) - a negative fee (rebate) is income;
+ *  - own-account transfers move lots between pools; a withdrawal moves them out to
+ *    'external:<address>' (not a disposal, flagged); a deposit that ends such a withdrawal (see
+ *    OwnTransfers) moves them in again; any other deposit is an acquisition at its market value
+ *    on arrival (flagged); borrow/repay are loan principal;
+ *  - futures PnL, funding, margin interest, compensation, confiscation, liquidation fees: income
+ *    or expense rows, and the coin comes in at its value or leaves as a disposal at its value.
+ *
+ * @example
+ * const { events, income, problems } = ledgerEvents(rowsOfOneTrade, 'GBP');
+ */
+export function ledgerEvents(rows: ValuedRow[], fiat: string, transfers?: OwnTransfers): LedgerOutcome {
+  const out: LedgerOutcome = { events: [], income: [], problems: [] };
+  const isFiat = (coin: string) => coin.toUpperCase() === fiat.toUpperCase();
+  // Valued on first use, so a row whose value nothing needs (a move) is never flagged unpriced.
+  const values = new Map<ValuedRow, GainsDecimal>();
+  const v = (r: ValuedRow): GainsDecimal => {
+    let x = values.get(r);
+    if (x === undefined) { x = valueOf(r, rows, out); values.set(r, x); }
+    return x;
+  };
+
+  const acquire = (r: ValuedRow, cost: GainsDecimal) => {
+    if (isFiat(r.coin)) return;
+    out.events.push({ type: 'acquire', asset: r.coin, quantity: new GainsDecimal(r.amount).abs(), cost, ts: r.ms, day: r.day, pool: poolOf(r), ref: refOf(r) });
+  };
+  const dispose = (r: ValuedRow, proceeds: GainsDecimal) => {
+    if (isFiat(r.coin)) return;
+    out.events.push({ type: 'dispose', asset: r.coin, quantity: new GainsDecimal(r.amount).abs(), proceeds, ts: r.ms, day: r.day, pool: poolOf(r), ref: refOf(r) });
+  };
+
+  const ins = rows.filter((r) => (r.kind === 'trade_buy' || r.kind === 'exchange_in') && sign(r.amount) > 0);
+  const outs = rows.filter((r) => (r.kind === 'trade_sell' || r.kind === 'exchange_out') && sign(r.amount) < 0);
+  const fees = rows.filter((r) => r.kind === 'fee' && sign(r.amount) < 0);
+  const rebates = rows.filter((r) => r.kind === 'fee' && sign(r.amount) > 0);
+  const tradeLike = ins.length + outs.length > 0;
+
+  // Fees: into the cost of what the trade acquired (crypto), else off the proceeds of what it disposed of.
+  let feeTotal = ZERO;
+  for (const f of fees) feeTotal = feeTotal.plus(v(f));
+  const cryptoIns = ins.filter((r) => !isFiat(r.coin));
+  const cryptoOuts = outs.filter((r) => !isFiat(r.coin));
+  const feeOnIn = tradeLike && cryptoIns.length > 0;
+  const feeOnOut = tradeLike && !feeOnIn && cryptoOuts.length > 0;
+
+  for (const [i, r] of ins.entries()) acquire(r, v(r).plus(feeOnIn && i === 0 ? feeTotal : ZERO));
+  for (const [i, r] of outs.entries()) dispose(r, v(r).minus(feeOnOut && i === 0 ? feeTotal : ZERO));
+  for (const f of fees) {
+    // A fee paid in a coin is a disposal of it; outside a trade (a withdrawal fee, a futures
+    // trading fee) it is also an expense.
+    dispose(f, v(f));
+    if (!tradeLike) out.income.push(incomeItem(f, f.source === 'futures_bills' ? 'futures_fee' : 'fee', v(f).neg(), out));
+  }
+  for (const r of rebates) {
+    out.income.push(incomeItem(r, 'fee_rebate', v(r), out));
+    acquire(r, v(r));
+  }
+
+  const transferOut = rows.find((r) => r.kind === 'transfer_out');
+  const transferIn = rows.find((r) => r.kind === 'transfer_in');
+  if (transferOut && transferIn) {
+    out.events.push({ type: 'move', asset: transferOut.coin, quantity: new GainsDecimal(transferOut.amount).abs(), ts: transferOut.ms, day: transferOut.day, pool: poolOf(transferOut), toPool: poolOf(transferIn), ref: refOf(transferOut) });
+  } else if (transferOut || transferIn) {
+    // One side only (a margin or futures wallet records its own side): through a transit pool.
+    const r = (transferOut ?? transferIn)!;
+    const quantity = new GainsDecimal(r.amount).abs();
+    const base = { type: 'move' as const, asset: r.coin, quantity, ts: r.ms, day: r.day, ref: refOf(r) };
+    out.events.push(transferOut ? { ...base, pool: poolOf(r), toPool: 'transit' } : { ...base, pool: 'transit', toPool: poolOf(r) });
+  }
+
+  for (const r of rows) {
+    const label = (r.label ?? '').trim().toLowerCase();
+    if (r.kind === 'deposit') {
+      const quantity = new GainsDecimal(r.amount).abs();
+      const own = !incomeLabels.has(label) && !isFiat(r.coin) ? transfers?.deposited(r.coin, quantity, r.order_id, r.ms, poolOf(r)) : undefined;
+      if (own) {
+        out.events.push({ type: 'move', asset: r.coin, quantity, ts: r.ms, day: r.day, pool: own.from.pool, toPool: poolOf(r), ref: refOf(r) });
+        continue;
+      }
+      if (incomeLabels.has(label)) out.income.push(incomeItem(r, label, v(r), out));
+      else if (!isFiat(r.coin)) out.problems.push({ problem: 'deposit_market_value', ref: refOf(r), detail: `${r.amount} ${r.coin} came in from outside without a known cost; cost = market value on arrival (${v(r).toFixed()} ${fiat})` });
+      acquire(r, v(r));
+    } else if (r.kind === 'withdrawal') {
+      if (spendLabels.has(label)) {
+        dispose(r, label === 'lost' || label === 'stolen' ? ZERO : v(r));
+        if (expenseLabels.has(label)) out.income.push(incomeItem(r, label, v(r).neg(), out));
+      } else if (!isFiat(r.coin)) {
+        const quantity = new GainsDecimal(r.amount).abs();
+        const external = `external:${r.counterparty ?? 'unknown'}`;
+        out.events.push({ type: 'move', asset: r.coin, quantity, ts: r.ms, day: r.day, pool: poolOf(r), toPool: external, ref: refOf(r) });
+        transfers?.withdrawn({ coin: r.coin, quantity, txid: r.order_id ?? '', pool: external, fromPool: poolOf(r), ms: r.ms });
+        out.problems.push({ problem: 'withdrawal_not_disposal', ref: refOf(r), detail: `${r.amount} ${r.coin} left to ${r.counterparty ?? 'an unknown address'}: treated as a move to your own wallet, not a disposal` });
+      }
+    } else if (r.kind in incomeKinds) {
+      const value = v(r);
+      out.income.push(incomeItem(r, incomeKinds[r.kind]!, sign(r.amount) > 0 ? value : value.neg(), out));
+      if (sign(r.amount) > 0) acquire(r, value); else dispose(r, value);
+    } else if (r.kind === 'borrow' || r.kind === 'repay') {
+      out.problems.push({ problem: 'loan_not_disposal', ref: refOf(r), detail: `${r.kind} of ${r.amount} ${r.coin}: loan principal, neither acquisition nor disposal` });
+    } else if (r.kind === 'other') {
+      out.problems.push({ problem: 'other_kind', ref: refOf(r), detail: `${r.amount} ${r.coin} of an unrecognised kind: left out of gains` });
+    }
+  }
+  return out;
+}
+
+// The row's fiat value, positive. An unpriced row falls back on its own transaction: a trade leg
+// takes the value of the other side (a trade swaps equal values; a fiat side is always priced),
+// a fee the unit price of a leg in the same coin (it was charged at the trade's price). Else 0,
+// flagged.
+function valueOf(r: ValuedRow, rows: ValuedRow[], out: LedgerOutcome): GainsDecimal {
+  if (r.value !== null) return new GainsDecimal(r.value).abs();
+  const tradeSide = (x: ValuedRow) => (x.kind === 'trade_buy' || x.kind === 'exchange_in' ? 1 : x.kind === 'trade_sell' || x.kind === 'exchange_out' ? -1 : 0);
+  const side = tradeSide(r);
+  if (side !== 0) {
+    const other = rows.filter((x) => tradeSide(x) === -side && x.value !== null);
+    if (other.length > 0) return other.reduce((s, x) => s.plus(new GainsDecimal(x.value!).abs()), ZERO);
+  }
+  const sibling = rows.find((x) => x !== r && x.coin === r.coin && x.value !== null && sign(x.amount) !== 0);
+  if (sibling) return new GainsDecimal(sibling.value!).div(sibling.amount).abs().times(new GainsDecimal(r.amount).abs());
+  if (side !== 0) {
+    // Both sides unpriced, but a fee with a price can still give the fee coin's leg its price.
+    const other = rows.filter((x) => tradeSide(x) === -side);
+    for (const o of other) {
+      const priced = rows.find((x) => x !== o && x.coin === o.coin && x.value !== null && sign(x.amount) !== 0);
+      if (priced) return new GainsDecimal(priced.value!).div(priced.amount).abs().times(new GainsDecimal(o.amount).abs());
+    }
+  }
+  out.problems.push({ problem: 'unpriced', ref: refOf(r), detail: `${r.amount} ${r.coin} has no price: valued at 0` });
+  return ZERO;
+}
+
+function incomeItem(r: ValuedRow, category: string, value: GainsDecimal, _out: LedgerOutcome): IncomeItem {
+  // An unpriced row shows an empty value, not a made-up 0.
+  return { category, asset: r.coin, quantity: new GainsDecimal(r.amount), value: r.value === null && value.isZero() ? null : value, ms: r.ms, day: r.day, pool: poolOf(r), ref: refOf(r) };
+}

@@ -1,0 +1,87 @@
+import { lotMatcher } from './lotMatcher.js';
+import { ukShareMatcher } from './ukShareMatcher.js';
+import { heldMoreThanOneYear } from './dayNumber.js';
+import type { Match, Matcher } from './gainsEvent.js';
+
+/** The --rules values. */
+export const ruleSetNames = ['uk', 'us', 'de', 'au', 'ca', 'fifo', 'lifo', 'hifo', 'average'] as const;
+export type RuleSetName = (typeof ruleSetNames)[number];
+
+/** How a rule set matches, classifies and dates its tax year. Sources: docs/gains.md. */
+export interface RuleSet {
+  name: RuleSetName;
+  title: string;
+  /** A fresh matcher; `pools` is the --pools choice where the rules leave one. */
+  matcher(pools: 'universal' | 'wallet'): Matcher;
+  /** The class a return asks for: short/long, exempt/taxable, discount/no-discount, or the UK matching rule. */
+  classify(match: Match): string;
+  /** Tax year Y as local dates, `to` exclusive. */
+  taxYear(year: number): { from: string; to: string };
+  /** Days after the year's end whose acquisitions can still match its disposals (UK 30-day rule). */
+  lookaheadDays: number;
+}
+
+const calendarYear = (y: number) => ({ from: `${y}-01-01`, to: `${y + 1}-01-01` });
+const shortOrLong = (m: Match) => (m.acquiredDay !== null && heldMoreThanOneYear(m.acquiredDay, m.disposedDay) ? 'long' : 'short');
+
+/**
+ * The rule sets by name.
+ *
+ * @example
+ * const uk = ruleSet('uk'); uk.taxYear(2025); // { from: '2025-04-06', to: '2026-04-06' }
+ */
+export function ruleSet(name: RuleSetName): RuleSet {
+  return ruleSets[name];
+}
+
+const ruleSets: Record<RuleSetName, RuleSet> = {
+  // HMRC Cryptoassets Manual CRYPTO22200-CRYPTO22257; tax year 6 April to 5 April.
+  uk: {
+    name: 'uk', title: 'UK share pooling (same day, 30 days, section 104)',
+    matcher: () => ukShareMatcher(),
+    classify: (m) => m.basis,
+    taxYear: (y) => ({ from: `${y}-04-06`, to: `${y + 1}-04-06` }),
+    lookaheadDays: 31,
+  },
+  // IRS: short term when held one year or less (Pub. 544, Form 8949 Part I/II); FIFO unless units
+  // are specifically identified (Treas. Reg. 1.1012-1(j)); wallet by wallet from 1 January 2025
+  // (Rev. Proc. 2024-28), one universal pool before.
+  us: {
+    name: 'us', title: 'US FIFO, short/long term, per wallet from 2025',
+    matcher: () => lotMatcher({ method: 'fifo', pools: 'wallet', walletFromDay: '2025-01-01' }),
+    classify: shortOrLong,
+    taxYear: calendarYear,
+    lookaheadDays: 0,
+  },
+  // § 23 Abs. 1 Satz 1 Nr. 2 EStG: taxable when held not more than one year; FIFO (§ 23 Abs. 1
+  // Satz 1 Nr. 2 Satz 3 EStG for like currency amounts; the prevailing method for crypto units).
+  de: {
+    name: 'de', title: 'Germany FIFO, one-year holding period (§ 23 EStG)',
+    matcher: (pools) => lotMatcher({ method: 'fifo', pools }),
+    classify: (m) => (m.acquiredDay !== null && heldMoreThanOneYear(m.acquiredDay, m.disposedDay) ? 'exempt' : 'taxable'),
+    taxYear: calendarYear,
+    lookaheadDays: 0,
+  },
+  // ATO: the 50% CGT discount when the asset was acquired at least 12 months before the CGT
+  // event, not counting either day; income year 1 July to 30 June. Lots: FIFO, this tool's
+  // choice (docs/gains.md), with --pools for one pool per wallet.
+  au: {
+    name: 'au', title: 'Australia FIFO with the 12-month CGT discount flag',
+    matcher: (pools) => lotMatcher({ method: 'fifo', pools }),
+    classify: (m) => (m.acquiredDay !== null && heldMoreThanOneYear(m.acquiredDay, m.disposedDay) ? 'discount' : 'no-discount'),
+    taxYear: (y) => ({ from: `${y}-07-01`, to: `${y + 1}-07-01` }),
+    lookaheadDays: 0,
+  },
+  // CRA: identical properties have one adjusted cost base, the average cost of all held.
+  ca: {
+    name: 'ca', title: 'Canada adjusted cost base (average cost)',
+    matcher: () => lotMatcher({ method: 'average', pools: 'universal' }),
+    classify: () => 'acb',
+    taxYear: calendarYear,
+    lookaheadDays: 0,
+  },
+  fifo: { name: 'fifo', title: 'FIFO', matcher: (pools) => lotMatcher({ method: 'fifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0 },
+  lifo: { name: 'lifo', title: 'LIFO', matcher: (pools) => lotMatcher({ method: 'lifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0 },
+  hifo: { name: 'hifo', title: 'HIFO', matcher: (pools) => lotMatcher({ method: 'hifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0 },
+  average: { name: 'average', title: 'Average cost', matcher: (pools) => lotMatcher({ method: 'average', pools }), classify: () => 'average', taxYear: calendarYear, lookaheadDays: 0 },
+};

@@ -1,0 +1,233 @@
+import { reportOutput } from '../reports/reportOutput.js';
+import type { ReportOutput } from '../reports/reportOutput.js';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import pg from 'pg';
+import { TradeledgerError } from '../errors.js';
+import { bindNamedParameters } from '../reports/bindNamedParameters.js';
+import { streamQueryToCsv } from '../reports/streamQueryToCsv.js';
+import { defaultReportsDir } from '../reports/runReports.js';
+import type { ManifestFile } from '../reports/reportManifest.js';
+import { GainsDecimal, ZERO } from './gainsDecimal.js';
+import { ledgerEvents } from './ledgerEvents.js';
+import { OwnTransfers } from './ownTransfers.js';
+import type { ValuedRow } from './ledgerEvents.js';
+import { ruleSet } from './ruleSets.js';
+import type { RuleSetName } from './ruleSets.js';
+import type { Match } from './gainsEvent.js';
+import { GainsStore } from './gainsStore.js';
+import { GainsSummaryBuilder } from './gainsSummary.js';
+import type { GainsSummary } from './gainsSummary.js';
+import { gainsSummaryText } from './gainsSummaryText.js';
+
+/** Options of {@link runGains}. */
+export interface RunGainsOptions {
+  databaseUrl: string;
+  rules: RuleSetName;
+  /** The tax year: for the UK the one starting 6 April of it, for Australia 1 July of it. */
+  year: number;
+  fiat: string;
+  tz: string;
+  /** One account uid (or imported wallet name); '' for all. */
+  account?: string;
+  /** Where the rules leave a choice: one pool across wallets, or one per account/wallet. */
+  pools?: 'universal' | 'wallet';
+  outDir?: string;
+  /** Replace files already in the output folder (default: refuse, naming them; never through a symlink). */
+  force?: boolean;
+  reportsDir?: string;
+  onFile?: (file: ManifestFile) => void;
+}
+
+/** What a run wrote. */
+export interface RunGainsResult {
+  runId: string;
+  outDir: string;
+  summary: GainsSummary;
+  files: ManifestFile[];
+}
+
+const FETCH = 5_000;
+
+/**
+ * Computes a tax year's gains: streams the valued ledger (ledger_valued) in time order from the
+ * first row to the end of the year (UK: 31 days more, for the 30-day rule), turns each ledger
+ * transaction into events (ledgerEvents), matches them under the rule set, stores the year's
+ * matches, income, holdings and problems (gains_* tables), and writes gains.csv, income.csv,
+ * gains-data-quality.csv, form-8949.csv (US), summary.json, summary.txt and manifest.json.
+ *
+ * @example
+ * await runGains({ databaseUrl: url, rules: 'uk', year: 2025, fiat: 'GBP', tz: 'Europe/London' });
+ */
+export async function runGains(options: RunGainsOptions): Promise<RunGainsResult> {
+  const rules = ruleSet(options.rules);
+  const fiat = options.fiat.toUpperCase();
+  const account = options.account ?? '';
+  const pools = options.rules === 'uk' || options.rules === 'us' || options.rules === 'ca' ? 'rules' : (options.pools ?? 'universal');
+  const { from, to } = rules.taxYear(options.year);
+  const readTo = addDays(to, rules.lookaheadDays);
+  const label = `${options.year}-${options.rules}-${fiat}`;
+  const outDir = path.resolve(options.outDir ?? path.join('tradeledger-reports', 'gains', label));
+  // The same rules as every report (reportOutput): the folder is checked before any work, an
+  // existing file needs `force`, a symlinked target is refused, and the files appear only once
+  // all of them are complete.
+  const output = await reportOutput(outDir, [...outputQueries(options.rules).map((q) => q.file), 'summary.json', 'summary.txt', 'manifest.json'], options.force ?? false);
+
+  const reader = await connect(options.databaseUrl, 'tradeledger gains (read)');
+  const writer = await connect(options.databaseUrl, 'tradeledger gains (write)');
+  try {
+    await checkZone(reader, options.tz);
+    await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    await writer.query('BEGIN');
+    const store = await GainsStore.open(writer, {
+      rules: options.rules, taxYear: options.year, fiat, tz: options.tz, account, pools, from, to,
+    });
+    const matcher = rules.matcher(pools === 'wallet' ? 'wallet' : 'universal');
+    const summary = new GainsSummaryBuilder(options.rules);
+    const income = new Map<string, GainsDecimal>();
+    const problems: Record<string, number> = {};
+    const inYear = (day: string) => day >= from && day < to;
+    const take = async (ms: Match[]) => {
+      for (const m of ms) {
+        if (!inYear(m.disposedDay)) continue;
+        const cls = rules.classify(m);
+        summary.add(m, cls);
+        await store.match(m, cls);
+        if (m.basis === 'no-cost') problems.no_cost_basis = (problems.no_cost_basis ?? 0) + 1;
+      }
+    };
+
+    await reader.query({
+      text: `DECLARE gains_rows NO SCROLL CURSOR FOR
+             SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigint::text AS ms,
+                    to_char(v.ts AT TIME ZONE $2, 'YYYY-MM-DD') AS day, v.amount::text AS amount, v.kind, v.source,
+                    v.source_id, v.leg, v.counterparty, v.order_id, v.value::text AS value, it.label
+             FROM ledger_valued($1, '-infinity', $4::timestamp AT TIME ZONE $2) v
+             LEFT JOIN imported_transactions it ON v.source = 'imported_transactions' AND it.source_id = v.source_id
+             WHERE ($3 = '' OR v.account_uid = $3) AND v.ts < ($4::timestamp AT TIME ZONE $2)
+             ORDER BY v.ts, v.source, v.source_id, v.leg`,
+      values: [fiat, options.tz, account, readTo],
+    }).catch((err: unknown) => {
+      throw new TradeledgerError('GAINS_QUERY_FAILED', `reading the valued ledger failed: ${err instanceof Error ? err.message : String(err)}`, {
+        kind: 'database', cause: err, hint: 'Run `tradeledger db migrate`; if it persists, run SELECT * FROM ledger_valued(\'GBP\') LIMIT 1 in psql.',
+      });
+    });
+
+    let group: ValuedRow[] = [];
+    const transfers = new OwnTransfers();
+    const flush = async () => {
+      if (group.length === 0) return;
+      const outcome = ledgerEvents(group, fiat, transfers);
+      group = [];
+      for (const e of outcome.events) await take(matcher.push(e));
+      for (const i of outcome.income) {
+        if (!inYear(i.day)) continue;
+        income.set(i.category, (income.get(i.category) ?? ZERO).plus(i.value ?? ZERO));
+        await store.incomeItem(i);
+      }
+      for (const p of outcome.problems) {
+        problems[p.problem] = (problems[p.problem] ?? 0) + 1;
+        await store.problem(p);
+      }
+    };
+    for (;;) {
+      const { rows } = await reader.query<Omit<ValuedRow, 'ms'> & { ms: string }>(`FETCH ${FETCH} FROM gains_rows`);
+      for (const raw of rows) {
+        const row: ValuedRow = { ...raw, ms: Number(raw.ms) };
+        const head = group[0];
+        if (head && (head.source !== row.source || head.source_id !== row.source_id || head.ms !== row.ms)) await flush();
+        group.push(row);
+      }
+      if (rows.length < FETCH) break;
+    }
+    await flush();
+    await take(matcher.finish());
+    await reader.query('COMMIT');
+
+    const holdings = matcher.holdings();
+    await store.holdings(holdings);
+    await store.close();
+    await writer.query('COMMIT');
+
+    const held = new Map<string, { quantity: GainsDecimal; cost: GainsDecimal }>();
+    for (const h of holdings) {
+      const x = held.get(h.asset) ?? { quantity: ZERO, cost: ZERO };
+      held.set(h.asset, { quantity: x.quantity.plus(h.quantity), cost: x.cost.plus(h.cost) });
+    }
+    const result = summary.result({
+      taxYear: options.year, from, to, tz: options.tz, fiat, income, dataQuality: problems,
+      holdings: [...held].sort(([a], [b]) => a.localeCompare(b)).map(([asset, x]) => ({ asset, quantity: x.quantity.toFixed(), cost: x.cost.toFixed() })),
+    });
+
+    const files = await writeFiles(writer, store.runId, options, output, result);
+    await output.commit();
+    return { runId: store.runId, outDir, summary: result, files };
+  } catch (err) {
+    await writer.query('ROLLBACK').catch(() => {});
+    await output.discard();
+    throw err;
+  } finally {
+    await reader.end().catch(() => {});
+    await writer.end().catch(() => {});
+  }
+}
+
+// The CSVs a run writes, each from its query in reports/.
+function outputQueries(rules: RuleSetName): { query: string; file: string }[] {
+  const queries = [
+    { query: 'gains', file: 'gains.csv' },
+    { query: 'gains-income', file: 'income.csv' },
+    { query: 'gains-data-quality', file: 'gains-data-quality.csv' },
+  ];
+  if (rules === 'us') queries.push({ query: 'gains-form-8949', file: 'form-8949.csv' });
+  return queries;
+}
+
+async function writeFiles(client: pg.Client, runId: string, options: RunGainsOptions, output: ReportOutput, summary: GainsSummary): Promise<ManifestFile[]> {
+  const reportsDir = options.reportsDir ?? defaultReportsDir;
+  const files: ManifestFile[] = [];
+  for (const { query, file } of outputQueries(options.rules)) {
+    const sql = await readFile(path.join(reportsDir, `${query}.sql`), 'utf8');
+    const result = await streamQueryToCsv(client, bindNamedParameters(sql, { run_id: runId, box_short: 'I', box_long: 'L' }), output.temporary(file), { flags: 'wx' });
+    const entry = { file, query: `reports/${query}.sql`, ...result };
+    files.push(entry);
+    options.onFile?.(entry);
+  }
+  for (const [file, text] of [['summary.json', `${JSON.stringify(summary, null, 2)}\n`], ['summary.txt', gainsSummaryText(summary)]] as const) {
+    await writeFile(output.temporary(file), text, { flag: 'wx' });
+    const bytes = Buffer.byteLength(text);
+    const entry = { file, query: 'src/gains/runGains.ts', rows: 1, bytes, sha256: createHash('sha256').update(text).digest('hex'), neutralisedCells: 0 };
+    files.push(entry);
+    options.onFile?.(entry);
+  }
+  const manifest = {
+    generatedAt: new Date().toISOString(),
+    parameters: { rules: options.rules, year: options.year, fiat: summary.fiat, tz: options.tz, account: options.account ?? '', from: summary.period.from, to: summary.period.to },
+    runId, files,
+  };
+  await writeFile(output.temporary('manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
+  return files;
+}
+
+async function connect(url: string, name: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url, application_name: name });
+  client.on('error', () => {});
+  await client.connect();
+  return client;
+}
+
+async function checkZone(client: pg.Client, tz: string): Promise<void> {
+  const { rowCount } = await client.query('SELECT 1 FROM pg_timezone_names WHERE name = $1', [tz]);
+  if (!rowCount) {
+    throw new TradeledgerError('GAINS_BAD_FLAG', `the database does not know the time zone "${tz}"`, {
+      kind: 'config', hint: 'Use an IANA zone such as Europe/London, America/New_York or UTC.',
+    });
+  }
+}
+
+function addDays(day: string, n: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}

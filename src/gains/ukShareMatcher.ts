@@ -1,0 +1,169 @@
+import { ZERO } from './gainsDecimal.js';
+import type { GainsDecimal } from './gainsDecimal.js';
+import { dayNumber } from './dayNumber.js';
+import type { GainsEvent, Match, Matcher, OpenHolding } from './gainsEvent.js';
+
+// One asset's acquisitions and disposals of one local day, taken together: HMRC CRYPTO22252 and
+// CRYPTO22254 treat all disposals of a day as one disposal and all acquisitions as one.
+interface DayBook {
+  day: string;
+  n: number;
+  acqQty: GainsDecimal;
+  acqCost: GainsDecimal;
+  acqRefs: string[];
+  dispQty: GainsDecimal;
+  proceeds: GainsDecimal;
+  dispRefs: string[];
+  dispTs: number;
+}
+
+interface AssetState {
+  open: DayBook | undefined;
+  /** Closed days still within reach of the 30-day rule, oldest first. */
+  window: DayBook[];
+  poolQty: GainsDecimal;
+  poolCost: GainsDecimal;
+}
+
+/**
+ * The UK share-matching rules for cryptoassets held by an individual (TCGA 1992 ss 104, 105,
+ * 106A, as HMRC's Cryptoassets Manual applies them, CRYPTO22200 onwards):
+ *  1. same day: a day's disposals of one asset are one disposal, its acquisitions one acquisition,
+ *     matched first (CRYPTO22252, CRYPTO22254);
+ *  2. 30 days: what is left is matched with acquisitions in the 30 days after the disposal,
+ *     earliest acquisition first, earliest disposal first (CRYPTO22253, CRYPTO22255, CRYPTO22256);
+ *  3. section 104 pool: the rest comes out of the pool at its average cost (CRYPTO22251).
+ * There is one pool per asset for the person, across accounts and wallets, so own-account moves
+ * change nothing. Days are local dates in the report's zone. A day is held back until no later
+ * acquisition can match it (31 days), so memory is the open days of the last month per asset.
+ * Amounts are exact; HMRC's examples round each cost to the pound, which the tests apply.
+ *
+ * @example
+ * const m = ukShareMatcher();
+ * const matches = events.flatMap((e) => m.push(e)).concat(m.finish());
+ */
+export function ukShareMatcher(): Matcher {
+  const assets = new Map<string, AssetState>();
+
+  const stateOf = (asset: string): AssetState => {
+    let s = assets.get(asset);
+    if (!s) {
+      s = { open: undefined, window: [], poolQty: ZERO, poolCost: ZERO };
+      assets.set(asset, s);
+    }
+    return s;
+  };
+
+  const closeDay = (asset: string, s: AssetState, book: DayBook, out: Match[]) => {
+    // 1. Same day.
+    const same = book.acqQty.lt(book.dispQty) ? book.acqQty : book.dispQty;
+    if (same.gt(0)) {
+      const cost = takeShare(book, 'acq', same);
+      const proceeds = takeShare(book, 'disp', same);
+      out.push(match(asset, book, same, proceeds, cost, 'same-day', book.day, book.acqRefs.join(';')));
+    }
+    // 2. This day's acquisitions against earlier disposals within 30 days, earliest first.
+    if (book.acqQty.gt(0)) {
+      for (const earlier of s.window) {
+        if (book.acqQty.isZero()) break;
+        if (earlier.dispQty.isZero() || book.n - earlier.n > 30) continue;
+        const q = book.acqQty.lt(earlier.dispQty) ? book.acqQty : earlier.dispQty;
+        const cost = takeShare(book, 'acq', q);
+        const proceeds = takeShare(earlier, 'disp', q);
+        out.push(match(asset, earlier, q, proceeds, cost, '30-day', book.day, book.acqRefs.join(';')));
+      }
+    }
+    // 3. Days no later acquisition can reach go to the pool, in date order.
+    while (s.window.length > 0 && book.n - s.window[0]!.n > 30) finalise(asset, s, s.window.shift()!, out);
+    if (book.acqQty.gt(0) || book.dispQty.gt(0)) s.window.push(book);
+  };
+
+  const finalise = (asset: string, s: AssetState, book: DayBook, out: Match[]) => {
+    if (book.acqQty.gt(0)) {
+      s.poolQty = s.poolQty.plus(book.acqQty);
+      s.poolCost = s.poolCost.plus(book.acqCost);
+    }
+    if (book.dispQty.gt(0)) {
+      const fromPool = book.dispQty.lt(s.poolQty) ? book.dispQty : s.poolQty;
+      if (fromPool.gt(0)) {
+        const cost = fromPool.eq(s.poolQty) ? s.poolCost : s.poolCost.times(fromPool).div(s.poolQty);
+        s.poolQty = s.poolQty.minus(fromPool);
+        s.poolCost = s.poolCost.minus(cost);
+        const proceeds = takeShare(book, 'disp', fromPool);
+        out.push(match(asset, book, fromPool, proceeds, cost, 's104', null, 's104'));
+      }
+      if (book.dispQty.gt(0)) {
+        const rest = book.dispQty;
+        const proceeds = takeShare(book, 'disp', rest);
+        out.push(match(asset, book, rest, proceeds, ZERO, 'no-cost', null, ''));
+      }
+    }
+  };
+
+  return {
+    push(event: GainsEvent): Match[] {
+      if (event.type === 'move') return [];
+      const s = stateOf(event.asset);
+      const out: Match[] = [];
+      if (s.open && s.open.day !== event.day) {
+        closeDay(event.asset, s, s.open, out);
+        s.open = undefined;
+      }
+      if (!s.open) {
+        s.open = {
+          day: event.day, n: dayNumber(event.day), acqQty: ZERO, acqCost: ZERO, acqRefs: [], dispQty: ZERO, proceeds: ZERO, dispRefs: [], dispTs: event.ts,
+        };
+      }
+      const b = s.open;
+      if (event.type === 'acquire') {
+        b.acqQty = b.acqQty.plus(event.quantity);
+        b.acqCost = b.acqCost.plus(event.cost);
+        b.acqRefs.push(event.ref);
+      } else {
+        b.dispQty = b.dispQty.plus(event.quantity);
+        b.proceeds = b.proceeds.plus(event.proceeds);
+        b.dispRefs.push(event.ref);
+        b.dispTs = event.ts;
+      }
+      return out;
+    },
+    finish(): Match[] {
+      const out: Match[] = [];
+      for (const [asset, s] of assets) {
+        if (s.open) { closeDay(asset, s, s.open, out); s.open = undefined; }
+        while (s.window.length > 0) finalise(asset, s, s.window.shift()!, out);
+      }
+      return out;
+    },
+    holdings(): OpenHolding[] {
+      const out: OpenHolding[] = [];
+      for (const [asset, s] of assets) {
+        if (s.poolQty.gt(0) || s.poolCost.gt(0)) out.push({ asset, pool: '*', quantity: s.poolQty, cost: s.poolCost, acquiredDay: null, ref: 's104' });
+      }
+      return out;
+    },
+  };
+}
+
+// Takes `q` out of the day's acquisitions (their cost) or disposals (their proceeds), pro rata
+// to what is left; the last share takes the remainder so the parts add up exactly.
+function takeShare(book: DayBook, side: 'acq' | 'disp', q: GainsDecimal): GainsDecimal {
+  if (side === 'acq') {
+    const share = q.eq(book.acqQty) ? book.acqCost : book.acqCost.times(q).div(book.acqQty);
+    book.acqQty = book.acqQty.minus(q);
+    book.acqCost = book.acqCost.minus(share);
+    return share;
+  }
+  const share = q.eq(book.dispQty) ? book.proceeds : book.proceeds.times(q).div(book.dispQty);
+  book.dispQty = book.dispQty.minus(q);
+  book.proceeds = book.proceeds.minus(share);
+  return share;
+}
+
+function match(asset: string, disposal: DayBook, quantity: GainsDecimal, proceeds: GainsDecimal, cost: GainsDecimal,
+  basis: Match['basis'], acquiredDay: string | null, acquisitionRef: string): Match {
+  return {
+    asset, quantity, proceeds, cost, gain: proceeds.minus(cost), basis, acquiredDay, disposedDay: disposal.day,
+    disposedTs: disposal.dispTs, pool: '*', disposalRef: disposal.dispRefs.join(';'), acquisitionRef,
+  };
+}

@@ -1,0 +1,100 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import { freshDatabase } from '../support/database.js';
+import type { FreshDatabase } from '../support/database.js';
+import { runCli } from './runCli.js';
+
+// The path held-out checks take: `import transactions` then `gains`, no sync. Hand-computed (UK):
+//   1 May   1000 GBP -> 0.1 BTC, fee 10 GBP          BTC pool 0.1, cost 1010 (fee into cost)
+//   1 Jun   0.05 BTC -> 1 ETH (worth 600), fee 0.001 BTC (valued at the trade's own BTC price,
+//           12000/BTC = 12): the day's BTC disposals are one, 0.051 for 612; cost
+//           1010 x 0.051 / 0.1 = 515.1; ETH cost 600 + 12 = 612
+//   1 Jul   1 ETH -> 700 GBP, fee 5 GBP              proceeds 695, cost 612
+//   15 Jul  0.01 BTC in, label reward, worth 500     income 500, BTC cost 500
+//   1 Aug   0.02 BTC out, no label                   a move to an own wallet, flagged
+const koinly = [
+  'Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash',
+  '2024-05-01 10:00 UTC,1000,GBP,0.1,BTC,10,GBP,1000,GBP,,,',
+  '2024-06-01 10:00 UTC,0.05,BTC,1,ETH,0.001,BTC,600,GBP,,,',
+  '2024-07-01 10:00 UTC,1,ETH,700,GBP,5,GBP,700,GBP,,,',
+  '2024-07-15 10:00 UTC,,,0.01,BTC,,,500,GBP,reward,,',
+  '2024-08-01 10:00 UTC,0.02,BTC,,,,,,,,,0xabc',
+].join('\n');
+
+let fresh: FreshDatabase;
+let dir: string;
+beforeAll(async () => {
+  fresh = await freshDatabase();
+  dir = await mkdtemp(path.join(tmpdir(), 'gains-cli-'));
+  await writeFile(path.join(dir, 'wallet.csv'), `${koinly}\n`);
+});
+afterAll(async () => { await fresh?.drop(); });
+
+const csv = async (file: string) => parse(await readFile(file, 'utf8'), { columns: true }) as Record<string, string>[];
+
+describe('tradeledger import transactions, then tradeledger gains', () => {
+  it('writes the UK gains, income, data quality and SA108 figures', async () => {
+    const imported = await runCli(['import', 'transactions', path.join(dir, 'wallet.csv'), '--wallet', 'ledger-x'], { DATABASE_URL: fresh.url });
+    expect(imported.stderr).toBe('');
+    expect(imported.code).toBe(0);
+    const out = path.join(dir, 'uk');
+    const r = await runCli(['gains', '--year', '2024', '--rules', 'uk', '--fiat', 'GBP', '--tz', 'Europe/London', '--out', out], { DATABASE_URL: fresh.url });
+    expect(r.stderr).toContain('data-quality');
+    expect(r.code).toBe(0);
+    const gains = await csv(path.join(out, 'gains.csv'));
+    expect(gains.map((g) => [g.asset, g.date_disposed, g.matching, g.quantity, g.proceeds, g.cost, g.gain, g.pool])).toEqual([
+      ['BTC', '2024-06-01', 's104', '0.051', '612', '515.1', '96.9', '*'],
+      ['ETH', '2024-07-01', 's104', '1', '695', '612', '83', '*'],
+    ]);
+    const income = await csv(path.join(out, 'income.csv'));
+    expect(income.map((i) => [i.category, i.asset, i.quantity, i.value, i.fiat])).toEqual([['reward', 'BTC', '0.01', '500', 'GBP']]);
+    const dq = await csv(path.join(out, 'gains-data-quality.csv'));
+    expect(dq.map((d) => d.problem)).toEqual(['withdrawal_not_disposal']);
+    const summary = JSON.parse(await readFile(path.join(out, 'summary.json'), 'utf8'));
+    expect(summary.sa108).toMatchObject({ numberOfDisposals: 2, disposalProceeds: '1307.00', allowableCosts: '1127.10', gainsBeforeLosses: '179.90', losses: '0.00' });
+    expect(summary.holdings).toEqual([{ asset: 'BTC', quantity: '0.059', cost: '994.9' }]);
+    expect(await readFile(path.join(out, 'summary.txt'), 'utf8')).toContain('Number of disposals                 2');
+  });
+
+  it('Germany: the Anlage SO totals and the Freigrenze (EUR 1,000 from 2024: 179.90 stays tax-free)', async () => {
+    const out = path.join(dir, 'de');
+    const r = await runCli(['gains', '--year', '2024', '--rules', 'de', '--fiat', 'GBP', '--tz', 'Europe/Berlin', '--out', out], { DATABASE_URL: fresh.url });
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(await readFile(path.join(out, 'summary.json'), 'utf8'));
+    expect(summary.anlageSO).toMatchObject({ taxableGains: '179.90', net: '179.90', freigrenze: '1000.00', belowFreigrenze: true, taxableAmount: '0.00' });
+  });
+
+  it('bad flags: one line naming the fix, exit code 2', async () => {
+    const r = await runCli(['gains', '--year', '2024', '--rules', 'uk', '--fiat', 'GBP', '--tz', 'Mars/Olympus'], { DATABASE_URL: fresh.url });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('time zone "Mars/Olympus"');
+    expect(r.stderr).not.toContain('    at ');
+    const rules = await runCli(['gains', '--year', '2024', '--rules', 'xx', '--fiat', 'GBP'], { DATABASE_URL: fresh.url });
+    expect(rules.code).toBe(2);
+  });
+
+  it('a withdrawal from one imported wallet and its deposit into another are one own-account move', async () => {
+    const header = 'Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash';
+    await writeFile(path.join(dir, 'a.csv'), [header, '2024-03-01 10:00 UTC,1000,GBP,10,SOL,,,1000,GBP,,,', '2024-05-01 10:00 UTC,10,SOL,,,,,,,,,0xsol', ''].join('\n'));
+    await writeFile(path.join(dir, 'b.csv'), [header, '2024-05-01 11:00 UTC,,,9.99,SOL,,,,,,,0xsol', '2024-06-01 10:00 UTC,9.99,SOL,1500,GBP,,,1500,GBP,,,', ''].join('\n'));
+    for (const [file, wallet] of [['a.csv', 'wallet-a'], ['b.csv', 'wallet-b']] as const) {
+      expect((await runCli(['import', 'transactions', path.join(dir, file), '--wallet', wallet], { DATABASE_URL: fresh.url })).code).toBe(0);
+    }
+    // UK: one pool for the person; the 10 SOL cost 1,000, 9.99 of them were sold.
+    const uk = path.join(dir, 'uk-sol');
+    expect((await runCli(['gains', '--year', '2024', '--rules', 'uk', '--fiat', 'GBP', '--tz', 'Europe/London', '--out', uk], { DATABASE_URL: fresh.url })).code).toBe(0);
+    const sol = (await csv(path.join(uk, 'gains.csv'))).filter((g) => g.asset === 'SOL');
+    expect(sol.map((g) => [g.matching, g.quantity, g.proceeds, g.cost, g.gain])).toEqual([['s104', '9.99', '1500', '999', '501']]);
+    const dq = await csv(path.join(uk, 'gains-data-quality.csv'));
+    expect(dq.filter((d) => d.problem === 'deposit_market_value')).toEqual([]);
+    // FIFO per wallet: the lot travels from wallet-a to wallet-b with its date and cost.
+    const fifo = path.join(dir, 'fifo-sol');
+    expect((await runCli(['gains', '--year', '2024', '--rules', 'fifo', '--pools', 'wallet', '--fiat', 'GBP', '--out', fifo], { DATABASE_URL: fresh.url })).code).toBe(0);
+    const lots = (await csv(path.join(fifo, 'gains.csv'))).filter((g) => g.asset === 'SOL');
+    expect(lots.map((g) => [g.pool, g.date_acquired, g.quantity, g.cost, g.rule])).toEqual([['wallet-b', '2024-03-01', '9.99', '999', 'short']]);
+  });
+});
+

@@ -1,0 +1,39 @@
+import { GainsDecimal } from '../../src/gains/gainsDecimal.js';
+import type { Acquisition, Disposal, GainsEvent, Match, Matcher, Move } from '../../src/gains/gainsEvent.js';
+
+let clock = 0;
+const tsOf = (day: string) => Date.parse(`${day}T12:00:00Z`) + (clock++ % 1000);
+
+/** An acquisition of `quantity` `asset` on `day` costing `cost` (fiat, fees included). */
+export function buy(day: string, asset: string, quantity: string, cost: string, pool = 'a', ref = `buy ${day} ${quantity}`): Acquisition {
+  return { type: 'acquire', asset, quantity: new GainsDecimal(quantity), cost: new GainsDecimal(cost), ts: tsOf(day), day, pool, ref };
+}
+
+/** A disposal of `quantity` `asset` on `day` for `proceeds` (fiat, fees taken off). */
+export function sell(day: string, asset: string, quantity: string, proceeds: string, pool = 'a', ref = `sell ${day} ${quantity}`): Disposal {
+  return { type: 'dispose', asset, quantity: new GainsDecimal(quantity), proceeds: new GainsDecimal(proceeds), ts: tsOf(day), day, pool, ref };
+}
+
+/** An own-account move. */
+export function move(day: string, asset: string, quantity: string, from: string, to: string): Move {
+  return { type: 'move', asset, quantity: new GainsDecimal(quantity), ts: tsOf(day), day, pool: from, toPool: to, ref: `move ${day}` };
+}
+
+/** Runs a matcher over events and returns every match. */
+export function run(matcher: Matcher, events: GainsEvent[]): Match[] {
+  return events.flatMap((e) => matcher.push(e)).concat(matcher.finish());
+}
+
+/**
+ * HMRC's rounding in the CRYPTO2225x examples: each allowable cost is rounded to the nearest pound
+ * (half up: £937.50 is shown as £938, £62.50 taken out of a pool as £63), and the gain is the
+ * consideration less the rounded costs.
+ */
+export function pounds(value: GainsDecimal): number {
+  return Number(value.toDecimalPlaces(0, GainsDecimal.ROUND_HALF_UP).toFixed(0));
+}
+
+/** A compact view of matches for assertions: [disposed day, basis, quantity, proceeds, cost (to the pound)]. */
+export function summary(matches: Match[]): [string, string, string, number, number][] {
+  return matches.map((m) => [m.disposedDay, m.basis, m.quantity.toFixed(), pounds(m.proceeds), pounds(m.cost)]);
+}

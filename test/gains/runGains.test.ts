@@ -1,0 +1,94 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import { sql } from 'kysely';
+import { freshDatabase } from '../support/database.js';
+import type { FreshDatabase } from '../support/database.js';
+import { runGains } from '../../src/gains/runGains.js';
+import { insertImported } from './importedLedger.js';
+
+let fresh: FreshDatabase;
+beforeAll(async () => {
+  fresh = await freshDatabase();
+  // CRYPTO22255 (Melanie) as imported transactions, with one twist for the zone: the 500 token E
+  // are bought at 23:30 UTC on 29 September, which is 30 September in London (BST): 31 days after
+  // the 30 August sale there, but only 30 days in UTC.
+  await insertImported(fresh.db, 'ledger-x', [
+    { ts: '2024-01-01T12:00:00Z', sent: ['200000', 'GBP'], received: ['14000', 'TOKE'], netWorth: ['200000', 'GBP'] },
+    { ts: '2024-08-30T12:00:00Z', sent: ['4000', 'TOKE'], received: ['160000', 'GBP'], netWorth: ['160000', 'GBP'] },
+    { ts: '2024-09-29T23:30:00Z', sent: ['17500', 'GBP'], received: ['500', 'TOKE'], netWorth: ['17500', 'GBP'] },
+  ]);
+});
+afterAll(async () => { await fresh?.drop(); });
+
+const csv = async (dir: string, file: string) => parse(await readFile(path.join(dir, file), 'utf8'), { columns: true }) as Record<string, string>[];
+
+describe('runGains over the valued ledger', () => {
+  it('UK in UTC: the 29 September purchase is within 30 days (CRYPTO22255: £92,500 gain)', async () => {
+    const out = await mkdtemp(path.join(tmpdir(), 'gains-'));
+    const { summary } = await runGains({ databaseUrl: fresh.url, rules: 'uk', year: 2024, fiat: 'GBP', tz: 'UTC', outDir: out });
+    const rows = await csv(out, 'gains.csv');
+    expect(rows.map((r) => [r.matching, r.quantity, r.cost, r.date_acquired])).toEqual([
+      ['30-day', '500', '17500', '2024-09-29'],
+      ['s104', '3500', '50000', ''],
+    ]);
+    expect(summary.sa108).toMatchObject({ numberOfDisposals: 1, disposalProceeds: '160000.00', allowableCosts: '67500.00', gainsBeforeLosses: '92500.00', losses: '0.00' });
+    expect(rows[0]!.disposal_refs).toMatch(/^imported_transactions\|.+:3\|sent$/);
+    expect(rows[0]!.acquisition_refs).toMatch(/^imported_transactions\|.+:4\|received$/);
+  });
+
+  it('UK in Europe/London: the same purchase is 30 September, 31 days on, so all 4,000 come from the pool', async () => {
+    const out = await mkdtemp(path.join(tmpdir(), 'gains-'));
+    const { summary, runId } = await runGains({ databaseUrl: fresh.url, rules: 'uk', year: 2024, fiat: 'GBP', tz: 'Europe/London', outDir: out });
+    const rows = await csv(out, 'gains.csv');
+    expect(rows.map((r) => [r.matching, r.quantity, r.date_disposed])).toEqual([['s104', '4000', '2024-08-30']]);
+    expect(Number(rows[0]!.cost)).toBeCloseTo(200000 * 4000 / 14000, 6);
+    // What was paid (200,000 + 17,500) = cost matched + cost still in the pool.
+    const held = summary.holdings.find((h) => h.asset === 'TOKE')!;
+    expect(held.quantity).toBe('10500');
+    expect(Number(held.cost) + Number(summary.total.cost)).toBeCloseTo(217500, 6);
+    // Traceability: from the match to the ledger row and the imported record, in SQL.
+    const trace = await sql<{ side: string; line: number; kind: string }>`
+      SELECT r.side, i.line, l.kind FROM gains_match_rows r
+      JOIN ledger l ON l.source = r.source AND l.source_id = r.source_id AND l.leg = r.leg
+      JOIN imported_transactions i ON i.source_id = r.source_id
+      WHERE r.run_id = ${runId}::bigint ORDER BY r.side`.execute(fresh.db);
+    expect(trace.rows).toEqual([{ side: 'disposal', line: 3, kind: 'trade_sell' }]);
+  });
+
+  it('US: a short-term Part I row in box I of form-8949.csv', async () => {
+    const out = await mkdtemp(path.join(tmpdir(), 'gains-'));
+    await runGains({ databaseUrl: fresh.url, rules: 'us', year: 2024, fiat: 'GBP', tz: 'UTC', outDir: out });
+    const rows = await csv(out, 'form-8949.csv');
+    expect(rows.map((r) => [r.part, r.box, r.description, r.date_acquired, r.date_sold, r.proceeds, r.cost, r.gain_or_loss])).toEqual([
+      ['I', 'I', '4000 TOKE', '01/01/2024', '08/30/2024', '160000.00', '57142.86', '102857.14'],
+    ]);
+    const manifest = JSON.parse(await readFile(path.join(out, 'manifest.json'), 'utf8')) as { files: { file: string }[] };
+    expect(manifest.files.map((f) => f.file)).toEqual(['gains.csv', 'income.csv', 'gains-data-quality.csv', 'form-8949.csv', 'summary.json', 'summary.txt']);
+  });
+
+  it('Australia: the income year from 1 July holds the August sale, without the 12-month discount; Canada: ACB', async () => {
+    const au = await runGains({ databaseUrl: fresh.url, rules: 'au', year: 2024, fiat: 'GBP', tz: 'Australia/Sydney', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
+    expect(au.summary.period).toEqual({ from: '2024-07-01', to: '2025-07-01', tz: 'Australia/Sydney' });
+    expect(au.summary.cgtDiscount).toMatchObject({ discountableGains: '0.00', otherGains: '102857.14', losses: '0.00' });
+    const ca = await runGains({ databaseUrl: fresh.url, rules: 'ca', year: 2024, fiat: 'GBP', tz: 'America/Toronto', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
+    expect(Object.keys(ca.summary.byClass)).toEqual(['acb']);
+    expect(Number(ca.summary.total.cost)).toBeCloseTo(200000 * 4000 / 14000, 6);
+  });
+
+  it('--account limits the run to one account or imported wallet', async () => {
+    const other = await runGains({ databaseUrl: fresh.url, rules: 'fifo', year: 2024, fiat: 'GBP', tz: 'UTC', account: 'someone-else', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
+    expect(other.summary.total.disposals).toBe(0);
+    const mine = await runGains({ databaseUrl: fresh.url, rules: 'fifo', year: 2024, fiat: 'GBP', tz: 'UTC', account: 'ledger-x', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
+    expect(mine.summary.total.disposals).toBe(1);
+  });
+
+  it('a rerun with the same parameters replaces the earlier run', async () => {
+    const before = await sql<{ n: number }>`SELECT count(*)::int AS n FROM gains_runs`.execute(fresh.db);
+    await runGains({ databaseUrl: fresh.url, rules: 'us', year: 2024, fiat: 'GBP', tz: 'UTC', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
+    const after = await sql<{ n: number }>`SELECT count(*)::int AS n FROM gains_runs`.execute(fresh.db);
+    expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
+  });
+});
