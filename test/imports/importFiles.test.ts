@@ -117,9 +117,12 @@ describe('import transactions', () => {
 
   it('appears in every export, selected by --account NAME, valued, and unpriced rows in data-quality', async () => {
     const period = reportPeriod({ from: '2025-01-01', to: '2026-01-01', tz: 'UTC' });
+    // One report run per format and fiat (a report never overwrites its folder), read file by file.
+    const written = new Map<string, Promise<unknown>>();
     const read = async (format: 'native' | 'koinly', file: string, fiat = 'GBP') => {
       const outDir = path.join(dir, `${format}-${fiat}`);
-      await runReports({ databaseUrl: fresh.url, period, format, account: 'elsewhere', fiat, outDir });
+      if (!written.has(outDir)) written.set(outDir, runReports({ databaseUrl: fresh.url, period, format, account: 'elsewhere', fiat, outDir }));
+      await written.get(outDir);
       return parse(await readFile(path.join(outDir, file)), { columns: true }) as Record<string, string>[];
     };
     const ledger = await read('native', 'ledger.csv');

@@ -8,12 +8,13 @@ import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 import { runCli, startCli } from '../cli/runCli.js';
 import { fixtureSql } from './ledgerFixture.js';
+import { reportFiles } from '../../src/reports/reportFormats.js';
 
 let fresh: FreshDatabase;
 let broken: FreshDatabase;
 let root: string;
-const files = ['balances.csv', 'data-quality.csv', 'deposits-withdrawals.csv', 'fees.csv', 'futures-pnl.csv', 'ledger.csv',
-  'manifest.json', 'margin-records.csv', 'reconciliation.csv', 'trades.csv', 'transfers.csv'];
+// The native format's files and its manifest, as a sorted directory listing shows them.
+const files = [...reportFiles('native').map((f) => f.file), 'manifest.json'].sort();
 
 beforeAll(async () => {
   [fresh, broken] = await Promise.all([freshDatabase(), freshDatabase()]);
@@ -74,7 +75,7 @@ describe('report --out never harms what is already there', () => {
     const before = await snapshot(good);
     const r = await report(good, '--account', '12345', '--force');
     expect(r.code).toBe(exitCodes.configOrAuth);
-    expect(r.stderr).toContain('tradeledger: no account with UID "12345" in the database; nothing was written');
+    expect(r.stderr).toContain('tradeledger: no account with UID "12345" and no imported wallet of that name in the database; nothing was written');
     expect(r.stderr).toContain('fix: Use one of: A (main), B (sub).');
     expect(await snapshot(good)).toEqual(before);
     const unused = path.join(root, 'never-made');
