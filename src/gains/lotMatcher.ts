@@ -104,8 +104,9 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
       const basis = options.method;
       const chosen = options.selections?.forDisposal(event);
       const specific = chosen ? takeSelected(store, event, chosen, pool, options.selections!.file) : [];
-      const named = specific.reduce((s, p) => s.plus(p.quantity), ZERO);
-      const parts = named.eq(event.quantity) ? [] : store.take(event.quantity.minus(named));
+      // Without a selection (nearly always) the disposal goes to the store as it is.
+      const named = chosen ? specific.reduce((s, p) => s.plus(p.quantity), ZERO) : ZERO;
+      const parts = !chosen ? store.take(event.quantity) : named.eq(event.quantity) ? [] : store.take(event.quantity.minus(named));
       const only = parts.length === 1 && specific.length === 0 ? parts[0]! : undefined;
       if (only && only.quantity.eq(event.quantity)) {
         // The common case: one lot covers the disposal.
