@@ -118,7 +118,7 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
       const matches: Match[] = [];
       let proceedsLeft = event.proceeds;
       let qtyLeft = event.quantity;
-      for (const [part, partBasis] of [...specific.map((p) => [p, 'specific'] as const), ...parts.map((p) => [p, basis] as const)]) {
+      const emit = (part: LotPart, partBasis: Match['basis']) => {
         // The last part takes what is left of the proceeds, so the parts add up exactly.
         const proceeds = part.quantity.eq(qtyLeft) ? proceedsLeft : event.proceeds.times(part.quantity).div(event.quantity);
         proceedsLeft = proceedsLeft.minus(proceeds);
@@ -128,7 +128,9 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
           acquiredDay: part.day, disposedDay: event.day, disposedTs: event.ts, pool,
           disposalRef: event.ref, acquisitionRef: part.ref,
         });
-      }
+      };
+      for (const part of specific) emit(part, 'specific');
+      for (const part of parts) emit(part, basis);
       if (qtyLeft.gt(0)) {
         matches.push({
           asset: event.asset, quantity: qtyLeft, proceeds: proceedsLeft, cost: ZERO, gain: proceedsLeft, basis: 'no-cost',
