@@ -158,7 +158,7 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
 // to fix, not something to guess around.
 function takeSelected(store: LotStore, event: Disposal, chosen: SelectedDisposal, pool: string, file: string): LotPart[] {
   const fail = (line: number, column: number, message: string, hint: string): never => {
-    throw new TradeledgerError('GAINS_LOTS_FILE', `${file} line ${line} column ${column}: ${message}`, { kind: 'config', hint, details: { file, line, column } });
+    throw new TradeledgerError('GAINS_LOTS_FILE', `${file} line ${line} column ${column} (${['disposal', 'lot', 'quantity'][column - 1]}): ${message}`, { kind: 'config', hint, details: { file, line, column } });
   };
   chosen.used = true;
   const total = chosen.lots.reduce((s, l) => s.plus(l.quantity), ZERO);

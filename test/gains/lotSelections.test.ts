@@ -59,19 +59,19 @@ describe('US specific identification (Treas. Reg. 1.1012-1(j))', () => {
 
   it('a lot in another wallet cannot be identified (wallet by wallet): an error naming line and column', () => {
     const err = failure(() => run(withFile('spot_fills|sale|base,spot_fills|other|base,1'), events()));
-    expect(err.message).toBe('lots.csv line 2 column 2: the lot spot_fills|other|base holds 0 BTC in wallet w1 when spot_fills|sale|base (2025-04-01) disposes, not 1');
+    expect(err.message).toBe('lots.csv line 2 column 2 (lot): the lot spot_fills|other|base holds 0 BTC in wallet w1 when spot_fills|sale|base (2025-04-01) disposes, not 1');
     expect(err.hint).toContain('same wallet');
   });
 
   it('a lot acquired after the disposal cannot be identified for it', () => {
     const later = [...events(), buy('2025-05-01', 'BTC', '1', '400', 'w1', 'spot_fills|later|base')];
     const err = failure(() => run(withFile('spot_fills|sale|base,spot_fills|later|base,1'), later));
-    expect(err.message).toContain('line 2 column 2: the lot spot_fills|later|base holds 0 BTC');
+    expect(err.message).toContain('line 2 column 2 (lot): the lot spot_fills|later|base holds 0 BTC');
   });
 
   it('more units named than the disposal is an error on the disposal line', () => {
     const err = failure(() => run(withFile('spot_fills|sale|base,spot_fills|new|base,0.5\nspot_fills|sale|base,spot_fills|old|base,0.75'), events()));
-    expect(err.message).toBe('lots.csv line 2 column 3: the lots named for spot_fills|sale|base add up to 1.25 BTC, more than the 1 disposed of');
+    expect(err.message).toBe('lots.csv line 2 column 3 (quantity): the lots named for spot_fills|sale|base add up to 1.25 BTC, more than the 1 disposed of');
   });
 
   it('a date name that fits two disposals is refused', () => {
