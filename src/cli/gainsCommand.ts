@@ -15,6 +15,7 @@ interface GainsFlags {
   pools: 'universal' | 'wallet';
   out?: string;
   force?: boolean;
+  lots?: string;
 }
 
 /**
@@ -33,6 +34,7 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
     .option('--account <uid>', 'only this account or imported wallet (default: all)')
     .addOption(new Option('--pools <pools>', 'fifo/lifo/hifo/average/de/au: one pool across wallets, or one per account/wallet').choices(['universal', 'wallet']).default('universal'))
     .option('--out <dir>', 'output folder (default ./tradeledger-reports/gains/<year>-<rules>-<fiat>)')
+    .option('--lots <file>', 'US only: a CSV naming the acquisition lots of disposals (specific identification; docs/gains.md); others stay FIFO')
     .option('--force', 'replace files already in the output folder (never through a symlink)')
     .exitOverride()
     .addHelpText('after', '\nExample: tradeledger gains --year 2025 --rules uk --fiat GBP --tz Europe/London')
@@ -47,7 +49,7 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
       await migrate(url);
       const { outDir, summary } = await runGains({
         databaseUrl: url, rules: flags.rules, year: Number(flags.year), fiat: flags.fiat, tz: flags.tz,
-        account: flags.account ?? '', pools: flags.pools, outDir: flags.out, force: flags.force ?? false,
+        account: flags.account ?? '', pools: flags.pools, outDir: flags.out, force: flags.force ?? false, lots: flags.lots,
         onFile: (f) => process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows\n`),
       });
       const t = summary.total;

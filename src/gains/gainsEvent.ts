@@ -43,7 +43,7 @@ export interface Move extends EventBase {
 export type GainsEvent = Acquisition | Disposal | Move;
 
 /** How a part of a disposal found its cost. */
-export type MatchBasis = 'same-day' | '30-day' | 's104' | 'fifo' | 'lifo' | 'hifo' | 'average' | 'no-cost';
+export type MatchBasis = 'same-day' | '30-day' | 's104' | 'fifo' | 'lifo' | 'hifo' | 'average' | 'specific' | 'no-cost';
 
 /**
  * One matched part of a disposal: the unit of gains.csv. For pooled bases (s104, average)

@@ -40,7 +40,7 @@ export interface IncomeItem {
 
 /** A data-quality note of a run. */
 export interface GainsProblem {
-  problem: 'unpriced' | 'deposit_market_value' | 'withdrawal_not_disposal' | 'loan_not_disposal' | 'unmatched_transfer' | 'other_kind';
+  problem: 'unpriced' | 'deposit_market_value' | 'withdrawal_not_disposal' | 'loan_not_disposal' | 'unmatched_transfer' | 'other_kind' | 'lot_selection_unused';
   ref: string;
   detail: string;
 }

@@ -2,7 +2,9 @@ import { ZERO } from './gainsDecimal.js';
 import type { GainsDecimal } from './gainsDecimal.js';
 import { lotStore } from './lotStore.js';
 import type { LotPart, LotStore } from './lotStore.js';
-import type { GainsEvent, Match, Matcher, OpenHolding } from './gainsEvent.js';
+import type { Disposal, GainsEvent, Match, Matcher, OpenHolding } from './gainsEvent.js';
+import type { LotSelections, SelectedDisposal } from './lotSelections.js';
+import { TradeledgerError } from '../errors.js';
 
 /** Options of {@link lotMatcher}. */
 export interface LotMatcherOptions {
@@ -18,6 +20,12 @@ export interface LotMatcherOptions {
    * oldest lots first, wallets in name order: one written, consistently applied allocation rule.
    */
   walletFromDay?: string;
+  /**
+   * Specific identification (US, Treas. Reg. § 1.1012-1(j)(3); see lotSelections.ts): the lots the
+   * user named for a disposal are taken first, from the disposal's own pool; what no selection
+   * names is matched by `method`. Only with 'fifo' or 'lifo'.
+   */
+  selections?: LotSelections;
 }
 
 const UNIVERSAL = '*';
@@ -92,10 +100,14 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
         return [];
       }
       const store = storeOf(event.asset, event.pool);
-      const parts = store.take(event.quantity);
       const pool = perWallet ? event.pool : UNIVERSAL;
       const basis = options.method;
-      const only = parts.length === 1 ? parts[0]! : undefined;
+      const chosen = options.selections?.forDisposal(event);
+      const specific = chosen ? takeSelected(store, event, chosen, pool, options.selections!.file) : [];
+      // Without a selection (nearly always) the disposal goes to the store as it is.
+      const named = chosen ? specific.reduce((s, p) => s.plus(p.quantity), ZERO) : ZERO;
+      const parts = !chosen ? store.take(event.quantity) : named.eq(event.quantity) ? [] : store.take(event.quantity.minus(named));
+      const only = parts.length === 1 && specific.length === 0 ? parts[0]! : undefined;
       if (only && only.quantity.eq(event.quantity)) {
         // The common case: one lot covers the disposal.
         return [{
@@ -106,17 +118,19 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
       const matches: Match[] = [];
       let proceedsLeft = event.proceeds;
       let qtyLeft = event.quantity;
-      for (const part of parts) {
+      const emit = (part: LotPart, partBasis: Match['basis']) => {
         // The last part takes what is left of the proceeds, so the parts add up exactly.
         const proceeds = part.quantity.eq(qtyLeft) ? proceedsLeft : event.proceeds.times(part.quantity).div(event.quantity);
         proceedsLeft = proceedsLeft.minus(proceeds);
         qtyLeft = qtyLeft.minus(part.quantity);
         matches.push({
-          asset: event.asset, quantity: part.quantity, proceeds, cost: part.cost, gain: proceeds.minus(part.cost), basis,
+          asset: event.asset, quantity: part.quantity, proceeds, cost: part.cost, gain: proceeds.minus(part.cost), basis: partBasis,
           acquiredDay: part.day, disposedDay: event.day, disposedTs: event.ts, pool,
           disposalRef: event.ref, acquisitionRef: part.ref,
         });
-      }
+      };
+      for (const part of specific) emit(part, 'specific');
+      for (const part of parts) emit(part, basis);
       if (qtyLeft.gt(0)) {
         matches.push({
           asset: event.asset, quantity: qtyLeft, proceeds: proceedsLeft, cost: ZERO, gain: proceedsLeft, basis: 'no-cost',
@@ -137,6 +151,32 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
       return out;
     },
   };
+}
+
+// The lots a selection names, all of them or an error: an identification the ledger cannot honour
+// (a lot not held in this wallet at the disposal, or more units than the disposal) is the user's
+// to fix, not something to guess around.
+function takeSelected(store: LotStore, event: Disposal, chosen: SelectedDisposal, pool: string, file: string): LotPart[] {
+  const fail = (line: number, column: number, message: string, hint: string): never => {
+    throw new TradeledgerError('GAINS_LOTS_FILE', `${file} line ${line} column ${column} (${['disposal', 'lot', 'quantity'][column - 1]}): ${message}`, { kind: 'config', hint, details: { file, line, column } });
+  };
+  chosen.used = true;
+  const total = chosen.lots.reduce((s, l) => s.plus(l.quantity), ZERO);
+  if (total.gt(event.quantity)) {
+    fail(chosen.line, 3, `the lots named for ${chosen.name} add up to ${total.toFixed()} ${event.asset}, more than the ${event.quantity.toFixed()} disposed of`, 'Name at most the disposal\'s quantity; the rest is matched first in, first out.');
+  }
+  if (!store.takeRef) fail(chosen.line, 2, 'specific identification needs ordered lots (US rules)', 'Use --lots with --rules us.');
+  const parts: LotPart[] = [];
+  for (const sel of chosen.lots) {
+    const got = store.takeRef!(sel.lot, sel.quantity);
+    const held = got.reduce((s, p) => s.plus(p.quantity), ZERO);
+    if (held.lt(sel.quantity)) {
+      fail(sel.line, 2, `the lot ${sel.lot} holds ${held.toFixed()} ${event.asset} in ${pool === UNIVERSAL ? 'the pool' : `wallet ${pool}`} when ${event.ref} (${event.day}) disposes, not ${sel.quantity.toFixed()}`,
+        'Name a lot acquired before the disposal in the same wallet (Treas. Reg. 1.1012-1(j)), with no more units than it still holds.');
+    }
+    parts.push(...got);
+  }
+  return parts;
 }
 
 function asLot(part: LotPart) {

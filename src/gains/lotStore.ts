@@ -25,6 +25,12 @@ export interface LotStore {
   add(lot: Lot): void;
   /** Takes up to `quantity`, in the store's order; returns what it took (maybe less). */
   take(quantity: GainsDecimal): LotPart[];
+  /**
+   * Takes up to `quantity` from the lots acquired by ledger row `ref` (several after a split or a
+   * move), oldest first; returns what it took (maybe less). Only the ordered stores have it:
+   * specific identification is a US (FIFO) choice.
+   */
+  takeRef?(ref: string, quantity: GainsDecimal): LotPart[];
   quantity(): GainsDecimal;
   /** The open lots, for the report of holdings. */
   lots(): LotPart[];
@@ -94,6 +100,25 @@ class OrderedLots implements LotStore {
     // Drop the consumed front now and then, so a long FIFO run does not keep every lot.
     if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return parts;
+  }
+
+  takeRef(ref: string, quantity: GainsDecimal): LotPart[] {
+    const parts: LotPart[] = [];
+    let left = quantity;
+    for (let i = this.head; i < this.items.length && left.gt(0); i++) {
+      const lot = this.items[i]!;
+      if (lot.ref !== ref || lot.quantity.isZero()) continue;
+      const part = cut(lot, left);
+      parts.push(part);
+      left = left.minus(part.quantity);
+    }
+    // Emptied lots leave the list, so FIFO and LIFO never hand out a zero part.
+    if (parts.length > 0) {
+      const rest = this.items.slice(this.head).filter((l) => !l.quantity.isZero());
+      this.items = rest;
       this.head = 0;
     }
     return parts;

@@ -2,6 +2,7 @@ import { lotMatcher } from './lotMatcher.js';
 import { ukShareMatcher } from './ukShareMatcher.js';
 import { heldMoreThanOneYear } from './dayNumber.js';
 import type { Match, Matcher } from './gainsEvent.js';
+import type { LotSelections } from './lotSelections.js';
 
 /** The --rules values. */
 export const ruleSetNames = ['uk', 'us', 'de', 'au', 'ca', 'fifo', 'lifo', 'hifo', 'average'] as const;
@@ -12,7 +13,9 @@ export interface RuleSet {
   name: RuleSetName;
   title: string;
   /** A fresh matcher; `pools` is the --pools choice where the rules leave one. */
-  matcher(pools: 'universal' | 'wallet'): Matcher;
+  matcher(pools: 'universal' | 'wallet', selections?: LotSelections): Matcher;
+  /** Whether the rules let the user identify lots (--lots): the US only. */
+  specificIdentification: boolean;
   /** The class a return asks for: short/long, exempt/taxable, discount/no-discount, or the UK matching rule. */
   classify(match: Match): string;
   /** Tax year Y as local dates, `to` exclusive. */
@@ -42,13 +45,16 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     classify: (m) => m.basis,
     taxYear: (y) => ({ from: `${y}-04-06`, to: `${y + 1}-04-06` }),
     lookaheadDays: 31,
+    specificIdentification: false,
   },
   // IRS: short term when held one year or less (Pub. 544, Form 8949 Part I/II); FIFO unless units
   // are specifically identified (Treas. Reg. 1.1012-1(j)); wallet by wallet from 1 January 2025
   // (Rev. Proc. 2024-28), one universal pool before.
   us: {
     name: 'us', title: 'US FIFO, short/long term, per wallet from 2025',
-    matcher: () => lotMatcher({ method: 'fifo', pools: 'wallet', walletFromDay: '2025-01-01' }),
+    // Specific identification from a --lots file (lotSelections.ts, Treas. Reg. 1.1012-1(j)(3)).
+    matcher: (_pools, selections) => lotMatcher({ method: 'fifo', pools: 'wallet', walletFromDay: '2025-01-01', selections }),
+    specificIdentification: true,
     classify: shortOrLong,
     taxYear: calendarYear,
     lookaheadDays: 0,
@@ -61,6 +67,7 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     classify: (m) => (m.acquiredDay !== null && heldMoreThanOneYear(m.acquiredDay, m.disposedDay) ? 'exempt' : 'taxable'),
     taxYear: calendarYear,
     lookaheadDays: 0,
+    specificIdentification: false,
   },
   // ATO: the 50% CGT discount when the asset was acquired at least 12 months before the CGT
   // event, not counting either day; income year 1 July to 30 June. Lots: FIFO, this tool's
@@ -71,6 +78,7 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     classify: (m) => (m.acquiredDay !== null && heldMoreThanOneYear(m.acquiredDay, m.disposedDay) ? 'discount' : 'no-discount'),
     taxYear: (y) => ({ from: `${y}-07-01`, to: `${y + 1}-07-01` }),
     lookaheadDays: 0,
+    specificIdentification: false,
   },
   // CRA: identical properties have one adjusted cost base, the average cost of all held.
   ca: {
@@ -79,9 +87,10 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     classify: () => 'acb',
     taxYear: calendarYear,
     lookaheadDays: 0,
+    specificIdentification: false,
   },
-  fifo: { name: 'fifo', title: 'FIFO', matcher: (pools) => lotMatcher({ method: 'fifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0 },
-  lifo: { name: 'lifo', title: 'LIFO', matcher: (pools) => lotMatcher({ method: 'lifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0 },
-  hifo: { name: 'hifo', title: 'HIFO', matcher: (pools) => lotMatcher({ method: 'hifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0 },
-  average: { name: 'average', title: 'Average cost', matcher: (pools) => lotMatcher({ method: 'average', pools }), classify: () => 'average', taxYear: calendarYear, lookaheadDays: 0 },
+  fifo: { name: 'fifo', title: 'FIFO', matcher: (pools) => lotMatcher({ method: 'fifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false },
+  lifo: { name: 'lifo', title: 'LIFO', matcher: (pools) => lotMatcher({ method: 'lifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false },
+  hifo: { name: 'hifo', title: 'HIFO', matcher: (pools) => lotMatcher({ method: 'hifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false },
+  average: { name: 'average', title: 'Average cost', matcher: (pools) => lotMatcher({ method: 'average', pools }), classify: () => 'average', taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false },
 };

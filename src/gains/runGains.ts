@@ -20,6 +20,7 @@ import { GainsStore } from './gainsStore.js';
 import { GainsSummaryBuilder } from './gainsSummary.js';
 import type { GainsSummary } from './gainsSummary.js';
 import { gainsSummaryText } from './gainsSummaryText.js';
+import { readLotSelections } from './lotSelections.js';
 
 /** Options of {@link runGains}. */
 export interface RunGainsOptions {
@@ -37,6 +38,8 @@ export interface RunGainsOptions {
   /** Replace files already in the output folder (default: refuse, naming them; never through a symlink). */
   force?: boolean;
   reportsDir?: string;
+  /** US specific identification: a lot-selection CSV (lotSelections.ts), validated before any work. */
+  lots?: string;
   onFile?: (file: ManifestFile) => void;
 }
 
@@ -72,6 +75,12 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
   // The same rules as every report (reportOutput): the folder is checked before any work, an
   // existing file needs `force`, a symlinked target is refused, and the files appear only once
   // all of them are complete.
+  if (options.lots !== undefined && !rules.specificIdentification) {
+    throw new TradeledgerError('GAINS_BAD_FLAG', `--lots works only with --rules us, not --rules ${options.rules}`, {
+      kind: 'config', hint: 'Drop --lots, or use --rules us (specific identification, Treas. Reg. 1.1012-1(j)).',
+    });
+  }
+  const selections = options.lots === undefined ? undefined : await readLotSelections(options.lots);
   const output = await reportOutput(outDir, [...outputQueries(options.rules).map((q) => q.file), 'summary.json', 'summary.txt', 'manifest.json'], options.force ?? false);
 
   const reader = await connect(options.databaseUrl, 'tradeledger gains (read)');
@@ -83,7 +92,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     const store = await GainsStore.open(writer, {
       rules: options.rules, taxYear: options.year, fiat, tz: options.tz, account, pools, from, to,
     });
-    const matcher = rules.matcher(pools === 'wallet' ? 'wallet' : 'universal');
+    const matcher = rules.matcher(pools === 'wallet' ? 'wallet' : 'universal', selections);
     const summary = new GainsSummaryBuilder(options.rules);
     const income = new Map<string, GainsDecimal>();
     const problems: Record<string, number> = {};
@@ -144,6 +153,12 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     await flush();
     await take(matcher.finish());
     await reader.query('COMMIT');
+    // A selection no disposal took (a later year's, or a mistyped id) is said, not silently dropped.
+    for (const e of selections?.unused() ?? []) {
+      const p = { problem: 'lot_selection_unused' as const, ref: e.name, detail: `${options.lots} line ${e.line}: no disposal up to ${readTo} is ${e.name}; its lots were not used` };
+      problems[p.problem] = (problems[p.problem] ?? 0) + 1;
+      await store.problem(p);
+    }
 
     const holdings = matcher.holdings();
     await store.holdings(holdings);

@@ -1,7 +1,7 @@
-import { ZERO } from './gainsDecimal.js';
+import { sumOf, ZERO } from './gainsDecimal.js';
 import type { GainsDecimal } from './gainsDecimal.js';
 import { dayNumber } from './dayNumber.js';
-import type { GainsEvent, Match, Matcher, OpenHolding } from './gainsEvent.js';
+import type { Acquisition, Disposal, GainsEvent, Match, Matcher, OpenHolding } from './gainsEvent.js';
 
 // One asset's acquisitions and disposals of one local day, taken together: HMRC CRYPTO22252 and
 // CRYPTO22254 treat all disposals of a day as one disposal and all acquisitions as one.
@@ -17,8 +17,26 @@ interface DayBook {
   dispTs: number;
 }
 
+// The day still being read: its amounts are collected and summed once when the day closes
+// (sumOf), rather than added one by one as they come.
+interface OpenDay {
+  day: string;
+  acqQty: GainsDecimal[];
+  acqCost: GainsDecimal[];
+  acqRefs: string[];
+  dispQty: GainsDecimal[];
+  proceeds: GainsDecimal[];
+  dispRefs: string[];
+  dispTs: number;
+}
+
+const closeBook = (o: OpenDay): DayBook => ({
+  day: o.day, n: dayNumber(o.day), acqQty: sumOf(o.acqQty), acqCost: sumOf(o.acqCost), acqRefs: o.acqRefs,
+  dispQty: sumOf(o.dispQty), proceeds: sumOf(o.proceeds), dispRefs: o.dispRefs, dispTs: o.dispTs,
+});
+
 interface AssetState {
-  open: DayBook | undefined;
+  open: OpenDay | undefined;
   /** Closed days still within reach of the 30-day rule, oldest first. */
   window: DayBook[];
   poolQty: GainsDecimal;
@@ -104,33 +122,22 @@ export function ukShareMatcher(): Matcher {
     push(event: GainsEvent): Match[] {
       if (event.type === 'move') return [];
       const s = stateOf(event.asset);
-      const out: Match[] = [];
-      if (s.open && s.open.day !== event.day) {
-        closeDay(event.asset, s, s.open, out);
-        s.open = undefined;
+      let b = s.open;
+      if (b && b.day !== event.day) {
+        const out: Match[] = [];
+        closeDay(event.asset, s, closeBook(b), out);
+        b = s.open = { day: event.day, acqQty: [], acqCost: [], acqRefs: [], dispQty: [], proceeds: [], dispRefs: [], dispTs: event.ts };
+        add(b, event);
+        return out;
       }
-      if (!s.open) {
-        s.open = {
-          day: event.day, n: dayNumber(event.day), acqQty: ZERO, acqCost: ZERO, acqRefs: [], dispQty: ZERO, proceeds: ZERO, dispRefs: [], dispTs: event.ts,
-        };
-      }
-      const b = s.open;
-      if (event.type === 'acquire') {
-        b.acqQty = b.acqQty.plus(event.quantity);
-        b.acqCost = b.acqCost.plus(event.cost);
-        b.acqRefs.push(event.ref);
-      } else {
-        b.dispQty = b.dispQty.plus(event.quantity);
-        b.proceeds = b.proceeds.plus(event.proceeds);
-        b.dispRefs.push(event.ref);
-        b.dispTs = event.ts;
-      }
-      return out;
+      if (!b) b = s.open = { day: event.day, acqQty: [], acqCost: [], acqRefs: [], dispQty: [], proceeds: [], dispRefs: [], dispTs: event.ts };
+      add(b, event);
+      return NONE;
     },
     finish(): Match[] {
       const out: Match[] = [];
       for (const [asset, s] of assets) {
-        if (s.open) { closeDay(asset, s, s.open, out); s.open = undefined; }
+        if (s.open) { closeDay(asset, s, closeBook(s.open), out); s.open = undefined; }
         while (s.window.length > 0) finalise(asset, s, s.window.shift()!, out);
       }
       return out;
@@ -143,6 +150,23 @@ export function ukShareMatcher(): Matcher {
       return out;
     },
   };
+}
+
+// Most events close no day: they share one empty, never-written result.
+const NONE: Match[] = [];
+Object.freeze(NONE);
+
+function add(b: OpenDay, event: Acquisition | Disposal): void {
+  if (event.type === 'acquire') {
+    b.acqQty.push(event.quantity);
+    b.acqCost.push(event.cost);
+    b.acqRefs.push(event.ref);
+  } else {
+    b.dispQty.push(event.quantity);
+    b.proceeds.push(event.proceeds);
+    b.dispRefs.push(event.ref);
+    b.dispTs = event.ts;
+  }
 }
 
 // Takes `q` out of the day's acquisitions (their cost) or disposals (their proceeds), pro rata

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
+import pg from 'pg';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 import { runCli } from './runCli.js';
@@ -95,6 +96,37 @@ describe('tradeledger import transactions, then tradeledger gains', () => {
     expect((await runCli(['gains', '--year', '2024', '--rules', 'fifo', '--pools', 'wallet', '--fiat', 'GBP', '--out', fifo], { DATABASE_URL: fresh.url })).code).toBe(0);
     const lots = (await csv(path.join(fifo, 'gains.csv'))).filter((g) => g.asset === 'SOL');
     expect(lots.map((g) => [g.pool, g.date_acquired, g.quantity, g.cost, g.rule])).toEqual([['wallet-b', '2024-03-01', '9.99', '999', 'short']]);
+  });
+  it('US specific identification: --lots names the lot of a disposal; a bad file is one line with line and column', async () => {
+    const header = 'Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash';
+    // 10 ADA for 100, then 10 ADA for 300, then 5 ADA sold for 200 (all 2025, one wallet).
+    await writeFile(path.join(dir, 'ada.csv'), [header, '2025-01-10 10:00 UTC,100,GBP,10,ADA,,,100,GBP,,,', '2025-02-10 10:00 UTC,300,GBP,10,ADA,,,300,GBP,,,', '2025-03-10 10:00 UTC,5,ADA,200,GBP,,,200,GBP,,,', ''].join('\n'));
+    expect((await runCli(['import', 'transactions', path.join(dir, 'ada.csv'), '--wallet', 'wallet-ada'], { DATABASE_URL: fresh.url })).code).toBe(0);
+    const out = path.join(dir, 'us-ada');
+    const args = ['gains', '--year', '2025', '--rules', 'us', '--fiat', 'GBP', '--out', out];
+    expect((await runCli(args, { DATABASE_URL: fresh.url })).code).toBe(0);
+    const fifo = (await csv(path.join(out, 'gains.csv'))).filter((g) => g.asset === 'ADA');
+    expect(fifo.map((g) => [g.matching, g.date_acquired, g.quantity, g.cost, g.gain])).toEqual([['fifo', '2025-01-10', '5', '50', '150']]);
+    // The second lot's id, as gains.csv and holdings show it, named for the sale.
+    const client = new pg.Client({ connectionString: fresh.url });
+    await client.connect();
+    const { rows } = await client.query<{ refs: string }>("SELECT array_to_string(refs, ';') AS refs FROM gains_holdings WHERE asset = 'ADA' AND acquired_day = '2025-02-10' ORDER BY run_id DESC LIMIT 1")
+      .finally(() => client.end());
+    const secondLot = rows[0]?.refs ?? '';
+    expect(secondLot).toContain('|');
+    await writeFile(path.join(dir, 'lots.csv'), `disposal,lot,quantity\n${fifo[0]!.disposal_refs},${secondLot},5\n`);
+    expect((await runCli([...args, '--force', '--lots', path.join(dir, 'lots.csv')], { DATABASE_URL: fresh.url })).code).toBe(0);
+    const specific = (await csv(path.join(out, 'gains.csv'))).filter((g) => g.asset === 'ADA');
+    expect(specific.map((g) => [g.matching, g.date_acquired, g.quantity, g.cost, g.gain, g.acquisition_refs])).toEqual([['specific', '2025-02-10', '5', '150', '50', secondLot]]);
+
+    await writeFile(path.join(dir, 'bad-lots.csv'), `disposal,lot,quantity\n${fifo[0]!.disposal_refs},${secondLot},five\n`);
+    const bad = await runCli([...args, '--force', '--lots', path.join(dir, 'bad-lots.csv')], { DATABASE_URL: fresh.url });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`${path.join(dir, 'bad-lots.csv')} line 2 column 3 (quantity): "five" is not a positive decimal quantity`);
+    expect(bad.stderr).not.toContain('    at ');
+    const uk = await runCli(['gains', '--year', '2025', '--rules', 'uk', '--fiat', 'GBP', '--lots', path.join(dir, 'lots.csv'), '--out', path.join(dir, 'uk-lots')], { DATABASE_URL: fresh.url });
+    expect(uk.code).toBe(2);
+    expect(uk.stderr).toContain('--lots works only with --rules us');
   });
 });
 

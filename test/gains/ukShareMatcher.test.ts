@@ -116,6 +116,8 @@ describe('UK share matching: HMRC Cryptoassets Manual worked examples', () => {
     expect(july).toEqual([['same-day', '10000', 45000], ['30-day', '20000', 90000]]);
     expect(byDay(matches, '2024-07-31').gain).toBe(15000);
     expect(byDay(matches, '2024-08-05')).toEqual({ proceeds: 100000, cost: 90000, gain: 10000 });
+    // HMRC's printed figures, as far as the stored page reaches (docs/gains.md, Tests): 31 July
+    // in full, and 5 August's consideration and 30-day cost. The rest is derived from the page:
     // The page: "the remaining 10,000 token F acquired on 6 August go into the section 104 pool"
     // (at £225,000 x 10,000 / 50,000 = £45,000), so 7 August takes 100,000 of a pool of 110,000
     // costing £345,000: £313,636 (rounded), a loss of £163,636.
@@ -137,6 +139,8 @@ describe('UK share matching: HMRC Cryptoassets Manual worked examples', () => {
       buy('2024-09-16', 'H', '4000', '1080'), sell('2024-09-16', 'G', '400', '1080'),
       sell('2024-10-27', 'H', '12000', '2400'), buy('2024-10-27', 'G', '900', '2430'),
     ]);
+    // The stored page ends inside the matching narrative (docs/gains.md, Tests): the matching is
+    // HMRC's; no £ figure of its computations could be read, so none is asserted as HMRC's.
     const h = matches.filter((x) => x.asset === 'H').map((x) => [x.disposedDay, x.basis, x.acquiredDay, x.quantity.toFixed()]);
     // The two H acquisitions of 31 August are one acquisition of 15,000, matched with the 5,000
     // disposed of that day; the remaining 10,000 go into the H pool.
