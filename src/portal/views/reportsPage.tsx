@@ -1,5 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import { Layout } from './layout.js';
+import { GainsForm } from './gainsForm.js';
 import type { PortalUser } from '../portalUser.js';
 import type { VisibleAccount } from '../accountAccess.js';
 import type { ReportPreview } from '../reportPreview.js';
@@ -76,7 +77,8 @@ export function PreviewPanel(props: { state: PreviewState }) {
 
 /**
  * The report page: account, period (a year or a date range), time zone and format; a preview of
- * the first rows; and downloads of one file or a zip of the whole folder with its manifest.
+ * the first rows; and downloads of one file or a zip of the whole folder with its manifest; below
+ * them the gains reports (GainsForm).
  *
  * @example
  * c.html(<ReportsPage user={user} csrf={csrf} accounts={accounts} values={values} preview={{ kind: 'none' }} warnings={[]} />)
@@ -131,6 +133,7 @@ export function ReportsPage(props: { user: PortalUser; csrf: string; accounts: V
         </div>
       </form>
       <PreviewPanel state={props.preview} />
+      <GainsForm user={props.user} accounts={props.accounts} account={v.account} year={v.year} tz={v.tz} />
     </Layout>
   );
 }
