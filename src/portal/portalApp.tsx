@@ -224,11 +224,11 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     return {
       account: q.account ?? (user.role === 'admin' ? '' : accounts[0]?.uid ?? ''),
       period: q.period === 'range' ? 'range' : 'year', year, from: q.from ?? `${year}-01-01`, to: q.to ?? `${Number(year) + 1}-01-01`,
-      tz: q.tz ?? 'UTC', format, file: q.file ?? '',
+      tz: q.tz ?? 'UTC', format, file: q.file ?? '', fiat: q.fiat ?? 'USD',
     };
   };
   const toRequest = (v: ReportFormValues): ReportRequest => reportRequest({
-    period: v.period, year: v.period === 'year' ? v.year : undefined, from: v.from, to: v.to, tz: v.tz, format: v.format, account: v.account, file: v.file || undefined,
+    period: v.period, year: v.period === 'year' ? v.year : undefined, from: v.from, to: v.to, tz: v.tz, format: v.format, account: v.account, file: v.file || undefined, fiat: v.fiat,
   });
   const previewOf = async (v: ReportFormValues): Promise<PreviewState> => {
     try {

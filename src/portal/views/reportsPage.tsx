@@ -17,6 +17,7 @@ export interface ReportFormValues {
   tz: string;
   format: ReportFormat;
   file: string;
+  fiat: string;
 }
 
 const formatLabels: Record<ReportFormat, string> = {
@@ -119,6 +120,9 @@ export function ReportsPage(props: { user: PortalUser; csrf: string; accounts: V
           <label>Time zone
             <input name="tz" value={v.tz} list="zones" />
             <datalist id="zones">{zones.map((z) => <option value={z} />)}</datalist>
+          </label>
+          <label>Fiat (valued ledger, Koinly Net Worth, unpriced rows)
+            <input name="fiat" value={v.fiat} pattern="[A-Za-z]{3}" class="short" />
           </label>
           <label>Format
             <select name="format">
