@@ -92,6 +92,28 @@ describe('unpriced rows on the accounts page', () => {
   });
 });
 
+describe('reports in another fiat', () => {
+  it('a valued-ledger.csv download in EUR is the file `tradeledger report --fiat EUR` writes; a bad fiat is refused', async () => {
+    const page = await context.newPage();
+    await signIn(page, f.accountant);
+    const query = `account=${f.granted}&format=native&period=range&from=2025-01-01&to=2026-01-01&tz=UTC`;
+    const res = await page.request.get(`${f.portal.url}/download/file?${query}&file=valued-ledger.csv&fiat=eur`);
+    expect(res.status()).toBe(200);
+    const body = await res.body();
+    const out = path.join(scratch, 'cli-eur');
+    const cli = await runCli(['report', '--from', '2025-01-01', '--to', '2026-01-01', '--tz', 'UTC', '--account', f.granted, '--fiat', 'EUR', '--out', out],
+      { DATABASE_URL: f.fresh.url });
+    expect(cli.code).toBe(0);
+    const fromCli = await readFile(path.join(out, 'valued-ledger.csv'));
+    expect(fromCli.toString('utf8').split('\n')[1]).toContain(',EUR,');
+    expect(body.equals(fromCli)).toBe(true);
+    const bad = await page.request.get(`${f.portal.url}/download/file?${query}&file=valued-ledger.csv&fiat=euro`);
+    expect(bad.status()).toBe(400);
+    expect(await bad.text()).toContain('fiat &quot;euro&quot; is not a currency code');
+    await page.close();
+  });
+});
+
 describe('gains reports', () => {
   // The year with the granted account's most spot fills: it has disposals to match.
   const busiestYear = async (): Promise<string> => String((await f.pool.query(
