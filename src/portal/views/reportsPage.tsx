@@ -121,7 +121,7 @@ export function ReportsPage(props: { user: PortalUser; csrf: string; accounts: V
             <input name="tz" value={v.tz} list="zones" />
             <datalist id="zones">{zones.map((z) => <option value={z} />)}</datalist>
           </label>
-          <label>Fiat (valued ledger, Koinly Net Worth, unpriced rows)
+          <label title="The currency of valued-ledger.csv, Koinly Net Worth and unpriced rows (tradeledger report --fiat)">Fiat
             <input name="fiat" value={v.fiat} pattern="[A-Za-z]{3}" class="short" />
           </label>
           <label>Format
