@@ -9,8 +9,9 @@ export interface VisibleAccount {
 }
 
 /**
- * The accounts a user may see: every synced account for an admin; for an accountant, the
- * accounts granted to them (a granted account not synced yet is listed with kind "not synced").
+ * The accounts a user may see: every synced account and imported wallet for an admin; for an
+ * accountant, the accounts granted to them (a granted account not synced yet is listed with kind
+ * "not synced", an imported wallet with kind "imported wallet").
  * Every route that takes an account checks it against this list on the server.
  *
  * @example
@@ -21,9 +22,11 @@ export async function visibleAccounts(pool: pg.Pool, user: PortalUser): Promise<
     ? await pool.query(
       `SELECT uid, name, kind FROM accounts
        UNION SELECT DISTINCT account_uid, account_uid, 'not synced' FROM sync_state WHERE account_uid NOT IN (SELECT uid FROM accounts)
+       UNION SELECT DISTINCT wallet, wallet, 'imported wallet' FROM imported_transactions WHERE wallet NOT IN (SELECT uid FROM accounts)
        ORDER BY 1`)
     : await pool.query(
-      `SELECT g.account_uid AS uid, coalesce(a.name, g.account_uid) AS name, coalesce(a.kind, 'not synced') AS kind
+      `SELECT g.account_uid AS uid, coalesce(a.name, g.account_uid) AS name,
+              coalesce(a.kind, CASE WHEN EXISTS (SELECT 1 FROM imported_transactions i WHERE i.wallet = g.account_uid) THEN 'imported wallet' ELSE 'not synced' END) AS kind
        FROM portal_grants g LEFT JOIN accounts a ON a.uid = g.account_uid WHERE g.user_id = $1 ORDER BY 1`, [user.id]);
   return rows.map((r) => ({ uid: r.uid, name: r.name, kind: r.kind }));
 }

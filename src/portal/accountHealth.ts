@@ -12,11 +12,18 @@ export interface AccountHealth {
   gaps: { stream: string; from: string; to: string; reason: string }[];
   flaggedRecords: number;
   unclassifiedRows: number;
+  /** Ledger rows no valuation rule could price in `unpricedFiat` (data-quality.csv kind 'unpriced'). */
+  unpricedRows: number;
+  unpricedFiat: string;
   reconciliationDifferences: number;
 }
 
+// The fiat the unpriced rows are counted in: the report command's default (--fiat USD), which
+// needs no ECB file, so a warning means a coin has no candle, not that an FX import is missing.
+const warningFiat = 'USD';
+
 const emptyHealth = (uid: string): AccountHealth => ({
-  uid, lastSync: null, watermark: null, streams: 0, failedStreams: [], gaps: [], flaggedRecords: 0, unclassifiedRows: 0, reconciliationDifferences: 0,
+  uid, lastSync: null, watermark: null, streams: 0, failedStreams: [], gaps: [], flaggedRecords: 0, unclassifiedRows: 0, unpricedRows: 0, unpricedFiat: warningFiat, reconciliationDifferences: 0,
 });
 
 const iso = (v: Date | null): string | null => (v === null ? null : v.toISOString());
@@ -24,7 +31,8 @@ const iso = (v: Date | null): string | null => (v === null ? null : v.toISOStrin
 /**
  * Reads every account's health in one go. The data-quality and reconciliation views read the
  * whole ledger, so the result is cached until the sync bookkeeping changes (a new run, a new
- * checkpoint or gap), or for at most `maxAgeMs`.
+ * checkpoint or gap), a file is imported (`tradeledger import fx|transactions`: new ledger rows
+ * or rates change what is unpriced), or for at most `maxAgeMs`.
  *
  * @example
  * const health = accountHealthCache(pool);
@@ -36,7 +44,8 @@ export function accountHealthCache(pool: pg.Pool, maxAgeMs = 5 * 60_000): { read
     async read() {
       const { rows } = await pool.query(
         `SELECT concat_ws('|', (SELECT max(id) FROM sync_runs), (SELECT max(finished_at) FROM sync_runs),
-                (SELECT max(updated_at) FROM sync_state), (SELECT max(recorded_at) FROM history_gaps)) AS key`);
+                (SELECT max(updated_at) FROM sync_state), (SELECT max(recorded_at) FROM history_gaps),
+                (SELECT count(*) FROM imported_files), (SELECT max(imported_at) FROM imported_files)) AS key`);
       const key = String(rows[0]?.key ?? '');
       if (!cached || cached.key !== key || Date.now() - cached.at > maxAgeMs) {
         const value = readAccountHealth(pool);
@@ -55,10 +64,11 @@ export function accountHealthCache(pool: pg.Pool, maxAgeMs = 5 * 60_000): { read
  * const byUid = await readAccountHealth(pool);
  */
 export async function readAccountHealth(pool: pg.Pool): Promise<Map<string, AccountHealth>> {
-  const [state, gaps, quality, recon] = await Promise.all([
+  const [state, gaps, quality, unpriced, recon] = await Promise.all([
     pool.query(`SELECT account_uid, stream, partition, watermark, status, last_error, updated_at FROM sync_state ORDER BY account_uid, stream, partition`),
     pool.query(`SELECT account_uid, stream, partition, gap_from, gap_to, reason FROM history_gaps ORDER BY account_uid, gap_from, stream`),
     pool.query(`SELECT account_uid, kind, count(*)::int AS n FROM data_quality WHERE kind IN ('record', 'unclassified') GROUP BY 1, 2`),
+    pool.query(`SELECT account_uid, count(*)::int AS n FROM ledger_valued($1) WHERE price_source = 'unpriced' GROUP BY 1`, [warningFiat]),
     pool.query(`SELECT account_uid, count(*)::int AS n FROM reconciliation WHERE status = 'difference' GROUP BY 1`),
   ]);
   const out = new Map<string, AccountHealth>();
@@ -84,6 +94,7 @@ export async function readAccountHealth(pool: pg.Pool): Promise<Map<string, Acco
     if (r.kind === 'record') of(r.account_uid).flaggedRecords += r.n;
     else of(r.account_uid).unclassifiedRows += r.n;
   }
+  for (const r of unpriced.rows) if (r.account_uid !== null) of(r.account_uid).unpricedRows = r.n;
   for (const r of recon.rows) of(r.account_uid).reconciliationDifferences = r.n;
   return out;
 }

@@ -1,13 +1,19 @@
 import type pg from 'pg';
 import type { PortalUser } from './portalUser.js';
-import type { ReportRequest } from './reportRequest.js';
+
+/** What was downloaded: a report's account, format and period; for gains, format is 'gains-<rules>-<fiat>' and the period the tax year. */
+export interface DownloadSubject {
+  account: string;
+  format: string;
+  period: { from: string; to: string; tz: string };
+}
 
 /** One sent download, for portal_downloads. */
 export interface DownloadRecord {
   nowMs: number;
   user: PortalUser;
   address: string;
-  request: ReportRequest;
+  request: DownloadSubject;
   file: string;
   bytes: number;
   sha256: string;

@@ -16,6 +16,9 @@ import { accountHealthCache, healthOf } from './accountHealth.js';
 import { logAccessDenied, visibleAccounts } from './accountAccess.js';
 import type { VisibleAccount } from './accountAccess.js';
 import { auditDownload } from './auditDownload.js';
+import type { DownloadSubject } from './auditDownload.js';
+import { gainsLabel, gainsPeriod, gainsRequest, prepareGainsFile, prepareGainsZip } from './gainsDownload.js';
+import type { GainsRequest } from './gainsDownload.js';
 import { chartData } from './chartData.js';
 import { clearUserFailures, loginBlocked, recordLoginFailure } from './loginThrottle.js';
 import { dummyPasswordHash, verifyPassword } from './passwordHash.js';
@@ -221,11 +224,11 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     return {
       account: q.account ?? (user.role === 'admin' ? '' : accounts[0]?.uid ?? ''),
       period: q.period === 'range' ? 'range' : 'year', year, from: q.from ?? `${year}-01-01`, to: q.to ?? `${Number(year) + 1}-01-01`,
-      tz: q.tz ?? 'UTC', format, file: q.file ?? '',
+      tz: q.tz ?? 'UTC', format, file: q.file ?? '', fiat: q.fiat ?? 'USD',
     };
   };
   const toRequest = (v: ReportFormValues): ReportRequest => reportRequest({
-    period: v.period, year: v.period === 'year' ? v.year : undefined, from: v.from, to: v.to, tz: v.tz, format: v.format, account: v.account, file: v.file || undefined,
+    period: v.period, year: v.period === 'year' ? v.year : undefined, from: v.from, to: v.to, tz: v.tz, format: v.format, account: v.account, file: v.file || undefined, fiat: v.fiat,
   });
   const previewOf = async (v: ReportFormValues): Promise<PreviewState> => {
     try {
@@ -245,6 +248,7 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     if (h.reconciliationDifferences > 0) out.push(`${h.reconciliationDifferences} balance(s) differ from the exchange's.`);
     if (h.flaggedRecords > 0) out.push(`${h.flaggedRecords} flagged record(s).`);
     if (h.unclassifiedRows > 0) out.push(`${h.unclassifiedRows} unclassified ledger row(s).`);
+    if (h.unpricedRows > 0) out.push(`${h.unpricedRows} ledger row(s) without a ${h.unpricedFiat} value (data-quality.csv, kind unpriced).`);
     return out;
   };
 
@@ -283,6 +287,11 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     const prepared: PreparedDownload = kind === 'file'
       ? await prepareCsv(options.databaseUrl, request, reportsDir)
       : await prepareZip(options.databaseUrl, request, reportsDir);
+    return send(c, prepared, request, kind === 'file' ? request.file : prepared.fileName);
+  };
+
+  // Sends a prepared download and writes its audit row (bytes and SHA-256 as they went out).
+  const send = (c: Context<Env>, prepared: PreparedDownload, subject: DownloadSubject, file: string) => {
     const hash = createHash('sha256');
     let bytes = 0;
     const counter = new Transform({
@@ -307,7 +316,7 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
         const written = await prepared.written.then((w) => w, () => undefined);
         const complete = !err && written !== undefined && (written.sha256 === undefined || written.sha256 === sent);
         await auditDownload(pool, {
-          nowMs: now(), user, address, request, file: kind === 'file' ? request.file : prepared.fileName, bytes, sha256: sent, complete,
+          nowMs: now(), user, address, request: subject, file, bytes, sha256: sent, complete,
         });
       })().catch((e: unknown) => log(JSON.stringify({ type: 'portal-audit-failed', error: e instanceof Error ? e.message : String(e) })))
         .finally(() => { void prepared.remove(); });
@@ -317,6 +326,30 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
 
   app.get('/download/file', (c) => download(c, 'file'));
   app.get('/download/zip', (c) => download(c, 'zip'));
+
+  // Gains: `tradeledger gains`' own runGains, for one account the user may see (admins: or all).
+  const gainsDownload = async (c: Context<Env>, kind: 'file' | 'zip') => {
+    const q = c.req.query();
+    const { refused } = await allowedAccount(c, q.account ?? '');
+    if (refused) return refused;
+    let request: GainsRequest;
+    let prepared: PreparedDownload;
+    try {
+      request = gainsRequest(q);
+      prepared = kind === 'file'
+        ? await prepareGainsFile(options.databaseUrl, request, reportsDir)
+        : await prepareGainsZip(options.databaseUrl, request, reportsDir);
+    } catch (err) {
+      if (err instanceof TradeledgerError && err.kind === 'config') {
+        return c.html(<ErrorPage status={400} message={err.message} hint={err.hint} user={c.get('session').user} csrf={c.get('csrf')} />, 400);
+      }
+      throw err;
+    }
+    const subject = { account: request.account, format: `gains-${request.rules}-${request.fiat}`, period: { ...gainsPeriod(request), tz: request.tz } };
+    return send(c, prepared, subject, kind === 'file' ? `${gainsLabel(request)}/${request.file}` : prepared.fileName);
+  };
+  app.get('/gains/download/file', (c) => gainsDownload(c, 'file'));
+  app.get('/gains/download/zip', (c) => gainsDownload(c, 'zip'));
 
   app.get('/charts', async (c) => {
     const user = c.get('session').user;

@@ -25,22 +25,24 @@ const asText: pg.CustomTypesConfig = { getTypeParser: (() => (value: string) => 
 const timeOrdered = new Set(['ledger', 'trades', 'margin-records', 'futures-pnl', 'deposits-withdrawals', 'transfers', 'fees',
   'koinly', 'cointracking', 'cointracker', 'ctc']);
 
-// Widening windows from `from`, in hours (an hour, a day, a week, a month, a quarter), before
-// the whole period. A busy account holds thousands of rows an hour; a quiet one costs a few more
-// index-range queries.
-const windowHours = [1, 24, 168, 744, 2208];
+// Widening windows from `from`, in minutes (ten minutes, an hour, a day, a week, a month, a
+// quarter), before the whole period. A busy account holds thousands of rows an hour; a quiet one
+// costs a few more index-range queries. The first window is short so that PostgreSQL joins a
+// window's spot fees to their fills through the fills' key, one lookup per fee: with an hour of a
+// fill a second (3,600 fees) it hash-joins every fill of the account instead (BENCHMARKS.md, Portal).
+const windowMinutes = [10, 60, 1440, 10_080, 44_640, 132_480];
 
-// `from` plus some hours, as a local timestamp the report queries accept for `to`.
-function plusHours(date: string, hours: number): string {
+// `from` plus some minutes, as a local timestamp the report queries accept for `to`.
+function plusMinutes(date: string, minutes: number): string {
   const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCHours(d.getUTCHours() + hours);
+  d.setUTCMinutes(d.getUTCMinutes() + minutes);
   return d.toISOString().slice(0, 19).replace('T', ' ');
 }
 
 /**
  * Runs a report's own query from reports/ with a LIMIT, so the preview shows the same values the
  * download holds. A year of a busy account would have to be sorted in full for its first rows, so
- * time-ordered files are read over an hour, a day, a week, a month, a quarter from `from` first, and over
+ * time-ordered files are read over ten minutes, an hour, a day, a week, a month, a quarter from `from` first, and over
  * the whole period only when those hold too few rows.
  *
  * @example
@@ -49,13 +51,13 @@ function plusHours(date: string, hours: number): string {
 export async function reportPreview(pool: pg.Pool, request: ReportRequest, limit: number, reportsDir = defaultReportsDir): Promise<ReportPreview> {
   const query = queryOf(request.format, request.file);
   const sql = await readFile(path.join(reportsDir, `${query}.sql`), 'utf8');
-  const { period, account } = request;
+  const { period, account, fiat } = request;
   const whole = `${period.to} 00:00:00`;
   const ends = timeOrdered.has(query)
-    ? [...windowHours.map((h) => plusHours(period.from, h)).filter((end) => end < whole), period.to]
+    ? [...windowMinutes.map((m) => plusMinutes(period.from, m)).filter((end) => end < whole), period.to]
     : [period.to];
   for (const to of ends) {
-    const bound = bindNamedParameters(sql, { from: period.from, to, tz: period.tz, account });
+    const bound = bindNamedParameters(sql, { from: period.from, to, tz: period.tz, account, fiat });
     const result = await pool.query({
       text: `SELECT * FROM (\n${bound.text}\n) AS report LIMIT ${limit + 1}`, values: bound.values, rowMode: 'array', types: asText,
     });

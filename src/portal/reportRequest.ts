@@ -12,11 +12,13 @@ export interface ReportRequest {
   account: string;
   /** One of the format's files (e.g. 'ledger.csv'); the format's first when not asked for. */
   file: string;
+  /** The currency of valued-ledger.csv, Koinly's Net Worth and data-quality's unpriced rows (`report --fiat`, default USD). */
+  fiat: string;
 }
 
 /**
  * Reads and checks a report form's fields (`period=year&year=2025` or `period=range&from=..&to=..`,
- * `tz`, `format`, `account`, `file`) with the CLI's own rules, so a bad field gets the CLI's message.
+ * `tz`, `format`, `account`, `file`, `fiat`) with the CLI's own rules, so a bad field gets the CLI's message.
  *
  * @example
  * reportRequest({ year: '2025', tz: 'UTC', format: 'koinly', account: '1000000001' });
@@ -35,7 +37,11 @@ export function reportRequest(query: Record<string, string | undefined>): Report
   if (query.file && !files.includes(query.file)) {
     throw new TradeledgerError('REPORT_BAD_FLAG', `the ${format} format has no file "${query.file}"`, { kind: 'config', hint: `Pick one of ${files.join(', ')}.` });
   }
-  return { period, format, account: query.account ?? '', file };
+  const fiat = (query.fiat || 'USD').toUpperCase();
+  if (!/^[A-Z]{3}$/.test(fiat)) {
+    throw new TradeledgerError('REPORT_BAD_FLAG', `fiat "${query.fiat}" is not a currency code`, { kind: 'config', hint: 'Use a three-letter code such as USD, EUR or GBP (other than USD needs `tradeledger import fx`).' });
+  }
+  return { period, format, account: query.account ?? '', file, fiat };
 }
 
 /**

@@ -2,6 +2,7 @@
 //
 //   npx tsx test/bench/portal.bench.ts                     # BENCH_ROWS=200000 for a quick run
 //   BENCH_ONLY=pages npx tsx test/bench/portal.bench.ts    # the page timings only, no downloads
+//   BENCH_EXPLAIN=1 ...                                    # also print the preview's first-window plan
 //
 // A scratch database (BENCH_DATABASE_URL, default the 5432 service) is filled with synthetic
 // ledger source rows for one account 'bench' in 2025 (the same generate_series shape as
@@ -103,6 +104,13 @@ async function main(): Promise<void> {
     console.log(`setup: ${ledgerRows} ledger rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     await addUser(pool, { username: 'bench-admin', password: 'bench password 1', role: 'admin', accounts: [] });
     await addUser(pool, { username: 'bench-acct', password: 'bench password 2', role: 'accountant', accounts: ['bench'] });
+    if (process.env.BENCH_EXPLAIN) {
+      // The preview's first window (ten minutes from 1 January), as reportPreview runs it.
+      const ledgerSql = await readFile(path.join(defaultReportsDir, 'ledger.sql'), 'utf8');
+      const first = bindNamedParameters(ledgerSql, { from: '2025-01-01', to: '2025-01-01 00:10:00', tz: 'UTC', account: 'bench' });
+      const plan = await pool.query({ text: `EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM (\n${first.text}\n) AS report LIMIT 21`, values: first.values });
+      console.log(plan.rows.map((r) => r['QUERY PLAN']).join('\n'));
+    }
     await pool.end();
 
     const bin = fileURLToPath(new URL('../../bin/tradeledger.js', import.meta.url));

@@ -11,14 +11,16 @@ export interface AccountRow {
   health: AccountHealth;
 }
 
-function warningsOf(h: AccountHealth): { level: 'error' | 'warn'; text: string }[] {
+function warningsOf(account: VisibleAccount, h: AccountHealth): { level: 'error' | 'warn'; text: string }[] {
   const out: { level: 'error' | 'warn'; text: string }[] = [];
-  if (h.streams === 0) out.push({ level: 'error', text: 'Never synced: there is no data for this account yet.' });
+  // An imported wallet has no sync streams: its rows come from `tradeledger import transactions`.
+  if (h.streams === 0 && account.kind !== 'imported wallet') out.push({ level: 'error', text: 'Never synced: there is no data for this account yet.' });
   for (const f of h.failedStreams) out.push({ level: 'error', text: `Stream ${f.stream}${f.partition === 'all' ? '' : `/${f.partition}`} failed in the last sync${f.error ? `: ${f.error.slice(0, 160)}` : ''}.` });
   for (const g of h.gaps) out.push({ level: 'error', text: `History gap in ${g.stream}: ${g.from.slice(0, 10)} to ${g.to.slice(0, 10)} cannot be read (${g.reason}).` });
   if (h.reconciliationDifferences > 0) out.push({ level: 'error', text: `${h.reconciliationDifferences} balance(s) differ from the exchange's own figure (see reconciliation.csv).` });
   if (h.flaggedRecords > 0) out.push({ level: 'warn', text: `${h.flaggedRecords} record(s) flagged as malformed or incomplete (see data-quality.csv).` });
   if (h.unclassifiedRows > 0) out.push({ level: 'warn', text: `${h.unclassifiedRows} ledger row(s) unclassified or without a coin (see data-quality.csv).` });
+  if (h.unpricedRows > 0) out.push({ level: 'warn', text: `${h.unpricedRows} ledger row(s) have no ${h.unpricedFiat} value (no candle, fill price or stablecoin quote): fiat values and gains leave them out (see data-quality.csv, kind unpriced).` });
   return out;
 }
 
@@ -30,7 +32,7 @@ function warningsOf(h: AccountHealth): { level: 'error' | 'warn'; text: string }
  * c.html(<AccountsPage user={user} csrf={csrf} rows={rows} nowMs={Date.now()} />)
  */
 export function AccountsPage(props: { user: PortalUser; csrf: string; rows: AccountRow[]; nowMs: number }) {
-  const withWarnings = props.rows.filter((r) => warningsOf(r.health).length > 0).length;
+  const withWarnings = props.rows.filter((r) => warningsOf(r.account, r.health).length > 0).length;
   return (
     <Layout title="Accounts" user={props.user} csrf={props.csrf} active="accounts">
       <div class="page-head">
@@ -45,7 +47,7 @@ export function AccountsPage(props: { user: PortalUser; csrf: string; rows: Acco
       {props.rows.length === 0 && <section class="card"><p>No accounts are granted to you yet. Ask your administrator to run <code>tradeledger users grant</code>.</p></section>}
       <div class="accounts">
         {props.rows.map(({ account, health }) => {
-          const warnings = warningsOf(health);
+          const warnings = warningsOf(account, health);
           return (
             <section class={`card account ${warnings.some((w) => w.level === 'error') ? 'has-error' : warnings.length > 0 ? 'has-warn' : 'ok'}`} data-account={account.uid}>
               <div class="account-head">

@@ -1,5 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import { Layout } from './layout.js';
+import { GainsForm } from './gainsForm.js';
 import type { PortalUser } from '../portalUser.js';
 import type { VisibleAccount } from '../accountAccess.js';
 import type { ReportPreview } from '../reportPreview.js';
@@ -16,6 +17,7 @@ export interface ReportFormValues {
   tz: string;
   format: ReportFormat;
   file: string;
+  fiat: string;
 }
 
 const formatLabels: Record<ReportFormat, string> = {
@@ -76,7 +78,8 @@ export function PreviewPanel(props: { state: PreviewState }) {
 
 /**
  * The report page: account, period (a year or a date range), time zone and format; a preview of
- * the first rows; and downloads of one file or a zip of the whole folder with its manifest.
+ * the first rows; and downloads of one file or a zip of the whole folder with its manifest; below
+ * them the gains reports (GainsForm).
  *
  * @example
  * c.html(<ReportsPage user={user} csrf={csrf} accounts={accounts} values={values} preview={{ kind: 'none' }} warnings={[]} />)
@@ -118,6 +121,9 @@ export function ReportsPage(props: { user: PortalUser; csrf: string; accounts: V
             <input name="tz" value={v.tz} list="zones" />
             <datalist id="zones">{zones.map((z) => <option value={z} />)}</datalist>
           </label>
+          <label title="The currency of valued-ledger.csv, Koinly Net Worth and unpriced rows (tradeledger report --fiat)">Fiat
+            <input name="fiat" value={v.fiat} pattern="[A-Za-z]{3}" class="short" />
+          </label>
           <label>Format
             <select name="format">
               {reportFormats.map((f) => <option value={f} selected={f === v.format}>{formatLabels[f]}</option>)}
@@ -131,6 +137,7 @@ export function ReportsPage(props: { user: PortalUser; csrf: string; accounts: V
         </div>
       </form>
       <PreviewPanel state={props.preview} />
+      <GainsForm user={props.user} accounts={props.accounts} account={v.account} year={v.year} tz={v.tz} />
     </Layout>
   );
 }

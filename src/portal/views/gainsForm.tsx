@@ -1,0 +1,54 @@
+/** @jsxImportSource hono/jsx */
+import type { PortalUser } from '../portalUser.js';
+import type { VisibleAccount } from '../accountAccess.js';
+import { ruleSet, ruleSetNames } from '../../gains/ruleSets.js';
+import { gainsFiles } from '../gainsDownload.js';
+
+/**
+ * The gains section of the report page: rules, tax year, fiat and time zone for one of the
+ * user's accounts; downloads the folder `tradeledger gains` writes, as a zip or one file.
+ *
+ * @example
+ * <GainsForm user={user} accounts={accounts} account="1000000001" year="2025" tz="UTC" />
+ */
+export function GainsForm(props: { user: PortalUser; accounts: VisibleAccount[]; account: string; year: string; tz: string }) {
+  const files = [...new Set(ruleSetNames.flatMap((r) => gainsFiles(r)))];
+  return (
+    <section class="card gains" id="gains">
+      <h2>Capital gains</h2>
+      <p class="muted">The folder <code>tradeledger gains</code> writes (gains.csv, income.csv, data-quality notes, summaries, Form 8949 for US rules and the manifest), computed when you press a button; a busy account's year takes a while.</p>
+      <form id="gains-form" class="report-form" method="get" action="/gains/download/zip">
+        <div class="grid">
+          <label>Account
+            <select name="account">
+              {props.user.role === 'admin' && <option value="" selected={props.account === ''}>All accounts</option>}
+              {props.accounts.map((a) => <option value={a.uid} selected={a.uid === props.account}>{a.name} ({a.uid})</option>)}
+            </select>
+          </label>
+          <label>Rules
+            <select name="rules">{ruleSetNames.map((r) => <option value={r}>{r}: {ruleSet(r).title}{r === 'uk' ? ' (tax year from 6 April)' : r === 'au' ? ' (tax year from 1 July)' : ''}</option>)}</select>
+          </label>
+          <label>Tax year
+            <input name="year" inputmode="numeric" pattern="\d{4}" value={props.year} class="short" />
+          </label>
+          <label>Fiat
+            <input name="fiat" value="USD" pattern="[A-Za-z]{3}" class="short" />
+          </label>
+          <label>Time zone
+            <input name="tz" value={props.tz} list="zones" />
+          </label>
+          <label>Pools (fifo, lifo, hifo, average, de, au)
+            <select name="pools"><option value="universal">One across wallets</option><option value="wallet">One per account or wallet</option></select>
+          </label>
+          <label>File
+            <select name="file">{files.map((f) => <option value={f}>{f}{f === 'form-8949.csv' ? ' (US rules)' : ''}</option>)}</select>
+          </label>
+        </div>
+        <div class="actions">
+          <button type="submit" class="button primary" id="gains-zip">Download gains folder as zip</button>
+          <button type="submit" class="button" formaction="/gains/download/file" id="gains-file">Download this file</button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,207 @@
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { portalFixture } from './portalFixture.js';
+import { startChromium } from './browser.js';
+import { runCli } from '../cli/runCli.js';
+import { accountHealthCache } from '../../src/portal/accountHealth.js';
+import { setGrants } from '../../src/portal/portalUsers.js';
+
+// Screenshots are test artifacts: .tradeledger/test-artifacts/portal/ (ignored by git).
+const artifacts = path.resolve('.tradeledger/test-artifacts/portal');
+
+const f = portalFixture();
+let browser: Awaited<ReturnType<typeof startChromium>>;
+let context: BrowserContext;
+let scratch: string;
+
+beforeAll(async () => {
+  browser = await startChromium();
+  context = browser.context;
+  scratch = await mkdtemp(path.join(tmpdir(), 'tl-portal-gains-'));
+  await mkdir(artifacts, { recursive: true });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  await context.clearCookies();
+});
+
+async function signIn(page: Page, who: { username: string; password: string }): Promise<void> {
+  await page.goto(`${f.portal.url}/login`);
+  await page.fill('input[name=username]', who.username);
+  await page.fill('input[name=password]', who.password);
+  await page.click('button[type=submit]');
+  await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
+}
+
+const unpricedOf = async (account: string): Promise<number> =>
+  (await f.pool.query(`SELECT count(*)::int AS n FROM ledger_valued('USD') WHERE price_source = 'unpriced' AND account_uid = $1`, [account])).rows[0].n;
+
+describe('unpriced rows on the accounts page', () => {
+  it('shows each account\'s unpriced rows as a warning, and an imported file refreshes the cached warnings', async () => {
+    const page = await context.newPage();
+    await signIn(page, f.accountant);
+    const card = page.locator(`[data-account="${f.granted}"]`);
+    const synced = await unpricedOf(f.granted);
+    if (synced > 0) expect(await card.textContent()).toContain(`${synced} ledger row(s) have no USD value`);
+    else expect(await card.textContent()).not.toContain('have no USD value');
+
+    // Two receipts of a coin no candle prices, imported after the warnings were cached.
+    const csv = path.join(scratch, 'paper.csv');
+    await writeFile(csv, 'Date,Received Amount,Received Currency\n2025-03-10 10:00 UTC,3,NOPRICEX\n2025-03-11 10:00 UTC,4.5,NOPRICEX\n');
+    const imported = await runCli(['import', 'transactions', csv, '--wallet', 'paper-wallet'], { DATABASE_URL: f.fresh.url });
+    expect(imported.code).toBe(0);
+    await setGrants(f.pool, f.accountant.username, ['paper-wallet'], true);
+    expect(await unpricedOf('paper-wallet')).toBe(2);
+
+    await page.goto(`${f.portal.url}/accounts`);
+    const wallet = page.locator('[data-account="paper-wallet"]');
+    const text = (await wallet.textContent())!;
+    expect(text).toContain('2 ledger row(s) have no USD value');
+    expect(text).toContain('imported wallet');
+    expect(text).not.toContain('Never synced');
+    expect(await wallet.getAttribute('class')).toContain('has-warn');
+    expect(await page.textContent('#quality-banner')).toContain('have data-quality warnings');
+    // The report page names them too.
+    await page.goto(`${f.portal.url}/reports?account=paper-wallet`);
+    expect(await page.textContent('[role=alert]')).toContain('2 ledger row(s) without a USD value');
+    await page.goto(`${f.portal.url}/accounts`);
+    await page.screenshot({ path: path.join(artifacts, 'accounts-unpriced.png'), fullPage: true });
+    await setGrants(f.pool, f.accountant.username, ['paper-wallet'], false);
+    await page.close();
+  });
+
+  it('keeps the cached warnings while nothing changes, and reads them again after `import fx`', async () => {
+    const cache = accountHealthCache(f.pool);
+    const first = await cache.read();
+    expect(await cache.read()).toBe(first);
+    const rates = path.join(scratch, 'eurofxref-hist.csv');
+    await writeFile(rates, 'Date,USD,GBP,\n2025-03-04,1.0625,0.83,\n2025-03-03,1.05,0.825,\n');
+    const imported = await runCli(['import', 'fx', rates], { DATABASE_URL: f.fresh.url });
+    expect(imported.code).toBe(0);
+    const after = await cache.read();
+    expect(after).not.toBe(first);
+    expect(await cache.read()).toBe(after);
+  });
+});
+
+describe('reports in another fiat', () => {
+  it('a valued-ledger.csv download in EUR is the file `tradeledger report --fiat EUR` writes; a bad fiat is refused', async () => {
+    const page = await context.newPage();
+    await signIn(page, f.accountant);
+    const query = `account=${f.granted}&format=native&period=range&from=2025-01-01&to=2026-01-01&tz=UTC`;
+    const res = await page.request.get(`${f.portal.url}/download/file?${query}&file=valued-ledger.csv&fiat=eur`);
+    expect(res.status()).toBe(200);
+    const body = await res.body();
+    const out = path.join(scratch, 'cli-eur');
+    const cli = await runCli(['report', '--from', '2025-01-01', '--to', '2026-01-01', '--tz', 'UTC', '--account', f.granted, '--fiat', 'EUR', '--out', out],
+      { DATABASE_URL: f.fresh.url });
+    expect(cli.code).toBe(0);
+    const fromCli = await readFile(path.join(out, 'valued-ledger.csv'));
+    expect(fromCli.toString('utf8').split('\n')[1]).toContain(',EUR,');
+    expect(body.equals(fromCli)).toBe(true);
+    const bad = await page.request.get(`${f.portal.url}/download/file?${query}&file=valued-ledger.csv&fiat=euro`);
+    expect(bad.status()).toBe(400);
+    expect(await bad.text()).toContain('fiat &quot;euro&quot; is not a currency code');
+    await page.close();
+  });
+});
+
+describe('gains reports', () => {
+  // The year with the granted account's most spot fills: it has disposals to match.
+  const busiestYear = async (): Promise<string> => String((await f.pool.query(
+    `SELECT extract(year FROM c_time AT TIME ZONE 'UTC')::int AS y FROM spot_fills WHERE account_uid = $1 GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
+    [f.granted])).rows[0].y);
+
+  it('downloads the gains folder as a zip and as single files, equal to `tradeledger gains` apart from the time stamp and run id; audited', async () => {
+    const year = await busiestYear();
+    const page = await context.newPage();
+    await signIn(page, f.accountant);
+    await page.goto(`${f.portal.url}/reports?account=${f.granted}&year=${year}`);
+    await page.selectOption('#gains-form select[name=rules]', 'us');
+    await page.fill('#gains-form input[name=year]', year);
+    await page.fill('#gains-form input[name=fiat]', 'usd');
+    await page.fill('#gains-form input[name=tz]', 'UTC');
+    await page.keyboard.press('Escape'); // closes the time zones' suggestion list
+    await page.screenshot({ path: path.join(artifacts, 'reports-gains.png'), fullPage: true });
+    const [zipDownload] = await Promise.all([page.waitForEvent('download'), page.click('#gains-zip')]);
+    expect(zipDownload.suggestedFilename()).toBe(`tradeledger_${f.granted}_gains_${year}-us-USD.zip`);
+    const zipPath = path.join(scratch, 'gains.zip');
+    await zipDownload.saveAs(zipPath);
+    const unpacked = path.join(scratch, 'gains-unzipped');
+    execFileSync('unzip', ['-q', '-o', zipPath, '-d', unpacked]);
+    const folder = path.join(unpacked, 'gains', `${year}-us-USD`);
+
+    const out = path.join(scratch, 'cli-gains');
+    const cli = await runCli(['gains', '--year', year, '--rules', 'us', '--fiat', 'USD', '--tz', 'UTC', '--account', f.granted, '--out', out],
+      { DATABASE_URL: f.fresh.url });
+    expect(cli.code).toBe(0);
+    const cliFiles = (await readdir(out)).sort();
+    expect(cliFiles).toEqual(['form-8949.csv', 'gains-data-quality.csv', 'gains.csv', 'income.csv', 'manifest.json', 'summary.json', 'summary.txt']);
+    expect((await readdir(folder)).sort()).toEqual(cliFiles);
+    const manifest = JSON.parse(await readFile(path.join(folder, 'manifest.json'), 'utf8'));
+    const cliManifest = JSON.parse(await readFile(path.join(out, 'manifest.json'), 'utf8'));
+    expect(manifest.runId).not.toBe(cliManifest.runId);
+    expect({ ...manifest, generatedAt: 'x', runId: 'x' }).toEqual({ ...cliManifest, generatedAt: 'x', runId: 'x' });
+    for (const file of cliFiles.filter((x) => x !== 'manifest.json')) {
+      expect((await readFile(path.join(folder, file))).equals(await readFile(path.join(out, file))), file).toBe(true);
+    }
+    // Real disposals, not an empty year.
+    expect((await readFile(path.join(out, 'gains.csv'), 'utf8')).trim().split('\n').length).toBeGreaterThan(1);
+
+    await page.selectOption('#gains-form select[name=file]', 'form-8949.csv');
+    const [fileDownload] = await Promise.all([page.waitForEvent('download'), page.click('#gains-file')]);
+    expect(fileDownload.suggestedFilename()).toBe(`tradeledger_${f.granted}_gains_${year}-us-USD_form-8949.csv`);
+    const form = await readFile((await fileDownload.path())!);
+    expect(form.equals(await readFile(path.join(out, 'form-8949.csv')))).toBe(true);
+
+    await expect.poll(async () => (await f.pool.query(`SELECT count(*)::int AS n FROM portal_downloads WHERE format = 'gains-us-USD'`)).rows[0].n).toBe(2);
+    const audit = (await f.pool.query(
+      `SELECT username, account_uid, format, period_from::text AS period_from, period_to::text AS period_to, tz, file, bytes, sha256, complete
+       FROM portal_downloads WHERE format = 'gains-us-USD' ORDER BY id`)).rows;
+    const zipBytes = await readFile(zipPath);
+    const common = { username: 'anna', account_uid: f.granted, format: 'gains-us-USD', period_from: `${year}-01-01`, period_to: `${Number(year) + 1}-01-01`, tz: 'UTC', complete: true };
+    expect(audit).toEqual([
+      { ...common, file: `tradeledger_${f.granted}_gains_${year}-us-USD.zip`, bytes: String(zipBytes.length), sha256: createHash('sha256').update(zipBytes).digest('hex') },
+      { ...common, file: `${year}-us-USD/form-8949.csv`, bytes: String(form.length), sha256: createHash('sha256').update(form).digest('hex') },
+    ]);
+    await page.close();
+  });
+
+  it('refuses another account, every account for an accountant, and a bad form, like the report downloads', async () => {
+    const page = await context.newPage();
+    await signIn(page, f.accountant);
+    const before = (await f.pool.query('SELECT count(*)::int AS n FROM portal_downloads')).rows[0].n;
+    const other = await page.request.get(`${f.portal.url}/gains/download/zip?account=${f.other}&rules=uk&year=2025&fiat=GBP&tz=UTC`);
+    expect(other.status()).toBe(404);
+    const single = await page.request.get(`${f.portal.url}/gains/download/file?account=${f.other}&rules=uk&year=2025&fiat=GBP&file=gains.csv`);
+    expect(single.status()).toBe(404);
+    const all = await page.request.get(`${f.portal.url}/gains/download/zip?account=&rules=uk&year=2025&fiat=GBP`);
+    expect(all.status()).toBe(403);
+    const rules = await page.request.get(`${f.portal.url}/gains/download/zip?account=${f.granted}&rules=nz&year=2025&fiat=GBP`);
+    expect(rules.status()).toBe(400);
+    expect(await rules.text()).toContain('rules &quot;nz&quot; is not one of uk, us, de, au, ca, fifo, lifo, hifo, average');
+    const form = await page.request.get(`${f.portal.url}/gains/download/file?account=${f.granted}&rules=uk&year=2025&fiat=GBP&file=form-8949.csv`);
+    expect(form.status()).toBe(400);
+    expect(await form.text()).toContain('the uk gains folder has no file &quot;form-8949.csv&quot;');
+    const zone = await page.request.get(`${f.portal.url}/gains/download/zip?account=${f.granted}&rules=uk&year=2025&fiat=GBP&tz=Mars/Olympus`);
+    expect(zone.status()).toBe(400);
+    expect(await zone.text()).toContain('Mars/Olympus');
+    const denied = (await f.pool.query(
+      `SELECT account_uid, status, path FROM portal_access_denied WHERE path LIKE '/gains/%' ORDER BY id`)).rows;
+    expect(denied).toEqual([
+      { account_uid: f.other, status: 404, path: '/gains/download/zip' },
+      { account_uid: f.other, status: 404, path: '/gains/download/file' },
+      { account_uid: '', status: 403, path: '/gains/download/zip' },
+    ]);
+    expect((await f.pool.query('SELECT count(*)::int AS n FROM portal_downloads')).rows[0].n).toBe(before);
+    await page.close();
+  });
+});
