@@ -10,6 +10,10 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll waits for a page or a process to reach a state; 1 s (vitest's default) is less
+    // than a browser round trip takes while both projects load the 2 cores. It bounds a wait, it
+    // asserts no speed.
+    expect: { poll: { timeout: 20_000 } },
     // 2 cores: two workers keep both busy while tests wait on PostgreSQL and HTTP.
     maxWorkers: 2,
     projects: [
