@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { portalFixture, wholeHistory } from './portalFixture.js';
-import { startChromium } from './browser.js';
+import { startChromium, submitLogin } from './browser.js';
 import { runCli } from '../cli/runCli.js';
 
 // Screenshots are test artifacts: .tradeledger/test-artifacts/portal/ (ignored by git).
@@ -37,10 +37,7 @@ beforeEach(async () => {
 });
 
 async function signIn(page: Page, who: { username: string; password: string }): Promise<void> {
-  await page.goto(`${f.portal.url}/login`);
-  await page.fill('input[name=username]', who.username);
-  await page.fill('input[name=password]', who.password);
-  await page.click('button[type=submit]');
+  await submitLogin(page, f.portal.url, who);
 }
 
 describe('signing in and out', () => {

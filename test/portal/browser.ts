@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 /**
  * Debian's Chromium, headless, driven by playwright-core with a fresh profile folder. The flags
@@ -28,4 +28,17 @@ export async function startChromium(): Promise<{ context: BrowserContext; close(
       await rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Fills and submits the portal's login form (where it lands is the caller's to check).
+ *
+ * @example
+ * await submitLogin(page, portal.url, { username: 'anna', password: 'long enough pw' });
+ */
+export async function submitLogin(page: Page, baseUrl: string, who: { username: string; password: string }): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.fill('input[name=username]', who.username);
+  await page.fill('input[name=password]', who.password);
+  await page.click('button[type=submit]');
 }

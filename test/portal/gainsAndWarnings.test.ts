@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { portalFixture } from './portalFixture.js';
-import { startChromium } from './browser.js';
+import { startChromium, submitLogin } from './browser.js';
 import { runCli } from '../cli/runCli.js';
 import { accountHealthCache } from '../../src/portal/accountHealth.js';
 import { setGrants } from '../../src/portal/portalUsers.js';
@@ -34,10 +34,7 @@ beforeEach(async () => {
 });
 
 async function signIn(page: Page, who: { username: string; password: string }): Promise<void> {
-  await page.goto(`${f.portal.url}/login`);
-  await page.fill('input[name=username]', who.username);
-  await page.fill('input[name=password]', who.password);
-  await page.click('button[type=submit]');
+  await submitLogin(page, f.portal.url, who);
   await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
 }
 
