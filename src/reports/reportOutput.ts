@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { TradeledgerError } from '../errors.js';
 
@@ -32,7 +32,11 @@ export interface ReportOutput {
  */
 export async function reportOutput(dirGiven: string, files: readonly string[], force: boolean): Promise<ReportOutput> {
   const dir = path.resolve(dirGiven);
-  await makeFolder(dir);
+  const made = await makeFolder(dir);
+  // A run that fails leaves the file system as it found it: the folders it made go too, if empty.
+  const removeMade = async () => {
+    for (const folder of [...made].reverse()) await rmdir(folder).catch(() => undefined);
+  };
   const existing: string[] = [];
   for (const file of files) {
     const target = path.join(dir, file);
@@ -50,6 +54,7 @@ export async function reportOutput(dirGiven: string, files: readonly string[], f
     existing.push(file);
   }
   if (existing.length > 0 && !force) {
+    await removeMade();
     throw new TradeledgerError('REPORT_WOULD_OVERWRITE', `${dir} already holds ${existing.join(', ')}; a report never overwrites files unless told to`, {
       kind: 'config', hint: 'Choose another --out folder, move the old files away, or pass --force to replace them.',
     });
@@ -75,27 +80,29 @@ export async function reportOutput(dirGiven: string, files: readonly string[], f
     async discard() {
       await Promise.all([...temps.values()].map((t) => rm(t, { force: true })));
       temps.clear();
+      await removeMade();
     },
   };
 }
 
 // fs.mkdir({ recursive: true }) loops forever on some paths (/proc/nope on Linux, Node 20), so
-// the folder is made one level at a time.
-async function makeFolder(dir: string): Promise<void> {
+// the folder is made one level at a time. Returns the folders it created, outermost first.
+async function makeFolder(dir: string): Promise<string[]> {
   const info = await stat(dir).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined;
     throw folderError(dir, `cannot use the output folder ${dir}: ${err.code ?? err.message}`);
   });
   if (info !== undefined) {
     if (!info.isDirectory()) throw folderError(dir, `the output folder ${dir} exists and is not a folder`);
-    return;
+    return [];
   }
   const parent = path.dirname(dir);
-  if (parent !== dir) await makeFolder(parent);
-  await mkdir(dir).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'EEXIST') return;
+  const made = parent !== dir ? await makeFolder(parent) : [];
+  const created = await mkdir(dir).then(() => true, (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EEXIST') return false;
     throw folderError(dir, `cannot create the output folder ${dir}: ${err.code ?? err.message}`);
   });
+  return created ? [...made, dir] : made;
 }
 
 function folderError(dir: string, message: string): TradeledgerError {

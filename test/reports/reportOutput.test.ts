@@ -101,4 +101,12 @@ describe('report --out never harms what is already there', () => {
     expect(r.stderr).toMatch(/^tradeledger: reports\/data-quality\.sql failed: relation "data_quality" does not exist/m);
     expect(await snapshot(dir)).toEqual(before);
   });
+
+  it('a run that fails into folders it made takes those folders away again', async () => {
+    const dir = path.join(root, 'new', 'nested', 'year');
+    const r = await runCli(['report', '--year', '2025', '--out', dir], { DATABASE_URL: broken.url });
+    expect(r.code).toBe(exitCodes.database);
+    // root existed before; new/nested/year did not, and nothing of them is left.
+    expect(await readdir(root)).not.toContain('new');
+  });
 });
