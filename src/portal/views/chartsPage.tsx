@@ -1,5 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import { Layout } from './layout.js';
+import { AccountSelect } from './accountSelect.js';
 import type { PortalUser } from '../portalUser.js';
 import type { VisibleAccount } from '../accountAccess.js';
 
@@ -19,12 +20,7 @@ export function ChartsPage(props: { user: PortalUser; csrf: string; accounts: Vi
       </div>
       <form class="card report-form" method="get" action="/charts">
         <div class="grid">
-          <label>Account
-            <select name="account">
-              {props.user.role === 'admin' && <option value="" selected={props.account === ''}>All accounts</option>}
-              {props.accounts.map((a) => <option value={a.uid} selected={a.uid === props.account}>{a.name} ({a.uid})</option>)}
-            </select>
-          </label>
+          <AccountSelect user={props.user} accounts={props.accounts} selected={props.account} />
           <label>Tax year<input name="year" value={props.year} class="short" /></label>
           <label>Time zone<input name="tz" value={props.tz} /></label>
         </div>

@@ -1,4 +1,5 @@
 /** @jsxImportSource hono/jsx */
+import { AccountSelect } from './accountSelect.js';
 import type { PortalUser } from '../portalUser.js';
 import type { VisibleAccount } from '../accountAccess.js';
 import { ruleSet, ruleSetNames } from '../../gains/ruleSets.js';
@@ -19,12 +20,7 @@ export function GainsForm(props: { user: PortalUser; accounts: VisibleAccount[];
       <p class="muted">The folder <code>tradeledger gains</code> writes (gains.csv, income.csv, data-quality notes, summaries, Form 8949 for US rules and the manifest), computed when you press a button; a busy account's year takes a while.</p>
       <form id="gains-form" class="report-form" method="get" action="/gains/download/zip">
         <div class="grid">
-          <label>Account
-            <select name="account">
-              {props.user.role === 'admin' && <option value="" selected={props.account === ''}>All accounts</option>}
-              {props.accounts.map((a) => <option value={a.uid} selected={a.uid === props.account}>{a.name} ({a.uid})</option>)}
-            </select>
-          </label>
+          <AccountSelect user={props.user} accounts={props.accounts} selected={props.account} />
           <label>Rules
             <select name="rules">{ruleSetNames.map((r) => <option value={r}>{r}: {ruleSet(r).title}{r === 'uk' ? ' (tax year from 6 April)' : r === 'au' ? ' (tax year from 1 July)' : ''}</option>)}</select>
           </label>

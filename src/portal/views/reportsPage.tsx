@@ -1,5 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import { Layout } from './layout.js';
+import { AccountSelect } from './accountSelect.js';
 import { GainsForm } from './gainsForm.js';
 import type { PortalUser } from '../portalUser.js';
 import type { VisibleAccount } from '../accountAccess.js';
@@ -102,12 +103,7 @@ export function ReportsPage(props: { user: PortalUser; csrf: string; accounts: V
       <form id="report-form" class="card report-form" method="get" action="/reports"
         hx-get="/reports/preview" hx-target="#preview" hx-swap="outerHTML" hx-trigger="change delay:150ms">
         <div class="grid">
-          <label>Account
-            <select name="account">
-              {props.user.role === 'admin' && <option value="" selected={v.account === ''}>All accounts</option>}
-              {props.accounts.map((a) => <option value={a.uid} selected={a.uid === v.account}>{a.name} ({a.uid})</option>)}
-            </select>
-          </label>
+          <AccountSelect user={props.user} accounts={props.accounts} selected={v.account} />
           <fieldset class="period">
             <legend>Period</legend>
             <label class="inline"><input type="radio" name="period" value="year" checked={v.period === 'year'} /> Tax year</label>
