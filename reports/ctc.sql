@@ -2,18 +2,21 @@
 -- sql/0020). Columns and their meaning from
 -- https://help.cryptotaxcalculator.io/en/articles/5777675-advanced-manual-custom-csv-import:
 --   Timestamp (UTC) (YYYY-MM-DD HH:mm:ss, the import's default), Type, Base Currency, Base Amount,
---   Quote Currency, Quote Amount, Fee Currency, Fee Amount, From, To, Blockchain, ID, Description
--- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account=''):
+--   Quote Currency, Quote Amount, Fee Currency, Fee Amount, From, To, Blockchain, ID, Description,
+--   Reference Price Per Unit, Reference Price Currency (the template's optional fiat price of one
+--   unit of the Base Currency; blank lets CTC use its market price; see docs/ledger.md [X5]).
+-- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account='' -v fiat=USD):
 --   from, to   local dates or timestamps in zone tz; from inclusive, to exclusive
 --   tz         IANA zone the dates are in (UTC, Asia/Tokyo, ...)
 --   account    an account uid, or '' for every account
+--   fiat       the Reference Price Currency (ISO 4217)
 -- CTC asks for one CSV per exchange or wallet source; this file is one source covering every
 -- exported account and wallet, so own-account movements (own_account) are left out: both legs
 -- are inside the source and net to zero. A spot fill is a buy (Base = the coin received) or a sell
 -- (Base = the coin given), the quote leg in Quote; a single-leg margin deal or exchange is a buy
--- or sell with Quote left blank, which CTC prices at market. Types other than buy and sell are
--- spelled from CTC's category names; docs/ledger.md says which spelling the stored CTC pages show
--- and which they do not. Quote and fee amounts exclude fees, as the page asks.
+-- or sell with Quote left blank, which CTC prices at market. Every Type is one of CTC's documented
+-- types (docs/ledger.md, "CryptoTaxCalculator", with the source of each). Quote and fee amounts
+-- exclude fees, as the page asks.
 SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS "Timestamp (UTC)",
        CASE
          WHEN kind = 'trade' AND received_coin = spot_symbol_quote(symbol) THEN 'sell'
@@ -21,7 +24,8 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS "Timestamp (UT
          WHEN kind IN ('trade_buy', 'exchange_in') THEN 'buy'
          WHEN kind IN ('trade_sell', 'exchange_out') THEN 'sell'
          WHEN kind IN ('interest', 'liquidation_fee') THEN 'margin-fee'
-         WHEN kind = 'fee' AND received_amount IS NOT NULL THEN 'rebate'
+         WHEN kind = 'fee' AND received_amount IS NOT NULL AND wallet <> 'spot' THEN 'realized-profit'
+         WHEN kind = 'fee' AND received_amount IS NOT NULL THEN 'income'
          WHEN kind = 'fee' AND wallet <> 'spot' THEN 'margin-fee'
          WHEN kind = 'fee' THEN 'fee'
          WHEN kind IN ('realized_pnl', 'funding_fee', 'compensate') AND received_amount IS NOT NULL THEN 'realized-profit'
@@ -46,7 +50,30 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS "Timestamp (UT
        -- margin record and futures bill ids repeat across margin types and product types
        source || ':' || source_id || CASE WHEN source IN ('margin_records', 'futures_bills') THEN '@' || wallet ELSE '' END
          || CASE WHEN kind = 'fee' THEN ':fee:' || coalesce(sent_coin, received_coin) ELSE '' END AS "ID",
-       kind || ' ' || wallet || ' ' || account_uid || coalesce(' ' || symbol, '') AS "Description"
-FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account')
-WHERE NOT own_account
+       kind || ' ' || wallet || ' ' || account_uid || coalesce(' ' || symbol, '') AS "Description",
+       money_text(round(base_price, 10)) AS "Reference Price Per Unit",
+       CASE WHEN base_price IS NOT NULL THEN fiat END AS "Reference Price Currency"
+FROM (
+  SELECT t.*, rp.fiat, rp.base_price
+  FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account') t
+  LEFT JOIN (
+    -- The fiat price of each coin of a transaction (ledger_valued, sql/0026-0027), one per coin:
+    -- the legs of one coin in one transaction share their price; empty when any is unpriced.
+    SELECT v.account_uid, v.source, v.source_id, v.coin,
+           CASE WHEN v.kind = 'fee' THEN 'fee'
+                WHEN v.source = 'spot_fills' THEN 'trade'
+                WHEN v.source = 'withdrawals' THEN 'withdrawal'
+                -- an imported line is one transaction (sql/0053): a trade when it has both sides
+                WHEN v.source = 'imported_transactions' AND v.kind IN ('trade_buy', 'trade_sell') THEN 'trade'
+                ELSE v.kind END AS tx_kind,
+           min(v.fiat) AS fiat,
+           CASE WHEN bool_and(v.unit_price IS NOT NULL) THEN min(v.unit_price) END AS base_price
+    FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz') v
+    WHERE (:'account' = '' OR v.account_uid = :'account')
+    GROUP BY 1, 2, 3, 4, 5
+  ) rp ON rp.account_uid = t.account_uid AND rp.source = t.source AND rp.source_id = t.source_id AND rp.tx_kind = t.kind
+      AND rp.coin = CASE WHEN t.kind = 'trade' AND t.received_coin = spot_symbol_quote(t.symbol) THEN t.sent_coin
+                         ELSE coalesce(t.received_coin, t.sent_coin) END
+  WHERE NOT t.own_account
+) t
 ORDER BY ts, account_uid, source, source_id, kind;

@@ -44,14 +44,18 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"') AS "Date",
             ELSE '' END AS "Label",
        kind || ' ' || wallet || ' ' || account_uid || ' ' || source || ':' || source_id
          || coalesce(' ' || symbol, '') AS "Description",
-       CASE WHEN source IN ('deposits', 'withdrawals') THEN ref END AS "TxHash"
+       CASE WHEN source IN ('deposits', 'withdrawals', 'imported_transactions') THEN ref END AS "TxHash"
 FROM (
   SELECT t.*, nw.fiat, nw.worth
   FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account') t
   LEFT JOIN (
     SELECT v.account_uid, v.source, v.source_id,
-           CASE WHEN v.source IN ('spot_fills', 'withdrawals') AND v.kind <> 'fee'
-                THEN CASE v.source WHEN 'spot_fills' THEN 'trade' ELSE 'withdrawal' END ELSE v.kind END AS tx_kind,
+           CASE WHEN v.kind = 'fee' THEN 'fee'
+                WHEN v.source = 'spot_fills' THEN 'trade'
+                WHEN v.source = 'withdrawals' THEN 'withdrawal'
+                -- an imported line is one transaction (sql/0053): a trade when it has both sides
+                WHEN v.source = 'imported_transactions' AND v.kind IN ('trade_buy', 'trade_sell') THEN 'trade'
+                ELSE v.kind END AS tx_kind,
            min(v.fiat) AS fiat,
            CASE WHEN bool_and(v.value IS NOT NULL) THEN max(abs(v.value)) END AS worth
     FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz') v

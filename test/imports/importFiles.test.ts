@@ -119,7 +119,7 @@ describe('import transactions', () => {
     const period = reportPeriod({ from: '2025-01-01', to: '2026-01-01', tz: 'UTC' });
     // One report run per format and fiat (a report never overwrites its folder), read file by file.
     const written = new Map<string, Promise<unknown>>();
-    const read = async (format: 'native' | 'koinly', file: string, fiat = 'GBP') => {
+    const read = async (format: 'native' | 'koinly' | 'ctc', file: string, fiat = 'GBP') => {
       const outDir = path.join(dir, `${format}-${fiat}`);
       if (!written.has(outDir)) written.set(outDir, runReports({ databaseUrl: fresh.url, period, format, account: 'elsewhere', fiat, outDir }));
       await written.get(outDir);
@@ -138,7 +138,19 @@ describe('import transactions', () => {
     const received = k.filter((r) => r['Received Currency'] === 'ETH');
     expect(received).toHaveLength(1);
     // 2400 GBP at 1.05 USD / 0.825 GBP per EUR on 2025-03-03 = 3054.5454... USD.
-    expect(received[0]).toMatchObject({ 'Received Amount': '1', 'Net Worth Amount': '3054.55', 'Net Worth Currency': 'USD' });
+    // The line is one trade, as in the file it came from (sql/0053): USDT sent, ETH received, the
+    // ETH fee folded in, the line's own value as Net Worth and its hash kept.
+    expect(received[0]).toMatchObject({ 'Sent Amount': '2500', 'Sent Currency': 'USDT', 'Received Amount': '1', 'Fee Amount': '0.001',
+      'Fee Currency': 'ETH', 'Net Worth Amount': '3054.55', 'Net Worth Currency': 'USD', Label: '', TxHash: '0xabc' });
+    expect(k.filter((r) => r['Sent Currency'] === 'USDT')).toHaveLength(1);
+    // CryptoTaxCalculator: a buy of 1 ETH for 2500 USDT, priced per ETH at the line's value (to 10
+    // decimals, as valued-ledger.csv rounds unit prices).
+    const c = await read('ctc', 'ctc.csv', 'USD');
+    expect(c.map((r) => r.Type)).toEqual(['buy', 'receive']);
+    expect(c[0]).toMatchObject({ 'Base Currency': 'ETH', 'Base Amount': '1', 'Quote Currency': 'USDT', 'Quote Amount': '2500',
+      'Fee Currency': 'ETH', 'Fee Amount': '0.001', 'Reference Price Per Unit': '3054.5454545455', 'Reference Price Currency': 'USD' });
+    // The opening balance has no value and no candle: left blank, so CTC applies its market price.
+    expect(c[1]).toMatchObject({ 'Base Currency': 'BTC', 'Base Amount': '0.5', 'Reference Price Per Unit': '', 'Reference Price Currency': '' });
   });
 
   it('runs from the command line: a clear one-line refusal, then the import', async () => {

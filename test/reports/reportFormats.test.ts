@@ -196,7 +196,7 @@ describe('tax tool formats', () => {
     const { outDir, manifest } = await run('ctc');
     const c = await csv(outDir, 'ctc.csv');
     expect(c.header).toEqual(['Timestamp (UTC)', 'Type', 'Base Currency', 'Base Amount', 'Quote Currency', 'Quote Amount', 'Fee Currency',
-      'Fee Amount', 'From', 'To', 'Blockchain', 'ID', 'Description']);
+      'Fee Amount', 'From', 'To', 'Blockchain', 'ID', 'Description', 'Reference Price Per Unit', 'Reference Price Currency']);
     for (const r of c.records) expect(r['Timestamp (UTC)']).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     // f1 bought BTC with USDT; f2 sold ETH for USDT.
     expect(c.records.find((r) => r.ID === 'spot_fills:f1')).toMatchObject({ Type: 'buy', 'Base Currency': 'BTC', 'Base Amount': '0.000000089',
@@ -204,13 +204,13 @@ describe('tax tool formats', () => {
     expect(c.records.find((r) => r.ID === 'spot_fills:f2')).toMatchObject({ Type: 'sell', 'Base Currency': 'ETH', 'Base Amount': '2',
       'Quote Currency': 'USDT', 'Quote Amount': '7000' });
     expect(c.records.find((r) => r.ID === 'deposits:d1')).toMatchObject({ Type: 'receive', From: '0xfrom' });
-    expect(new Set(c.records.map((r) => r.Type))).toEqual(new Set(['buy', 'sell', 'receive', 'send', 'fee', 'rebate', 'margin-fee',
+    expect(new Set(c.records.map((r) => r.Type))).toEqual(new Set(['buy', 'sell', 'receive', 'send', 'fee', 'income', 'margin-fee',
       'realized-profit', 'realized-loss', 'borrow', 'loan-repayment', 'lost']));
     expect(new Set(c.records.map((r) => r.ID)).size).toBe(c.records.length);
     expect(c.records.filter((r) => /^transfers:|margin_records:m1[12]@|futures_bills:b0@/.test(r.ID!))).toEqual([]);
     const net = new Map<string, Decimal>();
     for (const r of c.records) {
-      const sign = ['buy', 'receive', 'rebate', 'realized-profit', 'borrow'].includes(r.Type!) ? 1 : -1;
+      const sign = ['buy', 'receive', 'income', 'realized-profit', 'borrow'].includes(r.Type!) ? 1 : -1;
       net.set(r['Base Currency']!, (net.get(r['Base Currency']!) ?? new Decimal(0)).plus(new Decimal(r['Base Amount']!).times(sign)));
       if (r['Quote Amount']) net.set(r['Quote Currency']!, (net.get(r['Quote Currency']!) ?? new Decimal(0)).minus(new Decimal(r['Quote Amount']!).times(sign)));
       if (r['Fee Amount']) net.set(r['Fee Currency']!, (net.get(r['Fee Currency']!) ?? new Decimal(0)).minus(r['Fee Amount']!));

@@ -1,12 +1,14 @@
 import { addTo, emptyView, eventOf, refIn, undocumented, type ToolView } from './toolView.js';
 
-// CryptoTaxCalculator's rules, from its help pages (docs/ledger.md lists each, and which type
-// spellings the stored pages do not show):
+// CryptoTaxCalculator's rules, from its documented type list (docs/ledger.md lists each with its
+// source):
 // - buy: Base acquired, Quote disposed of; sell: Base disposed of, Quote acquired; with Quote
 //   blank CTC prices the Base at market (a one-sided acquisition or disposal);
 // - realized-profit / realized-loss / margin-fee: derivative results (Derivatives Trading Report);
 // - receive / send, borrow / loan-repayment: movements that are not capital-gains events;
-// - fee: a disposal counted as a fee; rebate: a refunded fee; lost: gone without a gain.
+// - fee: a disposal counted as a fee; income: an income event at market value, which also
+//   acquires the coin; lost: "triggers a capital loss event similar to the stolen category" (a
+//   disposal for nothing).
 /**
  * Reads ctc.csv rows back the way CryptoTaxCalculator would.
  *
@@ -36,9 +38,10 @@ export function ctcView(rows: Record<string, string>[]): ToolView {
       case 'realized-loss': v.otherGains.push({ ...base, amount: base.amount.neg() }); sign = -1; break;
       case 'margin-fee': v.otherGains.push({ ...base, amount: base.amount.neg() }); sign = -1; break;
       case 'fee': v.disposals.push(base); sign = -1; break;
-      case 'rebate': v.acquisitions.push(base); sign = 1; break;
+      case 'income': v.income.push(base); v.acquisitions.push(base); sign = 1; break;
+      case 'lost': v.disposals.push(base); sign = -1; break;
       case 'receive': case 'borrow': v.nonTaxable.push(base); sign = 1; break;
-      case 'send': case 'loan-repayment': case 'lost': v.nonTaxable.push(base); sign = -1; break;
+      case 'send': case 'loan-repayment': v.nonTaxable.push(base); sign = -1; break;
       default: throw undocumented('CryptoTaxCalculator', 'Type', type, ref);
     }
     if (/^fee /.test(r.Description ?? '')) v.fees.push({ ...base, amount: base.amount.times(-sign) });
