@@ -24,16 +24,22 @@ export function run(matcher: Matcher, events: GainsEvent[]): Match[] {
   return events.flatMap((e) => matcher.push(e)).concat(matcher.finish());
 }
 
-/**
- * HMRC's rounding in the CRYPTO2225x examples: each allowable cost is rounded to the nearest pound
- * (half up: £937.50 is shown as £938, £62.50 taken out of a pool as £63), and the gain is the
- * consideration less the rounded costs.
- */
+/** A sum of consideration to the nearest pound (HMRC's examples state whole pounds). */
 export function pounds(value: GainsDecimal): number {
   return Number(value.toDecimalPlaces(0, GainsDecimal.ROUND_HALF_UP).toFixed(0));
 }
 
+/**
+ * HMRC's rounding of an allowable cost in the CRYPTO2225x examples: up to the whole pound
+ * (CRYPTO22252: £937.50 as £938; CRYPTO22254: £62.50 as £63; CRYPTO22256: £345,000 x 100,000 /
+ * 110,000 = £313,636.36 as £313,637), the gain being the consideration less the rounded costs,
+ * and a pool keeping the rest of its cost (CRYPTO22252: £1,000 - £938 = £62 into the pool).
+ */
+export function costPounds(value: GainsDecimal): number {
+  return Number(value.toDecimalPlaces(0, GainsDecimal.ROUND_CEIL).toFixed(0));
+}
+
 /** A compact view of matches for assertions: [disposed day, basis, quantity, proceeds, cost (to the pound)]. */
 export function summary(matches: Match[]): [string, string, string, number, number][] {
-  return matches.map((m) => [m.disposedDay, m.basis, m.quantity.toFixed(), pounds(m.proceeds), pounds(m.cost)]);
+  return matches.map((m) => [m.disposedDay, m.basis, m.quantity.toFixed(), pounds(m.proceeds), costPounds(m.cost)]);
 }
