@@ -5,6 +5,7 @@ import { migrate } from '../db/migrate.js';
 import { runGains } from '../gains/runGains.js';
 import { ruleSetNames } from '../gains/ruleSets.js';
 import type { RuleSetName } from '../gains/ruleSets.js';
+import { toPenny } from '../gains/gainsDecimal.js';
 
 interface GainsFlags {
   year: string;
@@ -53,7 +54,7 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
         onFile: (f) => process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows\n`),
       });
       const t = summary.total;
-      process.stdout.write(`wrote ${outDir} (${summary.period.from} to ${summary.period.to}): ${t.disposals} disposals, gains ${summary.fiat} ${t.gains}, losses ${summary.fiat} ${t.losses}\n`);
+      process.stdout.write(`wrote ${outDir} (${summary.period.from} to ${summary.period.to}): ${t.disposals} disposals, gains ${summary.fiat} ${toPenny(t.gains)}, losses ${summary.fiat} ${toPenny(t.losses)}\n`);
       const dq = Object.values(summary.dataQuality).reduce((a, b) => a + b, 0);
       if (dq > 0) process.stderr.write(`note: ${dq} data-quality note(s); see gains-data-quality.csv\n`);
     });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import pg from 'pg';
-import { Decimal } from 'decimal.js';
+import { toPenny } from './gainsDecimal.js';
 import { runGains } from './runGains.js';
 
 /**
@@ -24,13 +24,9 @@ export async function demoGains(databaseUrl: string, now: number, root: string):
   for (const [rules, y, fiat, tz] of [['uk', ukYear, ukFiat, 'Europe/London'], ['us', year, 'USD', 'America/New_York']] as const) {
     const { outDir, summary } = await runGains({ databaseUrl, rules, year: y, fiat, tz, outDir: path.join(root, `gains-${rules}`) });
     // Two short lines each, so neither wraps on an 80-column terminal.
-    lines.push(`  ${outDir}`, `    ${rules.toUpperCase()} from ${summary.period.from.slice(0, 10)}: ${summary.total.disposals} disposals, gains ${money(summary.total.gains)}, losses ${money(summary.total.losses)} ${fiat}`);
+    lines.push(`  ${outDir}`, `    ${rules.toUpperCase()} from ${summary.period.from.slice(0, 10)}: ${summary.total.disposals} disposals, gains ${toPenny(summary.total.gains)}, losses ${toPenny(summary.total.losses)} ${fiat}`);
   }
   if (ukFiat === 'USD') lines.push('  (UK values in USD: run `tradeledger import fx eurofxref-hist.csv` for GBP)');
   return lines;
 }
 
-// Two decimals for the screen; the files keep the exact figures.
-function money(value: string | number): string {
-  return new Decimal(String(value)).toFixed(2, Decimal.ROUND_HALF_UP);
-}

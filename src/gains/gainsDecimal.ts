@@ -24,6 +24,17 @@ export function dec(value: string | GainsDecimal): GainsDecimal {
   return typeof value === 'string' ? new GainsDecimal(value) : value;
 }
 
+/**
+ * A fiat figure to the penny, half up, for text a person reads (summary.txt, the CLI's and the
+ * demo's lines); files that feed other figures keep the exact value.
+ *
+ * @example
+ * toPenny('313636.3636'); // '313636.36'
+ */
+export function toPenny(value: string | number | GainsDecimal): string {
+  return new GainsDecimal(value).toFixed(2, GainsDecimal.ROUND_HALF_UP);
+}
+
 const SUM_CHUNK = 4096;
 
 /**

@@ -1,14 +1,18 @@
 import type { GainsSummary } from './gainsSummary.js';
+import { toPenny as penny } from './gainsDecimal.js';
+import { GainsDecimal } from './gainsDecimal.js';
 
 /**
- * summary.txt: the totals a return asks for, readable.
+ * summary.txt: the totals a return asks for, readable: fiat figures to the penny (half up), as a
+ * return states them; summary.json and gains.csv keep the exact figures they come from.
  *
  * @example
  * writeFileSync('summary.txt', gainsSummaryText(summary));
  */
 export function gainsSummaryText(s: GainsSummary): string {
   const lines: string[] = [];
-  const money = (x: string | number) => `${s.fiat} ${x}`;
+  const penny = (x: string | number) => new GainsDecimal(x).toFixed(2, GainsDecimal.ROUND_HALF_UP);
+  const money = (x: string | number) => `${s.fiat} ${penny(x)}`;
   lines.push(`Capital gains, rules ${s.rules}, tax year ${s.taxYear}: ${s.period.from} to ${s.period.to} (exclusive), dates in ${s.period.tz}`);
   lines.push('');
   lines.push(`Disposals        ${s.total.disposals}`);
@@ -18,7 +22,7 @@ export function gainsSummaryText(s: GainsSummary): string {
   lines.push(`Losses           ${money(s.total.losses)}`);
   lines.push('');
   lines.push('By rule:');
-  for (const [cls, t] of Object.entries(s.byClass)) lines.push(`  ${cls.padEnd(12)} rows ${t.rows}, proceeds ${t.proceeds}, cost ${t.cost}, gains ${t.gains}, losses ${t.losses}`);
+  for (const [cls, t] of Object.entries(s.byClass)) lines.push(`  ${cls.padEnd(12)} rows ${t.rows}, proceeds ${penny(t.proceeds)}, cost ${penny(t.cost)}, gains ${penny(t.gains)}, losses ${penny(t.losses)}`);
   if (s.sa108) {
     lines.push('', 'UK SA108 (capital gains summary, cryptoassets):');
     lines.push(`  Number of disposals                 ${s.sa108.numberOfDisposals}`);
@@ -56,5 +60,7 @@ export function gainsSummaryText(s: GainsSummary): string {
     lines.push('', 'Data quality (gains-data-quality.csv):');
     for (const [k, v] of Object.entries(s.dataQuality)) lines.push(`  ${k.padEnd(24)} ${v}`);
   }
+  lines.push('', 'Fiat figures here are rounded to the penny; summary.json and gains.csv hold them exactly.');
+  lines.push('', 'Fiat figures here are rounded to the penny; summary.json and gains.csv hold them exactly.');
   return `${lines.join('\n')}\n`;
 }

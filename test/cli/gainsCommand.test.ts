@@ -128,5 +128,38 @@ describe('tradeledger import transactions, then tradeledger gains', () => {
     expect(uk.code).toBe(2);
     expect(uk.stderr).toContain('--lots works only with --rules us');
   });
+  it('HMRC CRYPTO22256 (Gulferaz) imported and matched through the CLI: HMRC\'s figures, and summary.txt to the penny', async () => {
+    // The example's transactions as a Koinly file; the 100,000 token F pool is an opening purchase.
+    // Last in the file: the other tests read every wallet of this database.
+    const file = path.join(dir, 'crypto22256.csv');
+    await writeFile(file, [
+      'Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash',
+      '2020-01-01 10:00 UTC,300000,GBP,100000,TOKF,,,,,,,',
+      '2024-07-31 09:00 UTC,45000,GBP,10000,TOKF,,,,,,,',
+      '2024-07-31 15:00 UTC,30000,TOKF,150000,GBP,,,,,,,',
+      '2024-08-05 10:00 UTC,20000,TOKF,100000,GBP,,,,,,,',
+      '2024-08-06 10:00 UTC,225000,GBP,50000,TOKF,,,,,,,',
+      '2024-08-07 10:00 UTC,100000,TOKF,150000,GBP,,,,,,,',
+    ].join('\n'));
+    expect((await runCli(['import', 'transactions', file, '--wallet', 'gulferaz'], { DATABASE_URL: fresh.url })).code).toBe(0);
+    const out = path.join(dir, 'uk-22256');
+    const r = await runCli(['gains', '--year', '2024', '--rules', 'uk', '--fiat', 'GBP', '--tz', 'Europe/London', '--account', 'gulferaz', '--out', out], { DATABASE_URL: fresh.url });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const gains = await csv(path.join(out, 'gains.csv'));
+    expect(gains.map((g) => [g.date_disposed, g.matching, g.date_acquired, g.quantity, g.proceeds, g.cost])).toEqual([
+      ['2024-07-31', 'same-day', '2024-07-31', '10000', '50000', '45000'],
+      ['2024-07-31', '30-day', '2024-08-06', '20000', '100000', '90000'],
+      ['2024-08-05', '30-day', '2024-08-06', '20000', '100000', '90000'],
+      ['2024-08-07', 's104', '', '100000', '150000', '313636.3636363636363636363636363636363636'],
+    ]);
+    // HMRC: gains of £15,000 (31 July) and £10,000 (5 August); 7 August cost £313,637 (rounded up)
+    // and a loss of £163,637. The files keep the exact cost; the readable summary is to the penny.
+    const text = await readFile(path.join(out, 'summary.txt'), 'utf8');
+    expect(text).toContain('Gains in the year, before losses    GBP 25000.00');
+    expect(text).toContain('Losses in the year                  GBP 163636.36');
+    expect(text).toContain('TOKF       10000  GBP 31363.64');
+    expect(r.stdout).toContain('3 disposals, gains GBP 25000.00, losses GBP 163636.36\n');
+  });
 });
 
