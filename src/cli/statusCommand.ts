@@ -5,6 +5,7 @@ import { resolveDatabase } from '../db/resolveDatabase.js';
 import { syncStatus } from '../extract/syncStatus.js';
 import { runHolderAlive } from '../extract/syncLock.js';
 import { syncJobStatus } from '../worker/syncJobStatus.js';
+import { pricesStatus } from '../valuation/pricesStatus.js';
 
 /**
  * `tradeledger status`: per account and stream the watermark, state, row count and known history
@@ -26,8 +27,9 @@ export function statusCommand(_setExit: (code: number) => void): Command {
         // A run whose process died with its database could not record its end: it is not running.
         if (s.lastRun?.status === 'running' && !(await runHolderAlive(db, s.lastRun.id))) s.lastRun.status = 'interrupted';
         const jobs = await syncJobStatus(db);
+        const prices = await pricesStatus(db);
         if (flags.json) {
-          process.stdout.write(`${JSON.stringify({ ...s, jobs })}\n`);
+          process.stdout.write(`${JSON.stringify({ ...s, jobs, prices })}\n`);
           return;
         }
         const run = s.lastRun;
@@ -39,6 +41,10 @@ export function statusCommand(_setExit: (code: number) => void): Command {
           if (x.pendingWindows > 0) process.stdout.write(`    ${x.pendingWindows} window${x.pendingWindows === 1 ? '' : 's'} of an interrupted run still to read: the next sync reads them first\n`);
           for (const g of x.gaps) process.stdout.write(`    history gap ${g.partition}: ${g.from.slice(0, 10)} .. ${g.to.slice(0, 10)} (beyond the endpoint's horizon)\n`);
         }
+        const p = prices;
+        process.stdout.write(`${'prices (candles for valuation)'.padEnd(40)} ${p.candles.candles > 0 ? `${p.candles.candles} candles of ${p.candles.coins} coins, newest ${p.candles.latest}` : 'none yet: `tradeledger sync` reads them after the other streams'}\n`);
+        process.stdout.write(`${'fx rates (ECB)'.padEnd(40)} ${p.fx.currencies > 0 ? `${p.fx.currencies} currencies, last rate ${p.fx.lastRateDay}` : 'none: USD values only; `tradeledger import fx eurofxref-hist.csv` for EUR, GBP, ...'}\n`);
+        for (const w of p.wallets) process.stdout.write(`${`${w.wallet}/imported`.padEnd(40)} ${String(w.transactions).padStart(9)} transactions from ${w.files} file${w.files === 1 ? '' : 's'}, last import ${w.lastImportAt}\n`);
         if (jobs.length > 0) process.stdout.write('sync jobs (tradeledger worker):\n');
         for (const j of jobs) {
           process.stdout.write(`  ${j.account.padEnd(24)} queued ${j.queued}  running ${j.running}  failed ${j.failed}${j.nextRunAt && j.queued > 0 ? `  next ${j.nextRunAt}` : ''}\n`);

@@ -84,6 +84,13 @@ describe('tradeledger sync and status', () => {
     expect(text.stdout).toMatch(/main\/spotOrders\s+ok.*\(run 1\)/);
     expect(text.stdout).toMatch(/history gap all: \d{4}-\d{2}-\d{2} \.\. \d{4}-\d{2}-\d{2}/);
     expect(text.stdout).toMatch(/main\/positions\s+snapshot/);
+    // What valuation rests on: the prices stream's candles, the ECB rates, imported wallets.
+    const prices = (JSON.parse(json.stdout) as { prices: { candles: { candles: number; coins: number }; fx: { currencies: number }; wallets: unknown[] } }).prices;
+    expect(prices.candles.candles).toBe(await count('price_candles'));
+    expect(prices.candles.coins).toBe(await count('price_symbols'));
+    expect(prices).toMatchObject({ fx: { currencies: 0 }, wallets: [] });
+    expect(text.stdout).toMatch(prices.candles.candles > 0 ? /prices \(candles for valuation\)\s+\d+ candles of \d+ coins, newest \d{4}-/ : /prices \(candles for valuation\)\s+none yet/);
+    expect(text.stdout).toMatch(/fx rates \(ECB\)\s+none: USD values only; `tradeledger import fx/);
   });
 
   it('exits 3 when a stream fails and the others are saved', async () => {
