@@ -60,12 +60,7 @@ FROM (
     -- The fiat price of each coin of a transaction (ledger_valued, sql/0026-0027), one per coin:
     -- the legs of one coin in one transaction share their price; empty when any is unpriced.
     SELECT v.account_uid, v.source, v.source_id, v.coin,
-           CASE WHEN v.kind = 'fee' THEN 'fee'
-                WHEN v.source = 'spot_fills' THEN 'trade'
-                WHEN v.source = 'withdrawals' THEN 'withdrawal'
-                -- an imported line is one transaction (sql/0053): a trade when it has both sides
-                WHEN v.source = 'imported_transactions' AND v.kind IN ('trade_buy', 'trade_sell') THEN 'trade'
-                ELSE v.kind END AS tx_kind,
+           tax_transaction_kind(v.source, v.kind) AS tx_kind,
            min(v.fiat) AS fiat,
            CASE WHEN bool_and(v.unit_price IS NOT NULL) THEN min(v.unit_price) END AS base_price
     FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz') v

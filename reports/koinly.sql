@@ -50,12 +50,7 @@ FROM (
   FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account') t
   LEFT JOIN (
     SELECT v.account_uid, v.source, v.source_id,
-           CASE WHEN v.kind = 'fee' THEN 'fee'
-                WHEN v.source = 'spot_fills' THEN 'trade'
-                WHEN v.source = 'withdrawals' THEN 'withdrawal'
-                -- an imported line is one transaction (sql/0053): a trade when it has both sides
-                WHEN v.source = 'imported_transactions' AND v.kind IN ('trade_buy', 'trade_sell') THEN 'trade'
-                ELSE v.kind END AS tx_kind,
+           tax_transaction_kind(v.source, v.kind) AS tx_kind,
            min(v.fiat) AS fiat,
            CASE WHEN bool_and(v.value IS NOT NULL) THEN max(abs(v.value)) END AS worth
     FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz') v

@@ -61,3 +61,17 @@ LANGUAGE sql STABLE AS $$
          NULL, NULL, l.order_id, l.symbol, l.counterparty, l.own
   FROM l WHERE l.source NOT IN ('spot_fills', 'withdrawals', 'imported_transactions')
 $$;
+
+-- The tax_transactions kind of the transaction a ledger row belongs to, so a report can join
+-- ledger_valued rows (one per leg) to tax_transactions rows (one per transaction): fee legs stay
+-- fees, the legs of a spot fill or of an imported line with both sides are its trade, a
+-- withdrawal's legs its withdrawal; anything else keeps its own kind.
+CREATE FUNCTION tax_transaction_kind(p_source text, p_kind text)
+RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE WHEN p_kind = 'fee' THEN 'fee'
+              WHEN p_source = 'spot_fills' THEN 'trade'
+              WHEN p_source = 'withdrawals' THEN 'withdrawal'
+              WHEN p_source = 'imported_transactions' AND p_kind IN ('trade_buy', 'trade_sell') THEN 'trade'
+              ELSE p_kind END
+$$;
