@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { EndpointName } from '../api/endpoints.js';
-import type { SymbolCoins } from './feeRows.js';
+import type { SymbolCoins } from '../load/feeRows.js';
 import type { SyncEventSink } from './syncEvent.js';
 
 /** The times every stream of one run plans its windows with (Unix ms). */

@@ -1,11 +1,11 @@
 import type { AccountRun } from './accountRun.js';
 import type { HistoryStream, Partition } from './streamDef.js';
-import { rowPlan } from './rowPlan.js';
-import type { LeanRow } from './rowPlan.js';
-import { feeRows } from './feeRows.js';
-import { isRecord } from './unreadableEntry.js';
+import { rowPlan } from '../load/recordMapper.js';
+import type { LeanRow } from '../load/recordMapper.js';
+import { feeRows } from '../load/feeRows.js';
+import { isRecord } from '../load/unreadableEntry.js';
 import type { FeeRow } from '../normalize/feeRow.js';
-import type { LeanConstants, LeanFees, LeanTarget } from './upsertLean.js';
+import type { LeanConstants, LeanFees, LeanTarget } from '../load/upsertHistory.js';
 
 const feeSource = { spotOrder: 'spot_orders', spotFill: 'spot_fills', futuresFill: 'futures_fills' } as const;
 

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { checkRecord } from '../normalize/checkRecord.js';
 import type { CheckedResource } from '../normalize/recordShapes.js';
 import { recordShapes } from '../normalize/recordShapes.js';
-import { mapColumns } from './column.js';
-import type { Column } from './column.js';
+import { mapColumns } from '../load/column.js';
+import type { Column } from '../load/column.js';
 import type { Partition } from './streamDef.js';
-import { isRecord, unreadableEntry } from './unreadableEntry.js';
+import { isRecord, unreadableEntry } from '../load/unreadableEntry.js';
 
 /**
  * One record ready to load: its values in `columnsOf` order (raw as the record object itself,

@@ -3,7 +3,7 @@ import type { AccountRun } from './accountRun.js';
 import { spotOrders } from './streams/spotOrders.js';
 import { single } from './partitions.js';
 import { loadTarget, pageFees, toRow } from './pageRecords.js';
-import { loadPage } from './loadPage.js';
+import { loadPage } from '../load/loadBatch.js';
 import { asList } from './asList.js';
 import { emptyCounts } from './streamCounts.js';
 import type { StreamCounts } from './streamCounts.js';

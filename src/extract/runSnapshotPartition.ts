@@ -3,8 +3,8 @@ import type { Partition, SnapshotStream } from './streamDef.js';
 import { columnsOf, recordRow } from './recordRow.js';
 import type { RecordRow } from './recordRow.js';
 import { withTransaction } from '../db/withTransaction.js';
-import { upsertPage } from './upsertPage.js';
-import { jsonTextColumns } from './column.js';
+import { upsertPage } from '../load/upsertSnapshot.js';
+import { jsonTextColumns } from '../load/column.js';
 import { emptyCounts } from './streamCounts.js';
 import type { StreamCounts } from './streamCounts.js';
 

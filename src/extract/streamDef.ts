@@ -1,6 +1,6 @@
 import type { EndpointName } from '../api/endpoints.js';
 import type { Kysely } from 'kysely';
-import type { Column } from './column.js';
+import type { Column } from '../load/column.js';
 import type { AccountRun } from './accountRun.js';
 import type { StreamCounts } from './streamCounts.js';
 

@@ -4,12 +4,12 @@ import { ApiError } from '../../src/api/apiError.js';
 import { preHash, secretProblem, sign } from '../../src/api/sign.js';
 import { loadConfig } from '../../src/cli/config/loadConfig.js';
 import { TradeledgerError } from '../../src/errors.js';
-import { ApiSandbox } from './apiSandbox.js';
+import { ApiSandbox } from '../support/sandbox.js';
 import { freshDatabase } from '../support/database.js';
 import { runSync } from '../../src/extract/runSync.js';
 import { hiddenCredentials } from '../../src/cli/config/hiddenCredentials.js';
-import { testSyncOptions } from '../extract/testSync.js';
-import { diffAgainstTruth } from '../extract/groundTruth.js';
+import { testSyncOptions } from '../support/testSync.js';
+import { diffAgainstTruth } from '../support/groundTruth.js';
 
 let sb: ApiSandbox;
 beforeAll(async () => {

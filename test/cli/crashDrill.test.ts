@@ -8,8 +8,8 @@ import type { RunningSandbox } from '../support/sandbox.js';
 import { DAY_MS } from '../../src/api/endpoints.js';
 import { runSync } from '../../src/extract/runSync.js';
 import { historyStreams } from '../../src/extract/streamRegistry.js';
-import { diffAgainstTruth } from '../extract/groundTruth.js';
-import { sandboxUids, testSyncOptions } from '../extract/testSync.js';
+import { diffAgainstTruth } from '../support/groundTruth.js';
+import { sandboxUids, testSyncOptions } from '../support/testSync.js';
 import { runCli, startCli } from './runCli.js';
 import { writeSandboxConfig } from './sandboxConfig.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { sandboxWithDatabase } from '../support/sandboxWithDatabase.js';
 import { runSync } from '../../src/extract/runSync.js';
-import { testSyncOptions } from './testSync.js';
+import { testSyncOptions } from '../support/testSync.js';
 
 const env = sandboxWithDatabase();
 

@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import { sandboxAccounts } from '../../src/cli/config/sandboxAccounts.js';
 import type { SyncOptions } from '../../src/extract/syncOptions.js';
 import type { RunningSandbox } from '../support/sandbox.js';
-import { diffAgainstTruth } from './groundTruth.js';
-import { testSyncOptions } from './testSync.js';
+import { diffAgainstTruth } from '../support/groundTruth.js';
+import { testSyncOptions } from '../support/testSync.js';
 
 /** The spot fills path (X2), the stream these tests feed odd pages to. */
 export const fillsPath = '/api/v2/spot/trade/fills';

@@ -6,15 +6,15 @@ import { runSync } from '../../src/extract/runSync.js';
 import { historyStreams } from '../../src/extract/streamRegistry.js';
 import type { HistoryStream } from '../../src/extract/streamDef.js';
 import { columnsOf, recordRow } from '../../src/extract/recordRow.js';
-import { jsonTextColumns } from '../../src/extract/column.js';
-import { upsertPage } from '../../src/extract/upsertPage.js';
-import { loadPage } from '../../src/extract/loadPage.js';
-import { rowPlan } from '../../src/extract/rowPlan.js';
+import { jsonTextColumns } from '../../src/load/column.js';
+import { upsertPage } from '../../src/load/upsertSnapshot.js';
+import { loadPage } from '../../src/load/loadBatch.js';
+import { rowPlan } from '../../src/load/recordMapper.js';
 import { checkpointStatement } from '../../src/extract/syncState.js';
-import { nulProblem } from '../../src/extract/storableRows.js';
+import { nulProblem } from '../../src/load/storableJson.js';
 import { poolOf } from '../../src/db/createDb.js';
 import type { FeeRow } from '../../src/normalize/feeRow.js';
-import { testSyncOptions } from './testSync.js';
+import { testSyncOptions } from '../support/testSync.js';
 
 // The sync sends PostgreSQL the raw record plus only the column values it cannot derive from raw
 // (rowPlan + upsertLean). These tests load the same records through the full JS mapper

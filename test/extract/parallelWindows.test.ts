@@ -10,8 +10,8 @@ import { createParallelWindows } from '../../src/extract/syncState.js';
 import { DAY_MS } from '../../src/api/endpoints.js';
 import type { SyncEvent } from '../../src/extract/syncEvent.js';
 import { historyStreams } from '../../src/extract/streamRegistry.js';
-import { diffAgainstTruth } from './groundTruth.js';
-import { sandboxUids, testSyncOptions } from './testSync.js';
+import { diffAgainstTruth } from '../support/groundTruth.js';
+import { sandboxUids, testSyncOptions } from '../support/testSync.js';
 
 let sandbox: RunningSandbox;
 let serial: FreshDatabase;

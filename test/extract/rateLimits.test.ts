@@ -5,7 +5,7 @@ import { startTestSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../support/sandbox.js';
 import { DAY_MS } from '../../src/api/endpoints.js';
 import { runSync } from '../../src/extract/runSync.js';
-import { testSyncOptions } from './testSync.js';
+import { testSyncOptions } from '../support/testSync.js';
 
 let sandbox: RunningSandbox;
 let fresh: FreshDatabase;

@@ -7,7 +7,7 @@ import { startMutatingProxy } from '../support/mutatingProxy.js';
 import type { MutatingProxy } from '../support/mutatingProxy.js';
 import { runSync } from '../../src/extract/runSync.js';
 import { sandboxAccounts } from '../../src/cli/config/sandboxAccounts.js';
-import { testSyncOptions } from './testSync.js';
+import { testSyncOptions } from '../support/testSync.js';
 
 const subAccountsPath = '/api/v2/user/virtual-subaccount-list';
 

@@ -6,8 +6,8 @@ import { control, startTestSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../support/sandbox.js';
 import { runSync } from '../../src/extract/runSync.js';
 import { historyStreams } from '../../src/extract/streamRegistry.js';
-import { diffAgainstTruth } from './groundTruth.js';
-import { sandboxUids, testSyncOptions } from './testSync.js';
+import { diffAgainstTruth } from '../support/groundTruth.js';
+import { sandboxUids, testSyncOptions } from '../support/testSync.js';
 
 let sandbox: RunningSandbox;
 let fresh: FreshDatabase;

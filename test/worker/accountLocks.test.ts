@@ -5,7 +5,7 @@ import { runSync } from '../../src/extract/runSync.js';
 import { holdSyncLock } from '../../src/extract/syncLock.js';
 import { TradeledgerError } from '../../src/errors.js';
 import { sandboxAccounts } from '../../src/cli/config/sandboxAccounts.js';
-import { testSyncOptions } from '../extract/testSync.js';
+import { testSyncOptions } from '../support/testSync.js';
 
 const env = sandboxWithDatabase();
 

@@ -5,7 +5,7 @@ import type { FreshDatabase } from '../support/database.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../support/sandbox.js';
 import { runCli } from '../cli/runCli.js';
-import { diffAgainstTruth } from '../extract/groundTruth.js';
+import { diffAgainstTruth } from '../support/groundTruth.js';
 import { writeFirmConfig } from './firmConfig.js';
 import { jobsLeft, overlappingRuns, startWorker, stopWorkers, waitFor } from './workerProcesses.js';
 import type { WorkerProcess } from './workerProcesses.js';

@@ -1,7 +1,7 @@
 import type { HistoryStream } from '../streamDef.js';
 import { arrayBySmallestId } from '../pageReaders.js';
 import { single } from '../partitions.js';
-import { jsonText, ms, num, text } from '../column.js';
+import { jsonText, ms, num, text } from '../../load/column.js';
 
 /**
  * X1 spot history orders. Orders fill and cancel after creation, so the stream is mutable; the

@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import type { ClientBase } from 'pg';
 import { withTransaction } from '../db/withTransaction.js';
 import { poolOf } from '../db/createDb.js';
-import { upsertLean } from './upsertLean.js';
-import type { LeanConstants, LeanFees, LeanTarget } from './upsertLean.js';
-import type { UpsertCounts } from './upsertPage.js';
-import type { LeanRow } from './rowPlan.js';
+import { upsertLean } from './upsertHistory.js';
+import type { LeanConstants, LeanFees, LeanTarget } from './upsertHistory.js';
+import type { UpsertCounts } from './upsertSnapshot.js';
+import type { LeanRow } from './recordMapper.js';
 import { asyncCommit } from './asyncCommit.js';
 
 export interface PageLoad {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { storableValues } from './storableRows.js';
+import { storableValues } from './storableJson.js';
 
 export interface UpsertCounts {
   inserted: number;

@@ -3,7 +3,7 @@ import { DAY_MS } from '../../src/api/endpoints.js';
 import { sandboxAccounts } from '../../src/cli/config/sandboxAccounts.js';
 import type { SyncOptions } from '../../src/extract/syncOptions.js';
 import type { SyncEvent } from '../../src/extract/syncEvent.js';
-import type { RunningSandbox } from '../support/sandbox.js';
+import type { RunningSandbox } from './sandbox.js';
 
 /**
  * Engine options for a test: every sandbox account, history from before the sandbox's first

@@ -1,4 +1,4 @@
-import type { LeanRow } from './rowPlan.js';
+import type { LeanRow } from './recordMapper.js';
 
 /** What a record with NUL characters is flagged with. */
 export const nulProblem = 'the record holds NUL characters (\\u0000), which PostgreSQL cannot store in text or jsonb; they are stored as U+FFFD';

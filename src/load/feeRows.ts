@@ -1,7 +1,7 @@
 import { parseFeeDetail } from '../normalize/parseFeeDetail.js';
 import type { FeeRow } from '../normalize/feeRow.js';
 import { receivedCoin } from '../normalize/receivedCoin.js';
-import type { FeeForm } from './streamDef.js';
+import type { FeeForm } from '../extract/streamDef.js';
 
 /** Spot symbol -> base and quote coin, for the coin newFees amounts are in. */
 export type SymbolCoins = (symbol: string) => { baseCoin: string; quoteCoin: string } | undefined;

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 import { poolOf } from '../../src/db/createDb.js';
-import { upsertPage } from '../../src/extract/upsertPage.js';
-import type { UpsertSpec } from '../../src/extract/upsertPage.js';
-import { nulProblem } from '../../src/extract/storableRows.js';
+import { upsertPage } from '../../src/load/upsertSnapshot.js';
+import type { UpsertSpec } from '../../src/load/upsertSnapshot.js';
+import { nulProblem } from '../../src/load/storableJson.js';
 
 // The batch travels as one jsonb parameter typed by the table's row type; these checks pin what
 // that must keep: exact decimals, jsonb from an object and from JSON text, text arrays with

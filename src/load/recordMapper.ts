@@ -4,7 +4,7 @@ import type { CheckedResource } from '../normalize/recordShapes.js';
 import { recordShapes } from '../normalize/recordShapes.js';
 import type { FieldSpec } from '../normalize/recordShapes.js';
 import { plainDecimal, readColumn } from './column.js';
-import { stripSecrets } from './recordRow.js';
+import { stripSecrets } from '../extract/recordRow.js';
 import { isRecord, unreadableEntry } from './unreadableEntry.js';
 import { sqlEpochMs } from './sqlEpochMs.js';
 import type { Column, ColumnValue } from './column.js';

@@ -1,11 +1,11 @@
 import type pg from 'pg';
 import type { FeeRow } from '../normalize/feeRow.js';
 import type { Column } from './column.js';
-import type { LeanRow } from './rowPlan.js';
-import { leanBatchJson } from './storableRows.js';
-import { sqlColumn, sqlProblems } from './rowPlan.js';
-import { columnTypes, q } from './upsertPage.js';
-import type { UpsertCounts } from './upsertPage.js';
+import type { LeanRow } from './recordMapper.js';
+import { leanBatchJson } from './storableJson.js';
+import { sqlColumn, sqlProblems } from './recordMapper.js';
+import { columnTypes, q } from './upsertSnapshot.js';
+import type { UpsertCounts } from './upsertSnapshot.js';
 
 /** The history table a lean batch goes to. Its primary key is account_uid, partition and record key columns. */
 export interface LeanTarget {
