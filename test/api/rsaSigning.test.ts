@@ -70,7 +70,7 @@ describe('RSA API keys (SHA256withRSA, api-notes.md)', () => {
     const fresh = await freshDatabase();
     try {
       const account = { uid: rsa.uid, name: 'main', kind: 'main' as const, parentName: undefined, credentials: hiddenCredentials({ apiKey: rsa.apiKey, secretKey: rsa.secretKey, passphrase: rsa.passphrase }) };
-      const result = await runSync(testSyncOptions(sb.sandbox, fresh.db, [], { accounts: [account], streams: ['deposits', 'spotFills'] }));
+      const result = await runSync(testSyncOptions(sb.sandbox, fresh.db, [], { accounts: [account], sync: { streams: ['deposits', 'spotFills'] } }));
       expect([result.status, result.errors]).toEqual(['ok', []]);
       const { differences, compared } = await diffAgainstTruth(sb.sandbox, fresh.db, [rsa.uid]);
       expect(compared).toBeGreaterThan(0);

@@ -44,7 +44,7 @@ for (const safetyFactor of safetyFactors) {
     if (run.code !== 0) console.log(`sync exited ${run.code}; failed partitions:\n${run.failures.join('\n') || run.stderrTail.slice(-3000)}`);
     const budgets = minimumRequests(sandbox.world, {
       accounts, ...(streams ? { streams } : {}), lookback: true,
-      timing: { now, safetyLagMs: configDefaults.safetyLagSeconds * 1000, since: undefined, defaultStart: now - configDefaults.historyDays * DAY_MS, horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, lookbackMs: configDefaults.lookbackDays * DAY_MS },
+      timing: { now, safetyLagMs: configDefaults.safetyLagSeconds * 1000, since: undefined, historyDays: configDefaults.historyDays, horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, lookbackDays: configDefaults.lookbackDays },
     });
     const made = statsDelta(before, after);
     const limited = statsDelta(before, after, 'rateLimited');

@@ -47,8 +47,8 @@ try {
   const { file, env, accounts } = writeFirmConfig(sandbox, { sync: { streams } });
   const now = Math.min(Date.now(), sandbox.world.now());
   const timing = {
-    now, safetyLagMs: configDefaults.safetyLagSeconds * 1000, since: undefined, defaultStart: now - configDefaults.historyDays * DAY_MS,
-    horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, lookbackMs: configDefaults.lookbackDays * DAY_MS,
+    now, safetyLagMs: configDefaults.safetyLagSeconds * 1000, since: undefined, historyDays: configDefaults.historyDays,
+    horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, lookbackDays: configDefaults.lookbackDays,
   };
   const minOf = new Map(accounts.map((a) => {
     const budgets = minimumRequests(sandbox.world, { accounts: [{ uid: a.uid, kind: 'main' }], streams, lookback: true, timing });

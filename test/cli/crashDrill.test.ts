@@ -90,7 +90,7 @@ describe('crash drill: kill -9 the sync at random points, rerun', () => {
     const { differences } = await diffAgainstTruth(sandbox, crashed.db, sandboxUids(sandbox));
     expect(differences.slice(0, 10)).toEqual([]);
 
-    const result = await runSync(testSyncOptions(sandbox, clean.db, [], { since }));
+    const result = await runSync(testSyncOptions(sandbox, clean.db, [], { sync: { since } }));
     expect(result.status).toBe('ok');
     const [a, b] = await Promise.all([contents(crashed.db), contents(clean.db)]);
     for (const table of Object.keys(b)) {

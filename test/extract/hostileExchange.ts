@@ -15,7 +15,7 @@ export const fillsPath = '/api/v2/spot/trade/fills';
  */
 export function fillsOnly(sandbox: RunningSandbox, db: Kysely<any>, baseUrl: string): SyncOptions {
   const main = sandboxAccounts(sandbox.accounts).find((a) => a.kind === 'main')!;
-  return testSyncOptions(sandbox, db, [], { baseUrl, accounts: [main], streams: ['spotFills'], client: { ...testSyncOptions(sandbox, db).client, maxRetries: 2 } });
+  return testSyncOptions(sandbox, db, [], { baseUrl, accounts: [main], sync: { streams: ['spotFills'] }, client: { ...testSyncOptions(sandbox, db).client, maxRetries: 2 } });
 }
 
 /** The main account's uid. */

@@ -20,6 +20,7 @@ export const crossMarginOrders: HistoryStream = {
   timeField: 'cTime',
   idField: 'orderId',
   readPage: listWithCursor(['orderList', 'resultList'], 'minId', 'orderId'),
+  needsSymbols: true,
   demo: false,
   sub: true,
   columns: {
