@@ -97,7 +97,7 @@ function feeStatements(fees: LeanFees, account: string, param: (v: unknown) => s
   const flat: Record<string, unknown>[] = [];
   for (const [sourceId, rows] of fees.byId) {
     rows.forEach((f, seq) => flat.push({
-      // (An id holding NUL is stored with U+FFFD, as its record is: see storableRows.)
+      // (An id holding NUL is stored with U+FFFD, as its record is: see storableJson.)
       source_id: sourceId.replaceAll('\u0000', '\uFFFD'), seq, coin: f.coin, paid: f.paid, platform_deducted: f.platformDeducted,
       coupon_covered: f.couponCovered, payable_in_received_coin: f.payableInReceivedCoin, format: f.format, rebate: f.rebate,
     }));
