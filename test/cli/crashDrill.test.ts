@@ -10,8 +10,8 @@ import { runSync } from '../../src/extract/runSync.js';
 import { historyStreams } from '../../src/extract/streamRegistry.js';
 import { diffAgainstTruth } from '../support/groundTruth.js';
 import { sandboxUids, testSyncOptions } from '../support/testSync.js';
-import { runCli, startCli } from './runCli.js';
-import { writeSandboxConfig } from './sandboxConfig.js';
+import { runCli, startCli } from '../support/runCli.js';
+import { writeSandboxConfig } from '../support/sandboxConfig.js';
 
 let sandbox: RunningSandbox;
 let crashed: FreshDatabase;

@@ -4,7 +4,7 @@ import { sandboxWithDatabase } from '../support/sandboxWithDatabase.js';
 import { runSync } from '../../src/extract/runSync.js';
 import { testSyncOptions } from '../support/testSync.js';
 import { importFx } from '../../src/imports/importFx.js';
-import { memoryFile } from '../imports/memoryFile.js';
+import { memoryFile } from '../support/memoryFile.js';
 
 const DAY = 86_400_000;
 const env = sandboxWithDatabase();
