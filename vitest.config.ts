@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // - service:  every test, on the PostgreSQL 15 service (TEST_DATABASE_URL overrides);
 // - embedded: the database-using folders again, on one embedded server (see test/support/databaseServer.ts).
 // Each test file gets its own database from freshDatabase(), so files run in parallel safely.
-const databaseFolders = ['test/db', 'test/extract', 'test/reports', 'test/cli', 'test/gains', 'test/imports', 'test/valuation'];
+const databaseFolders = ['test/db', 'test/extract', 'test/load', 'test/reports', 'test/cli', 'test/gains', 'test/imports', 'test/valuation'];
 
 export default defineConfig({
   test: {

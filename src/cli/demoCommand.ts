@@ -47,11 +47,13 @@ export function demoCommand(setExit: (code: number) => void): Command {
       const progress = syncProgress();
       try {
         const result = await runSync({
-          db, baseUrl: sandbox.baseUrl, accounts: sandboxAccounts(sandbox.accounts), streams: undefined,
-          since: sandbox.world.now() - 731 * DAY_MS, defaultHistoryDays: configDefaults.historyDays,
-          safetyLagMs: configDefaults.safetyLagSeconds * 1000, lookbackDays: configDefaults.lookbackDays,
-          horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, windowDays: {}, concurrency: configDefaults.concurrency,
-          symbols: undefined, emit: progress.sink,
+          db, baseUrl: sandbox.baseUrl, accounts: sandboxAccounts(sandbox.accounts), emit: progress.sink,
+          sync: {
+            since: sandbox.world.now() - 731 * DAY_MS, historyDays: configDefaults.historyDays,
+            safetyLagMs: configDefaults.safetyLagSeconds * 1000, lookbackDays: configDefaults.lookbackDays,
+            horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, windowDays: {}, concurrency: configDefaults.concurrency,
+            parallelWindows: configDefaults.parallelWindows, symbols: undefined, streams: undefined,
+          },
           client: { safetyFactor: configDefaults.safetyFactor, maxRetries: configDefaults.maxRetries, retryBaseMs: 100, timeoutMs: configDefaults.timeoutMs, rateLimit, maxClockSkewMs: configDefaults.maxClockSkewSeconds * 1000 },
         });
         progress.stop();

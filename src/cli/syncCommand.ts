@@ -9,7 +9,6 @@ import { resolveDatabase } from '../db/resolveDatabase.js';
 import { runSync } from '../extract/runSync.js';
 import { planSync } from '../extract/planSync.js';
 import { loadConfig } from './config/loadConfig.js';
-import { syncOptionsOf } from './config/syncOptionsOf.js';
 import { syncProgress } from './progress/syncProgress.js';
 import { syncSummary } from './progress/syncSummary.js';
 
@@ -54,7 +53,7 @@ async function sync(flags: SyncFlags, setExit: (code: number) => void): Promise<
   const db = createDb(url, { maxConnections: Math.min(20, config.sync.concurrency + 2) });
   const progress = flags.dryRun ? undefined : syncProgress();
   try {
-    const options = syncOptionsOf(config, db, progress?.sink ?? (() => undefined));
+    const options = { db, emit: progress?.sink ?? (() => undefined), baseUrl: config.baseUrl, accounts: config.accounts, sync: config.sync, client: config.client };
     if (flags.dryRun) {
       const plan = await planSync(options);
       if (flags.json) process.stdout.write(`${JSON.stringify(plan)}\n`);

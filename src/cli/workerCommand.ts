@@ -9,7 +9,6 @@ import { runWorker } from '../worker/runWorker.js';
 import { jsonWorkerLog } from '../worker/workerLog.js';
 import { loadConfig } from './config/loadConfig.js';
 import { configError } from './config/configError.js';
-import { syncOptionsOf } from './config/syncOptionsOf.js';
 
 // The sync's own events a worker log keeps: the run's outline and every problem, not its pages.
 const kept = new Set<SyncEvent['type']>(['run-start', 'run-done', 'partition-done', 'partition-failed', 'gap', 'retry']);
@@ -42,7 +41,7 @@ export function workerCommand(_setExit: (code: number) => void): Command {
           optionsFor: (name, streams) => {
             const account = config.accounts.find((a) => a.name === name);
             if (account === undefined) throw configError(config.source, 'accounts', `no account named "${name}" (a job was queued for it)`, 'add the account back to the config on every worker, or let the job fail');
-            return syncOptionsOf({ ...config, accounts: [account], sync: { ...config.sync, streams: streams ?? config.sync.streams } }, db, sink);
+            return { db, emit: sink, baseUrl: config.baseUrl, accounts: [account], sync: { ...config.sync, streams: streams ?? config.sync.streams }, client: config.client };
           },
           accountsToQueue: async () => (await accountsToQueue(db, config.accounts, config.source)).map((t) => ({ ...t, ...(config.sync.streams ? { streams: [...config.sync.streams] } : {}) })),
         });

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { TradeledgerError } from '../errors.js';
 import { databaseError } from './databaseError.js';
 import { migrationStatus } from './migrate.js';
+import { sqlIdentifier } from './sqlText.js';
 import type { MigrateOptions } from './migrate.js';
 import type { MigrationPlan } from './migrationPlan.js';
 
@@ -41,7 +42,7 @@ export async function databaseStatus(url: string, options: MigrateOptions = {}):
     );
     const tables: DatabaseStatus['tables'] = [];
     for (const { name } of names.rows) {
-      const res = await client.query<{ n: string }>(`SELECT count(*) AS n FROM "${name.replace(/"/g, '""')}"`);
+      const res = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${sqlIdentifier(name)}`);
       tables.push({ name, rows: res.rows[0]?.n ?? '0' });
     }
     let migrations: MigrationPlan | undefined;

@@ -1,48 +1,38 @@
 import type { AccountRun } from './accountRun.js';
-import type { HistoryStream, Partition } from './streamDef.js';
-import { rowPlan } from './rowPlan.js';
-import type { LeanRow } from './rowPlan.js';
-import { feeRows } from './feeRows.js';
-import { isRecord } from './unreadableEntry.js';
-import type { FeeRow } from '../normalize/feeRow.js';
-import type { LeanConstants, LeanFees, LeanTarget } from './upsertLean.js';
+import type { HistoryStream, Partition, SnapshotStream } from './streamDef.js';
+import { recordMapper } from '../load/recordMapper.js';
+import type { LeanRow, RecordMapper } from '../load/recordMapper.js';
+import type { LeanConstants, LeanTarget } from '../load/upsertHistory.js';
 
-const feeSource = { spotOrder: 'spot_orders', spotFill: 'spot_fills', futuresFill: 'futures_fills' } as const;
+const mappers = new WeakMap<HistoryStream | SnapshotStream, RecordMapper>();
 
-/** One record of a page made ready to load: its row, and its fee rows when the stream has fees. */
-export interface Loaded {
-  row: LeanRow;
-  fees: readonly FeeRow[];
-}
-
-type Plan = ReturnType<typeof rowPlan>;
-const plans = new WeakMap<HistoryStream, Plan>();
-
-function planOf(stream: HistoryStream): Plan {
-  let plan = plans.get(stream);
-  if (plan === undefined) {
-    plan = rowPlan({
-      resource: stream.name, columns: stream.columns, key: stream.key, parsesFees: stream.fees !== undefined,
-    });
-    plans.set(stream, plan);
+/**
+ * A stream's record mapper, compiled once per process: history and snapshot records go through
+ * the same one (see recordMapper).
+ *
+ * @example
+ * const row = mapperOf(deposits)(raw, partition.columns);
+ */
+export function mapperOf(stream: HistoryStream | SnapshotStream): RecordMapper {
+  let map = mappers.get(stream);
+  if (map === undefined) {
+    map = recordMapper(stream.kind === 'history'
+      ? { resource: stream.name, columns: stream.columns, key: stream.key, fees: stream.fees }
+      : { resource: stream.shape ?? stream.name, columns: stream.columns, key: stream.key });
+    mappers.set(stream, map);
   }
-  return plan;
+  return map;
 }
 
 /**
- * Builds one record's lean row (with `problems` the pager found, such as a time outside the window) (problems, the column values PostgreSQL cannot derive, raw) and
- * fee rows for a stream; the history pager and the E15 refresh of live orders both load records
- * through it.
+ * One history record as a row to load (with `problems` the pager found, such as a time outside
+ * the window); the history pager and a stream's refresh of live records both map through it.
  *
  * @example
- * const { row } = toRow(run, spotOrders, single[0], rawOrder);
+ * const row = toRow(run, spotOrders, single[0], rawOrder);
  */
-export function toRow(run: AccountRun, stream: HistoryStream, partition: Partition, raw: unknown, problems: readonly string[] = []): Loaded {
-  // A list entry that is not an object has no fields to read: it is kept raw and flagged.
-  if (!isRecord(raw)) return { row: planOf(stream).read(raw, partition.columns, problems), fees: [] };
-  const fees = stream.fees ? feeRows(stream.fees, raw, run.coinsOf) : undefined;
-  const row = planOf(stream).read(raw, partition.columns, fees ? [...problems, ...fees.problems] : problems);
-  return { row, fees: fees && fees.problems.length === 0 ? fees.rows : [] };
+export function toRow(run: AccountRun, stream: HistoryStream, partition: Partition, raw: unknown, problems: readonly string[] = []): LeanRow {
+  return mapperOf(stream)(raw, partition.columns, problems, run.coinsOf);
 }
 
 /**
@@ -56,17 +46,4 @@ export function loadTarget(run: AccountRun, stream: HistoryStream, partition: Pa
     target: { table: stream.table, key: stream.key, partitionColumns: Object.keys(partition.columns), columns: stream.columns },
     constants: { account: run.account.uid, partition: partition.columns, runId: run.runId },
   };
-}
-
-/**
- * The fee rows of a batch by record id, for a stream with fees.
- *
- * @example
- * const fees = pageFees(spotOrders, loaded);
- */
-export function pageFees(stream: HistoryStream, rows: readonly Loaded[]): LeanFees | undefined {
-  if (!stream.fees) return undefined;
-  const byId = new Map<string, readonly FeeRow[]>();
-  for (const r of rows) byId.set(r.row.id, r.fees);
-  return { source: feeSource[stream.fees], byId };
 }

@@ -1,4 +1,4 @@
-import { DAY_MS, endpoints } from '../api/endpoints.js';
+import { endpoints } from '../api/endpoints.js';
 import { openSessions } from './exchangeSession.js';
 import { partitionContext, symbolBook } from './partitionContext.js';
 import { currentRescanFrom, readCheckpoint, readParallelWindows } from './syncState.js';
@@ -31,13 +31,13 @@ export interface PlanLine {
  * const { lines, minSeconds } = await planSync(options);
  */
 export async function planSync(o: SyncOptions): Promise<{ lines: PlanLine[]; requests: number; minSeconds: number }> {
-  const selected = selectStreams(o.streams);
+  const selected = selectStreams(o.sync.streams);
   const sessions = await openSessions(o, () => undefined);
   try {
     const first = sessions[0]!;
     const now = Math.min(Date.now(), first.client.serverNow());
     let book: ReturnType<typeof symbolBook> | undefined;
-    const symbols = async () => o.symbols ?? (await (book ??= symbolBook(first.call))).names;
+    const symbols = async () => o.sync.symbols ?? (await (book ??= symbolBook(first.call))).names;
     const lines: PlanLine[] = [];
     let globalDone = false;
     for (const s of sessions) {
@@ -66,10 +66,8 @@ export async function planSync(o: SyncOptions): Promise<{ lines: PlanLine[]; req
           const stored = await readCheckpoint(o.db, key);
           const checkpoint = left.length === 0 ? stored : { watermark: Math.max(stored?.watermark ?? -Infinity, ...left.map((w) => w.end)), ...(stored?.currentFrom !== undefined ? { currentFrom: stored.currentFrom } : {}) };
           const plan = planWindows({
-            spanDays: o.windowDays[stream.name] ?? stream.spanDays, horizonDays: stream.horizonDays, mutable: stream.mutable,
-            checkpoint, rescanFrom: await currentRescanFrom(o.db, stream, s.uid, p, checkpoint),
-            now, safetyLagMs: o.safetyLagMs, since: o.since, defaultStart: now - o.defaultHistoryDays * DAY_MS,
-            lookbackMs: o.lookbackDays * DAY_MS, horizonMarginMs: o.horizonMarginMs,
+            spanDays: o.sync.windowDays[stream.name] ?? stream.spanDays, horizonDays: stream.horizonDays, mutable: stream.mutable,
+            checkpoint, rescanFrom: await currentRescanFrom(o.db, stream, s.uid, p, checkpoint), now, settings: o.sync,
           });
           const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
           lines.push({

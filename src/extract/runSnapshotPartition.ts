@@ -1,10 +1,9 @@
 import type { AccountRun } from './accountRun.js';
 import type { Partition, SnapshotStream } from './streamDef.js';
-import { columnsOf, recordRow } from './recordRow.js';
-import type { RecordRow } from './recordRow.js';
+import type { LeanRow } from '../load/recordMapper.js';
 import { withTransaction } from '../db/withTransaction.js';
-import { upsertPage } from './upsertPage.js';
-import { jsonTextColumns } from './column.js';
+import { upsertSnapshot } from '../load/upsertSnapshot.js';
+import { mapperOf } from './pageRecords.js';
 import { emptyCounts } from './streamCounts.js';
 import type { StreamCounts } from './streamCounts.js';
 
@@ -20,16 +19,16 @@ export async function runSnapshotPartition(run: AccountRun, stream: SnapshotStre
   const counts = emptyCounts();
   counts.requests = 1;
   counts.pages = 1;
-  const account = stream.accountColumn === null ? null : run.account.uid;
-  const unique = new Map<string, RecordRow>();
+  const map = mapperOf(stream);
+  const unique = new Map<string, LeanRow>();
   for (const raw of records) {
-    const row = recordRow(stream.shape ?? stream.name, account, partition, stream.columns, stream.key, raw);
-    row.values.unshift(run.snapshotAt);
-    row.values.push(run.runId);
+    const row = map(raw, partition.columns);
     unique.set(row.key, row);
   }
-  const columns = ['snapshot_at', ...columnsOf(stream.accountColumn, Object.keys(partition.columns), stream.columns), 'run_id'];
-  const got = await withTransaction(run.db, (tx) => upsertPage(tx.client, { table: stream.table, key: ['snapshot_at', ...stream.key], columns, compare: ['raw'], jsonText: jsonTextColumns(stream.columns) }, [...unique.values()].map((r) => r.values)));
+  const got = await withTransaction(run.db, (tx) => upsertSnapshot(tx.client,
+    { table: stream.table, key: stream.key, accountColumn: stream.accountColumn, partitionColumns: Object.keys(partition.columns), columns: stream.columns },
+    { snapshotAt: run.snapshotAt, account: stream.accountColumn === null ? null : run.account.uid, partition: partition.columns, runId: run.runId },
+    [...unique.values()]));
   counts.inserted = got.inserted;
   counts.updated = got.updated;
   counts.unchanged = got.unchanged;

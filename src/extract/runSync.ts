@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { DAY_MS, endpoints } from '../api/endpoints.js';
+import { endpoints } from '../api/endpoints.js';
 import { TradeledgerError } from '../errors.js';
 import type { AccountRun } from './accountRun.js';
 import { openSessions } from './exchangeSession.js';
@@ -9,7 +9,7 @@ import { historyStreams, snapshotStreams } from './streamRegistry.js';
 import type { DerivedStream, Partition, Stream } from './streamDef.js';
 import { runHistoryPartition } from './runHistoryPartition.js';
 import { runSnapshotPartition } from './runSnapshotPartition.js';
-import { refreshLiveSpotOrders } from './refreshLiveSpotOrders.js';
+import { refreshLive } from './refreshLive.js';
 import { markState } from './syncState.js';
 import { closeRun, openRun, recordAccount } from './syncRunRecord.js';
 import type { RunError, RunGap } from './syncRunRecord.js';
@@ -40,7 +40,7 @@ export interface SyncResult {
 export async function runSync(o: SyncOptions): Promise<SyncResult> {
   // The slowest budgets (1 request/s) start first: they set the run's length, so they must never
   // queue behind partitions of fast endpoints.
-  const selected = selectStreams(o.streams).sort((a, b) => endpoints[a.endpoint].ratePerSecond - endpoints[b.endpoint].ratePerSecond);
+  const selected = selectStreams(o.sync.streams).sort((a, b) => endpoints[a.endpoint].ratePerSecond - endpoints[b.endpoint].ratePerSecond);
   const sessions = await openSessions(o, (account, e) => {
     if (e.type === 'rate-wait' || e.type === 'rate-limited') o.emit({ type: 'rate-wait', account, endpoint: e.endpoint, ms: e.ms });
     else if (e.type === 'retry') o.emit({ type: 'retry', account, endpoint: e.endpoint, ms: e.ms, reason: e.exchangeCode ?? e.message ?? 'error' });
@@ -51,23 +51,24 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
   try {
     const first = sessions[0]!;
     const now = Math.min(Date.now(), first.client.serverNow());
-    const runId = await openRun(o.db, { streams: selected.map((s) => s.name), since: o.since, accounts: sessions.map((s) => s.account.name) }, { accountUids: sessions.map((s) => s.uid), backendPid: lock.backendPid });
+    const runId = await openRun(o.db, { streams: selected.map((s) => s.name), since: o.sync.since, accounts: sessions.map((s) => s.account.name) }, { accountUids: sessions.map((s) => s.uid), backendPid: lock.backendPid });
     for (const s of sessions) {
       const parent = sessions.find((p) => p.account.name === s.account.parentName);
       await recordAccount(o.db, { uid: s.uid, name: s.account.name, kind: s.account.kind, parentUid: parent?.uid ?? null });
     }
     let book: ReturnType<typeof symbolBook> | undefined;
     const getBook = () => (book ??= symbolBook(first.call));
-    // A failed symbol list fails only the streams that need it (E13 partitions; spot order fees
-    // are then flagged for want of the received coin), not the run.
-    if (selected.some((s) => s.name === 'spotOrders' || s.name === 'crossMarginOrders')) await getBook().catch(() => undefined);
+    // Fetched once, before the streams start, when a selected stream declares it needs it. A
+    // failed symbol list fails only the streams that need it (partitions by symbol; fees are
+    // then flagged for want of the received coin), not the run.
+    if (selected.some((s) => s.kind === 'history' && s.needsSymbols)) await getBook().catch(() => undefined);
     const coins = (await book?.catch(() => undefined))?.coins ?? new Map<string, { baseCoin: string; quoteCoin: string }>();
-    const symbols = async () => o.symbols ?? (await getBook()).names;
+    const symbols = async () => o.sync.symbols ?? (await getBook()).names;
 
     const counts: Record<string, StreamCounts> = {};
     const errors: RunError[] = [];
     const gaps: RunGap[] = [];
-    const limit = pLimit(o.concurrency);
+    const limit = pLimit(o.sync.concurrency);
     const jobs: Promise<void>[] = [];
     let globalDone = false;
     o.emit({ type: 'run-start', runId, accounts: sessions.length, tasks: 0 });
@@ -129,9 +130,8 @@ async function runOne(o: SyncOptions, run: AccountRun, session: AccountSession, 
     if (stream.kind === 'history') {
       const r = await runHistoryPartition(run, stream, p);
       counts[label] = r.counts;
-      if (stream.name === 'spotOrders') {
-        const refreshed = await refreshLiveSpotOrders(run, r.firstWindowStart);
-        counts[`${session.account.name}/spotOrders/live-refresh`] = refreshed;
+      if (stream.refreshLive) {
+        counts[`${session.account.name}/${stream.name}/live-refresh`] = await refreshLive(run, stream, stream.refreshLive, p, r.firstWindowStart);
       }
       await markState(o.db, key, 'ok', run.runId, null);
     } else {
@@ -162,15 +162,9 @@ async function runDerived(o: SyncOptions, run: AccountRun, session: AccountSessi
 
 function accountRun(o: SyncOptions, s: AccountSession, runId: string, now: number, coinsOf: AccountRun['coinsOf'], gaps: RunGap[]): AccountRun {
   return {
-    db: o.db, call: s.call, runId, coinsOf,
+    db: o.db, call: s.call, runId, coinsOf, now, settings: o.sync,
     account: { uid: s.uid, name: s.account.name, demo: s.demo, main: s.account.kind === 'main' },
     snapshotAt: new Date(now).toISOString(),
-    timing: {
-      now, safetyLagMs: o.safetyLagMs, since: o.since, defaultStart: now - o.defaultHistoryDays * DAY_MS,
-      lookbackMs: o.lookbackDays * DAY_MS, horizonMarginMs: o.horizonMarginMs,
-    },
-    windowDays: o.windowDays,
-    parallelWindows: o.parallelWindows ?? 4,
     emit: (e) => {
       if (e.type === 'gap') gaps.push({ account: e.account, stream: e.stream, partition: e.partition, from: e.from, to: e.to });
       o.emit(e);

@@ -1,6 +1,7 @@
 import type { EndpointName } from '../api/endpoints.js';
 import type { Kysely } from 'kysely';
-import type { Column } from './column.js';
+import type { Column } from '../load/column.js';
+import type { FeeForm } from '../load/feeRows.js';
 import type { AccountRun } from './accountRun.js';
 import type { StreamCounts } from './streamCounts.js';
 
@@ -38,8 +39,6 @@ export interface Page {
   readonly cursorFromServer: boolean;
 }
 
-/** How fee rows are derived from a stream's records (parseFeeDetail's form). */
-export type FeeForm = 'spotOrder' | 'spotFill' | 'futuresFill';
 
 /**
  * One declarative history stream: everything the engine needs to walk an endpoint's windows and
@@ -85,6 +84,32 @@ export interface HistoryStream {
   readonly demo: boolean;
   /** Runs for sub-accounts. */
   readonly sub: boolean;
+  /**
+   * The stream reads the public spot symbol list (X10): as partitions (`ctx.symbols()`), or for
+   * its fee rows (the coin a spot order receives). The engine fetches the list once per run,
+   * before the streams start, when a selected stream declares it.
+   */
+  readonly needsSymbols?: boolean;
+  /** Records that may still change after the walk's windows passed them, re-read one by one after each walk. */
+  readonly refreshLive?: LiveRefresh;
+}
+
+/**
+ * How a history stream re-reads the records still live (open, partially filled) that its
+ * windows did not cover this run (older than the look-back, or beyond the horizon): one request
+ * per record to an endpoint that answers a record by its id. The engine runs it after the
+ * partition's walk and loads the answers as the walk does (without a checkpoint).
+ */
+export interface LiveRefresh {
+  /** The endpoint that answers one record by id (E15 for spot orders). */
+  readonly endpoint: EndpointName;
+  /** The query parameter carrying the record's id (the stream's last key column). */
+  readonly idParam: string;
+  /** The table's status column, and its values that mean the record may still change. */
+  readonly statusColumn: string;
+  readonly liveStatuses: readonly string[];
+  /** The table's creation-time column: records created before the walk's first window are refreshed. */
+  readonly timeColumn: string;
 }
 
 /**

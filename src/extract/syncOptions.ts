@@ -11,33 +11,58 @@ export interface SyncAccount {
   readonly credentials: { readonly apiKey: string; readonly secretKey: string; readonly passphrase: string };
 }
 
-/** Everything one sync run needs. Built by the CLI from the frozen config. */
+/**
+ * The config's `sync` section, exactly as the engine reads it: the CLI's frozen config holds this
+ * object and hands it over unchanged, and the window planner reads it as it is (one set of names
+ * from the config file to planWindows).
+ */
+export interface SyncSettings {
+  /** --since, when given (Unix ms): where a partition's first sync starts (later runs go on from the watermark). */
+  readonly since: number | undefined;
+  /** Where a first sync starts without --since: this many days back (or an endpoint horizon if shorter). */
+  readonly historyDays: number;
+  /** Windows end this long before min(server time, local time). */
+  readonly safetyLagMs: number;
+  /** Mutable streams re-read this many days before the watermark. */
+  readonly lookbackDays: number;
+  /** Kept between our horizon start and the server's, so clock drift never trips 40704. */
+  readonly horizonMarginMs: number;
+  /** Partitions run at once (p-limit). */
+  readonly concurrency: number;
+  /** Windows of one partition walked at once on a long plan (1 = one after another). */
+  readonly parallelWindows: number;
+  /** Spot symbols for E13; undefined = every online symbol of the public list. */
+  readonly symbols: readonly string[] | undefined;
+  /** Stream names to run; undefined = all. */
+  readonly streams: readonly string[] | undefined;
+  /** Per-stream window span overrides in days (e.g. the tax endpoints' 30 or 366). */
+  readonly windowDays: Readonly<Record<string, number>>;
+}
+
+/** The config's `client` section: how the exchange client calls, retries and budgets. */
+export interface ClientSettings {
+  readonly safetyFactor: number;
+  readonly maxRetries: number;
+  readonly retryBaseMs: number;
+  readonly timeoutMs: number;
+  readonly rateLimit: boolean;
+  /** The largest local-vs-exchange clock difference corrected silently; beyond it the run is refused. */
+  readonly maxClockSkewMs: number;
+}
+
+/**
+ * Everything one sync run needs: the config's sections as they are, plus the run's database and
+ * progress sink.
+ *
+ * @example
+ * await runSync({ db, emit: progress.sink, baseUrl: config.baseUrl, accounts: config.accounts, sync: config.sync, client: config.client });
+ */
 export interface SyncOptions {
   readonly db: Kysely<any>;
   readonly baseUrl: string;
   readonly accounts: readonly SyncAccount[];
-  /** Stream names to run; undefined = all. */
-  readonly streams: readonly string[] | undefined;
-  readonly since: number | undefined;
-  readonly defaultHistoryDays: number;
-  readonly safetyLagMs: number;
-  readonly lookbackDays: number;
-  readonly horizonMarginMs: number;
-  readonly windowDays: Readonly<Record<string, number>>;
-  readonly concurrency: number;
-  /** Windows of one partition walked at once on a long plan; default 4 (1 = one after another). */
-  readonly parallelWindows?: number;
-  /** Spot symbols for E13; undefined = every online symbol of the public list. */
-  readonly symbols: readonly string[] | undefined;
-  readonly client: {
-    readonly safetyFactor: number;
-    readonly maxRetries: number;
-    readonly retryBaseMs: number;
-    readonly timeoutMs: number;
-    readonly rateLimit: boolean;
-    /** The largest local-vs-exchange clock difference corrected silently; beyond it the run is refused. */
-    readonly maxClockSkewMs: number;
-  };
+  readonly sync: SyncSettings;
+  readonly client: ClientSettings;
   readonly emit: SyncEventSink;
   /**
    * The exchange clock's offset, measured already (a worker measures it once per process, see

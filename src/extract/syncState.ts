@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Checkpoint } from './windowPlan.js';
 import type { HistoryStream, Partition } from './streamDef.js';
 import { poolOf } from '../db/createDb.js';
-import { sqlEpochMs } from './sqlEpochMs.js';
+import { sqlEpochMs } from '../load/sqlEpochMs.js';
 
 /** Which (account, stream, partition) a checkpoint belongs to. */
 export interface StateKey {

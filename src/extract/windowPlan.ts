@@ -1,4 +1,5 @@
 import { DAY_MS } from '../api/endpoints.js';
+import type { SyncSettings } from './syncOptions.js';
 
 /** A time window [start, end) in Unix ms, and the cursor to resume it with (none = newest page). */
 export interface Window {
@@ -17,6 +18,9 @@ export interface Checkpoint {
   readonly currentFrom?: number;
 }
 
+/** The settings a window plan reads, as the config's `sync` section holds them. */
+export type PlanSettings = Pick<SyncSettings, 'since' | 'historyDays' | 'safetyLagMs' | 'lookbackDays' | 'horizonMarginMs'>;
+
 export interface WindowPlanInput {
   readonly spanDays: number | undefined;
   readonly horizonDays: number | undefined;
@@ -26,14 +30,7 @@ export interface WindowPlanInput {
   readonly checkpoint: Checkpoint | undefined;
   /** min(server time, local time), ms. */
   readonly now: number;
-  readonly safetyLagMs: number;
-  /** --since, when given: where a partition's first sync starts (later runs go on from the watermark). */
-  readonly since: number | undefined;
-  /** Where a first sync starts without --since (e.g. two years back). */
-  readonly defaultStart: number;
-  readonly lookbackMs: number;
-  /** Kept between our horizon start and the server's, so clock drift never trips 40704. */
-  readonly horizonMarginMs: number;
+  readonly settings: PlanSettings;
 }
 
 export interface WindowPlan {
@@ -52,13 +49,13 @@ export interface WindowPlan {
  * it hides.
  *
  * @example
- * planWindows({ spanDays: 30, horizonDays: undefined, mutable: false, checkpoint: undefined,
- *   now, safetyLagMs: 120_000, since: undefined, defaultStart: now - 730 * DAY_MS,
- *   lookbackMs: 0, horizonMarginMs: 300_000 }).windows.length // 25
+ * planWindows({ spanDays: 30, horizonDays: undefined, mutable: false, checkpoint: undefined, now,
+ *   settings: { since: undefined, historyDays: 730, safetyLagMs: 120_000, lookbackDays: 0, horizonMarginMs: 300_000 } }).windows.length // 25
  */
 export function planWindows(input: WindowPlanInput): WindowPlan {
-  const end = input.now - input.safetyLagMs;
-  const horizonStart = horizonStartOf(input.now, input.horizonDays, input.horizonMarginMs);
+  const s = input.settings;
+  const end = input.now - s.safetyLagMs;
+  const horizonStart = horizonStartOf(input.now, input.horizonDays, s.horizonMarginMs);
   const cp = input.checkpoint;
   const windows: Window[] = [];
   let from: number;
@@ -70,10 +67,11 @@ export function planWindows(input: WindowPlanInput): WindowPlan {
     if (start < cp.windowEnd) windows.push(cp.cursor === undefined ? { start, end: cp.windowEnd } : { start, end: cp.windowEnd, cursor: cp.cursor });
     from = cp.windowEnd;
   } else {
-    const firstStart = input.since ?? input.defaultStart;
+    // A first sync starts at --since, else historyDays back.
+    const firstStart = s.since ?? input.now - s.historyDays * DAY_MS;
     let start: number;
     if (cp?.watermark === undefined) start = firstStart;
-    else start = Math.min(input.mutable ? cp.watermark - input.lookbackMs : cp.watermark, input.rescanFrom ?? Infinity);
+    else start = Math.min(input.mutable ? cp.watermark - s.lookbackDays * DAY_MS : cp.watermark, input.rescanFrom ?? Infinity);
     if (start < horizonStart) {
       // Only history never read counts as a gap; a look-back reaching past the horizon does not.
       const unread = cp?.watermark ?? start;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateBudgets } from '../../src/api/rateBudgets.js';
-import { ApiSandbox } from './apiSandbox.js';
+import { ApiSandbox } from '../support/sandbox.js';
 
 let sb: ApiSandbox;
 beforeAll(async () => {

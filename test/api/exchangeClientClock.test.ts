@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/apiError.js';
-import { ApiSandbox } from './apiSandbox.js';
+import { ApiSandbox } from '../support/sandbox.js';
 
 const skewMs = 120_000;
 let sb: ApiSandbox;

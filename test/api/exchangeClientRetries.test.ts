@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/apiError.js';
-import { ApiSandbox } from './apiSandbox.js';
+import { ApiSandbox } from '../support/sandbox.js';
 
 let sb: ApiSandbox;
 beforeAll(async () => {

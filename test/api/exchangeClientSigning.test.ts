@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/apiError.js';
 import { ExchangeClient } from '../../src/api/exchangeClient.js';
 import { TradeledgerError } from '../../src/errors.js';
-import { ApiSandbox } from './apiSandbox.js';
+import { ApiSandbox } from '../support/sandbox.js';
 
 let sb: ApiSandbox;
 beforeAll(async () => {

@@ -4,12 +4,12 @@ import { ApiError } from '../../src/api/apiError.js';
 import { preHash, secretProblem, sign } from '../../src/api/sign.js';
 import { loadConfig } from '../../src/cli/config/loadConfig.js';
 import { TradeledgerError } from '../../src/errors.js';
-import { ApiSandbox } from './apiSandbox.js';
+import { ApiSandbox } from '../support/sandbox.js';
 import { freshDatabase } from '../support/database.js';
 import { runSync } from '../../src/extract/runSync.js';
 import { hiddenCredentials } from '../../src/cli/config/hiddenCredentials.js';
-import { testSyncOptions } from '../extract/testSync.js';
-import { diffAgainstTruth } from '../extract/groundTruth.js';
+import { testSyncOptions } from '../support/testSync.js';
+import { diffAgainstTruth } from '../support/groundTruth.js';
 
 let sb: ApiSandbox;
 beforeAll(async () => {
@@ -70,7 +70,7 @@ describe('RSA API keys (SHA256withRSA, api-notes.md)', () => {
     const fresh = await freshDatabase();
     try {
       const account = { uid: rsa.uid, name: 'main', kind: 'main' as const, parentName: undefined, credentials: hiddenCredentials({ apiKey: rsa.apiKey, secretKey: rsa.secretKey, passphrase: rsa.passphrase }) };
-      const result = await runSync(testSyncOptions(sb.sandbox, fresh.db, [], { accounts: [account], streams: ['deposits', 'spotFills'] }));
+      const result = await runSync(testSyncOptions(sb.sandbox, fresh.db, [], { accounts: [account], sync: { streams: ['deposits', 'spotFills'] } }));
       expect([result.status, result.errors]).toEqual(['ok', []]);
       const { differences, compared } = await diffAgainstTruth(sb.sandbox, fresh.db, [rsa.uid]);
       expect(compared).toBeGreaterThan(0);

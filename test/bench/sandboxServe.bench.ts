@@ -50,7 +50,7 @@ function ask<T>(proc: ChildProcess, message?: string): Promise<T> {
 async function walk(baseUrl: string, key: AccountLine, stream: HistoryStream, partition: Partition, now: number): Promise<[number, number]> {
   const plan = planWindows({
     spanDays: stream.spanDays, horizonDays: stream.horizonDays, mutable: stream.mutable, checkpoint: undefined, now,
-    safetyLagMs: 120_000, since: undefined, defaultStart: now - 730 * DAY_MS, lookbackMs: 7 * DAY_MS, horizonMarginMs: 300_000,
+    settings: { safetyLagMs: 120_000, since: undefined, historyDays: 730, lookbackDays: 7, horizonMarginMs: 300_000 },
   });
   const path = endpoints[stream.endpoint].path;
   let records = 0;

@@ -23,8 +23,11 @@ const db = createDb(scratch.url, { maxConnections: 12 });
 try {
   const accounts = sandboxAccounts(sandbox.accounts);
   const result = await runSync({
-    db, baseUrl: sandbox.baseUrl, accounts, streams: undefined, since: sandbox.world.now() - 731 * DAY_MS, defaultHistoryDays: 730,
-    safetyLagMs: 0, lookbackDays: 7, horizonMarginMs: 300_000, windowDays: {}, concurrency: 8, symbols: undefined,
+    db, baseUrl: sandbox.baseUrl, accounts,
+    sync: {
+      streams: undefined, since: sandbox.world.now() - 731 * DAY_MS, historyDays: 730, safetyLagMs: 0, lookbackDays: 7,
+      horizonMarginMs: 300_000, windowDays: {}, concurrency: 8, parallelWindows: 4, symbols: undefined,
+    },
     client: { safetyFactor: 0.95, maxRetries: 6, retryBaseMs: 50, timeoutMs: 15_000, rateLimit: false, maxClockSkewMs: 60_000 },
     emit: () => undefined,
   });

@@ -6,7 +6,7 @@
 //   BENCH_SCALE=tiny BENCH_SAFETY=1 npx tsx test/bench/syncFirst.bench.ts
 //   BENCH_SYNC='{"concurrency":64}' ...    merged into the config file's "sync" section
 //   BENCH_FAULTS='slow=1:150' ...          sandbox faults; slow=1:MS delays every answer (a far exchange)
-//   BENCH_SCALE="$(npx tsx -e 'import("./test/bench/support/accountScale.ts").then(m => console.log(m.accountScale(200000)))')" ...
+//   BENCH_SCALE="$(npx tsx -e 'import("./test/bench/support/accountScale.js").then(m => console.log(m.accountScale(200000)))')" ...
 //
 // The minimum: for every (UID, endpoint) budget, the pages its stream partitions need (see
 // support/minimumRequests.ts) divided by the endpoint's rate; budgets run in parallel, so the
@@ -44,7 +44,7 @@ for (const safetyFactor of safetyFactors) {
     if (run.code !== 0) console.log(`sync exited ${run.code}; failed partitions:\n${run.failures.join('\n') || run.stderrTail.slice(-3000)}`);
     const budgets = minimumRequests(sandbox.world, {
       accounts, ...(streams ? { streams } : {}), lookback: true,
-      timing: { now, safetyLagMs: configDefaults.safetyLagSeconds * 1000, since: undefined, defaultStart: now - configDefaults.historyDays * DAY_MS, horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, lookbackMs: configDefaults.lookbackDays * DAY_MS },
+      timing: { now, safetyLagMs: configDefaults.safetyLagSeconds * 1000, since: undefined, historyDays: configDefaults.historyDays, horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, lookbackDays: configDefaults.lookbackDays },
     });
     const made = statsDelta(before, after);
     const limited = statsDelta(before, after, 'rateLimited');

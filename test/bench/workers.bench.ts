@@ -22,9 +22,9 @@ import { DAY_MS } from '../../src/api/endpoints.js';
 import { createDb } from '../../src/db/createDb.js';
 import { configDefaults } from '../../src/cli/config/syncConfig.js';
 import { startSandbox } from '../../src/sandbox/startSandbox.js';
-import { runCli } from '../cli/runCli.js';
-import { writeFirmConfig } from '../worker/firmConfig.js';
-import { startWorker, stopWorkers } from '../worker/workerProcesses.js';
+import { runCli } from '../support/runCli.js';
+import { writeFirmConfig } from '../support/firmConfig.js';
+import { startWorker, stopWorkers } from '../support/workerProcesses.js';
 import { machineInfo } from './support/machineInfo.js';
 import { markdownTable } from './support/markdownTable.js';
 import { minimumRequests } from './support/minimumRequests.js';
@@ -47,8 +47,8 @@ try {
   const { file, env, accounts } = writeFirmConfig(sandbox, { sync: { streams } });
   const now = Math.min(Date.now(), sandbox.world.now());
   const timing = {
-    now, safetyLagMs: configDefaults.safetyLagSeconds * 1000, since: undefined, defaultStart: now - configDefaults.historyDays * DAY_MS,
-    horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, lookbackMs: configDefaults.lookbackDays * DAY_MS,
+    now, safetyLagMs: configDefaults.safetyLagSeconds * 1000, since: undefined, historyDays: configDefaults.historyDays,
+    horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, lookbackDays: configDefaults.lookbackDays,
   };
   const minOf = new Map(accounts.map((a) => {
     const budgets = minimumRequests(sandbox.world, { accounts: [{ uid: a.uid, kind: 'main' }], streams, lookback: true, timing });

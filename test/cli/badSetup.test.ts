@@ -6,8 +6,8 @@ import type { FreshDatabase } from '../support/database.js';
 import { control, startTestSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../support/sandbox.js';
 import { exitCodes } from '../../src/errors.js';
-import { runCli } from './runCli.js';
-import { writeSandboxConfig } from './sandboxConfig.js';
+import { runCli } from '../support/runCli.js';
+import { writeSandboxConfig } from '../support/sandboxConfig.js';
 
 let sandbox: RunningSandbox;
 let fresh: FreshDatabase;

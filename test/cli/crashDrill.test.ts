@@ -8,10 +8,10 @@ import type { RunningSandbox } from '../support/sandbox.js';
 import { DAY_MS } from '../../src/api/endpoints.js';
 import { runSync } from '../../src/extract/runSync.js';
 import { historyStreams } from '../../src/extract/streamRegistry.js';
-import { diffAgainstTruth } from '../extract/groundTruth.js';
-import { sandboxUids, testSyncOptions } from '../extract/testSync.js';
-import { runCli, startCli } from './runCli.js';
-import { writeSandboxConfig } from './sandboxConfig.js';
+import { diffAgainstTruth } from '../support/groundTruth.js';
+import { sandboxUids, testSyncOptions } from '../support/testSync.js';
+import { runCli, startCli } from '../support/runCli.js';
+import { writeSandboxConfig } from '../support/sandboxConfig.js';
 
 let sandbox: RunningSandbox;
 let crashed: FreshDatabase;
@@ -90,7 +90,7 @@ describe('crash drill: kill -9 the sync at random points, rerun', () => {
     const { differences } = await diffAgainstTruth(sandbox, crashed.db, sandboxUids(sandbox));
     expect(differences.slice(0, 10)).toEqual([]);
 
-    const result = await runSync(testSyncOptions(sandbox, clean.db, [], { since }));
+    const result = await runSync(testSyncOptions(sandbox, clean.db, [], { sync: { since } }));
     expect(result.status).toBe('ok');
     const [a, b] = await Promise.all([contents(crashed.db), contents(clean.db)]);
     for (const table of Object.keys(b)) {

@@ -7,8 +7,8 @@ import { startTestSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../support/sandbox.js';
 import { DAY_MS } from '../../src/api/endpoints.js';
 import { exitCodes } from '../../src/errors.js';
-import { runCli, startCli } from './runCli.js';
-import { writeSandboxConfig } from './sandboxConfig.js';
+import { runCli, startCli } from '../support/runCli.js';
+import { writeSandboxConfig } from '../support/sandboxConfig.js';
 
 let sandbox: RunningSandbox;
 let fresh: FreshDatabase;

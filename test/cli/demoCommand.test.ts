@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
-import type { CliResult } from './runCli.js';
+import type { CliResult } from '../support/runCli.js';
 
 // The README's main command: sandbox -> sync -> reports, on whatever DATABASE_URL says.
 describe('tradeledger demo', () => {

@@ -6,7 +6,7 @@ import { parse } from 'csv-parse/sync';
 import pg from 'pg';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
-import { runCli } from './runCli.js';
+import { runCli } from '../support/runCli.js';
 
 // The path held-out checks take: `import transactions` then `gains`, no sync. Hand-computed (UK):
 //   1 May   1000 GBP -> 0.1 BTC, fee 10 GBP          BTC pool 0.1, cost 1010 (fee into cost)

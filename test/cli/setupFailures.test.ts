@@ -6,9 +6,9 @@ import type { FreshDatabase } from '../support/database.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../support/sandbox.js';
 import { exitCodes } from '../../src/errors.js';
-import { runCli } from './runCli.js';
-import type { CliResult } from './runCli.js';
-import { writeSandboxConfig } from './sandboxConfig.js';
+import { runCli } from '../support/runCli.js';
+import type { CliResult } from '../support/runCli.js';
+import { writeSandboxConfig } from '../support/sandboxConfig.js';
 
 let sandbox: RunningSandbox;
 let fresh: FreshDatabase;

@@ -6,7 +6,7 @@ import { startTestSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../support/sandbox.js';
 import { DAY_MS } from '../../src/api/endpoints.js';
 import { main } from '../../src/cli/main.js';
-import { writeSandboxConfig } from './sandboxConfig.js';
+import { writeSandboxConfig } from '../support/sandboxConfig.js';
 
 let sandbox: RunningSandbox;
 let fresh: FreshDatabase;

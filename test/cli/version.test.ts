@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './runCli.js';
+import { runCli } from '../support/runCli.js';
 
 describe('tradeledger --version', () => {
   it('prints the package version and exits 0', async () => {

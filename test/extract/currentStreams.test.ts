@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { sandboxWithDatabase } from '../support/sandboxWithDatabase.js';
 import { runSync } from '../../src/extract/runSync.js';
-import { testSyncOptions } from './testSync.js';
+import { testSyncOptions } from '../support/testSync.js';
 
 const env = sandboxWithDatabase();
 
@@ -11,7 +11,7 @@ describe('pending trigger orders (a current-state stream)', () => {
     const stamps = async () => (await sql<{ run: string; n: string; unseen: string }>`
       SELECT max(seen_run_id)::text AS run, count(*)::text AS n, count(*) FILTER (WHERE last_seen_at IS NULL)::text AS unseen
       FROM plan_orders`.execute(env.fresh.db)).rows[0]!;
-    const first = await runSync(testSyncOptions(env.sandbox, env.fresh.db, [], { streams: ['planOrders'] }));
+    const first = await runSync(testSyncOptions(env.sandbox, env.fresh.db, [], { sync: { streams: ['planOrders'] } }));
     expect(first.status).toBe('ok');
     const a = await stamps();
     expect(Number(a.n)).toBeGreaterThan(0);
@@ -19,7 +19,7 @@ describe('pending trigger orders (a current-state stream)', () => {
     expect(a.run).toBe(first.runId);
     const seenAt = (await sql<{ t: Date }>`SELECT max(last_seen_at) AS t FROM plan_orders`.execute(env.fresh.db)).rows[0]!.t;
 
-    const second = await runSync(testSyncOptions(env.sandbox, env.fresh.db, [], { streams: ['planOrders'] }));
+    const second = await runSync(testSyncOptions(env.sandbox, env.fresh.db, [], { sync: { streams: ['planOrders'] } }));
     expect(second.status).toBe('ok');
     const total = Object.values(second.counts).reduce((s, c) => ({ updated: s.updated + c.updated, unchanged: s.unchanged + c.unchanged }), { updated: 0, unchanged: 0 });
     expect(total.updated).toBe(0);

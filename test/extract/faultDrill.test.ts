@@ -8,8 +8,8 @@ import type { RunningSandbox } from '../support/sandbox.js';
 import { runSync } from '../../src/extract/runSync.js';
 import type { SyncResult } from '../../src/extract/runSync.js';
 import { jsonLinesProgress } from '../../src/cli/progress/jsonLinesProgress.js';
-import { diffAgainstTruth } from './groundTruth.js';
-import { sandboxUids, testSyncOptions } from './testSync.js';
+import { diffAgainstTruth } from '../support/groundTruth.js';
+import { sandboxUids, testSyncOptions } from '../support/testSync.js';
 
 let sandbox: RunningSandbox;
 let fresh: FreshDatabase;

@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import { sandboxAccounts } from '../../src/cli/config/sandboxAccounts.js';
 import type { SyncOptions } from '../../src/extract/syncOptions.js';
 import type { RunningSandbox } from '../support/sandbox.js';
-import { diffAgainstTruth } from './groundTruth.js';
-import { testSyncOptions } from './testSync.js';
+import { diffAgainstTruth } from '../support/groundTruth.js';
+import { testSyncOptions } from '../support/testSync.js';
 
 /** The spot fills path (X2), the stream these tests feed odd pages to. */
 export const fillsPath = '/api/v2/spot/trade/fills';
@@ -15,7 +15,7 @@ export const fillsPath = '/api/v2/spot/trade/fills';
  */
 export function fillsOnly(sandbox: RunningSandbox, db: Kysely<any>, baseUrl: string): SyncOptions {
   const main = sandboxAccounts(sandbox.accounts).find((a) => a.kind === 'main')!;
-  return testSyncOptions(sandbox, db, [], { baseUrl, accounts: [main], streams: ['spotFills'], client: { ...testSyncOptions(sandbox, db).client, maxRetries: 2 } });
+  return testSyncOptions(sandbox, db, [], { baseUrl, accounts: [main], sync: { streams: ['spotFills'] }, client: { ...testSyncOptions(sandbox, db).client, maxRetries: 2 } });
 }
 
 /** The main account's uid. */

@@ -46,7 +46,8 @@ beforeAll(async () => {
     }
     return changed ? a.json : undefined;
   });
-  const result = await runSync({ ...fillsOnly(sandbox, fresh.db, proxy.baseUrl), streams: ['spotFills', 'deposits'] });
+  const only = fillsOnly(sandbox, fresh.db, proxy.baseUrl);
+    const result = await runSync({ ...only, sync: { ...only.sync, streams: ['spotFills', 'deposits'] } });
   expect(result.errors).toEqual([]);
 });
 afterAll(async () => {

@@ -10,8 +10,8 @@ import { createParallelWindows } from '../../src/extract/syncState.js';
 import { DAY_MS } from '../../src/api/endpoints.js';
 import type { SyncEvent } from '../../src/extract/syncEvent.js';
 import { historyStreams } from '../../src/extract/streamRegistry.js';
-import { diffAgainstTruth } from './groundTruth.js';
-import { sandboxUids, testSyncOptions } from './testSync.js';
+import { diffAgainstTruth } from '../support/groundTruth.js';
+import { sandboxUids, testSyncOptions } from '../support/testSync.js';
 
 let sandbox: RunningSandbox;
 let serial: FreshDatabase;
@@ -56,8 +56,8 @@ describe('parallel windows (sync.parallelWindows)', () => {
   it('walk a long plan several windows at once and load exactly what one window at a time loads', async () => {
     const serialEvents: SyncEvent[] = [];
     const parallelEvents: SyncEvent[] = [];
-    const a = await runSync(testSyncOptions(sandbox, serial.db, serialEvents, { parallelWindows: 1 }));
-    const b = await runSync(testSyncOptions(sandbox, parallel.db, parallelEvents, { parallelWindows: 4 }));
+    const a = await runSync(testSyncOptions(sandbox, serial.db, serialEvents, { sync: { parallelWindows: 1 } }));
+    const b = await runSync(testSyncOptions(sandbox, parallel.db, parallelEvents, { sync: { parallelWindows: 4 } }));
     expect([a.status, b.status]).toEqual(['ok', 'ok']);
     for (const db of [serial.db, parallel.db]) {
       const { differences, compared } = await diffAgainstTruth(sandbox, db, sandboxUids(sandbox));
@@ -95,11 +95,11 @@ describe('parallel windows (sync.parallelWindows)', () => {
     const [one, four] = await Promise.all([freshDatabase(), freshDatabase()]);
     try {
       const uid = sandboxUids(dense)[0]!;
-      const only = { streams: ['spotOrders'], accounts: testSyncOptions(dense, one.db).accounts.slice(0, 1) };
+      const only = { accounts: testSyncOptions(dense, one.db).accounts.slice(0, 1) };
       const oneEvents: SyncEvent[] = [];
       const fourEvents: SyncEvent[] = [];
-      const a = await runSync(testSyncOptions(dense, one.db, oneEvents, { ...only, parallelWindows: 1 }));
-      const b = await runSync(testSyncOptions(dense, four.db, fourEvents, { ...only, parallelWindows: 4 }));
+      const a = await runSync(testSyncOptions(dense, one.db, oneEvents, { ...only, sync: { streams: ['spotOrders'], parallelWindows: 1 } }));
+      const b = await runSync(testSyncOptions(dense, four.db, fourEvents, { ...only, sync: { streams: ['spotOrders'], parallelWindows: 4 } }));
       expect([a.status, b.status]).toEqual(['ok', 'ok']);
       expect(fourEvents.some((e) => e.type === 'windows-added'), 'the window was cut up').toBe(true);
       expect(oneEvents.some((e) => e.type === 'windows-added')).toBe(false);
@@ -136,7 +136,7 @@ describe('parallel windows (sync.parallelWindows)', () => {
       await createParallelWindows(db.db, key, [older, newer], '0');
       await sql`UPDATE sync_windows SET done = true WHERE window_start = ${new Date(newer.start).toISOString()}::timestamptz`.execute(db.db);
       const events: SyncEvent[] = [];
-      const only = { streams: ['spotOrders'], accounts: testSyncOptions(sandbox, db.db).accounts.slice(0, 1) };
+      const only = { sync: { streams: ['spotOrders'] }, accounts: testSyncOptions(sandbox, db.db).accounts.slice(0, 1) };
       // --dry-run counts the window owed first, from its start.
       const dry = await planSync(testSyncOptions(sandbox, db.db, [], only));
       const line = dry.lines.find((l) => l.stream === 'spotOrders')!;

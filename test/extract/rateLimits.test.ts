@@ -5,7 +5,7 @@ import { startTestSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../support/sandbox.js';
 import { DAY_MS } from '../../src/api/endpoints.js';
 import { runSync } from '../../src/extract/runSync.js';
-import { testSyncOptions } from './testSync.js';
+import { testSyncOptions } from '../support/testSync.js';
 
 let sandbox: RunningSandbox;
 let fresh: FreshDatabase;
@@ -27,8 +27,10 @@ describe('rate budgets', () => {
     const options = testSyncOptions(sandbox, fresh.db);
     const result = await runSync({
       ...options,
-      since: sandbox.world.now() - 45 * DAY_MS,
-      streams: ['marginRecords', 'taxSpotRecords', 'deposits', 'transfers', 'futuresFills', 'positions', 'subAccountApiKeys'],
+      sync: {
+        ...options.sync, since: sandbox.world.now() - 45 * DAY_MS,
+        streams: ['marginRecords', 'taxSpotRecords', 'deposits', 'transfers', 'futuresFills', 'positions', 'subAccountApiKeys'],
+      },
       client: { ...options.client, rateLimit: true, safetyFactor: 0.8 },
     });
     expect(result.errors).toEqual([]);

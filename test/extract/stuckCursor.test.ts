@@ -38,7 +38,8 @@ describe('a cursor that does not move (page 2 answers page 1 again)', () => {
       return a.page === 2 ? firstPages.get(window) : undefined;
     });
     const rewrittenBefore = proxy.rewritten;
-    const faulty = await runSync({ ...fillsOnly(sandbox, fresh.db, proxy.baseUrl), parallelWindows });
+    const only = fillsOnly(sandbox, fresh.db, proxy.baseUrl);
+    const faulty = await runSync({ ...only, sync: { ...only.sync, parallelWindows } });
     expect(proxy.rewritten).toBeGreaterThan(rewrittenBefore);
     expect(faulty.status).toBe('partial'); // the CLI's exit 3
     expect(faulty.errors.map((e) => e.stream)).toContain('spotFills');
@@ -49,7 +50,7 @@ describe('a cursor that does not move (page 2 answers page 1 again)', () => {
     expect((await fillDifferences(sandbox, fresh.db)).some((d) => d.endsWith('missing'))).toBe(true);
 
     proxy.rewrite(undefined);
-    const clean = await runSync({ ...fillsOnly(sandbox, fresh.db, proxy.baseUrl), parallelWindows });
+    const clean = await runSync({ ...only, sync: { ...only.sync, parallelWindows } });
     expect(clean.errors).toEqual([]);
     expect(clean.status).toBe('ok');
     expect(await fillDifferences(sandbox, fresh.db)).toEqual([]);

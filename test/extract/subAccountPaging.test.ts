@@ -7,7 +7,7 @@ import { startMutatingProxy } from '../support/mutatingProxy.js';
 import type { MutatingProxy } from '../support/mutatingProxy.js';
 import { runSync } from '../../src/extract/runSync.js';
 import { sandboxAccounts } from '../../src/cli/config/sandboxAccounts.js';
-import { testSyncOptions } from './testSync.js';
+import { testSyncOptions } from '../support/testSync.js';
 
 const subAccountsPath = '/api/v2/user/virtual-subaccount-list';
 
@@ -37,7 +37,7 @@ function stuckFullPage(real: any): unknown {
 describe('the sub-account listing (E10) with a cursor that does not move', () => {
   it('fails the sub-account snapshot instead of returning part of the list, and a clean rerun is ok', async () => {
     const main = sandboxAccounts(sandbox.accounts).find((a) => a.kind === 'main')!;
-    const options = testSyncOptions(sandbox, fresh.db, [], { baseUrl: proxy.baseUrl, accounts: [main], streams: ['subAccounts'] });
+    const options = testSyncOptions(sandbox, fresh.db, [], { baseUrl: proxy.baseUrl, accounts: [main], sync: { streams: ['subAccounts'] } });
     proxy.rewrite((a) => (a.path === subAccountsPath ? stuckFullPage(a.json) : undefined));
     const faulty = await runSync(options);
     expect(proxy.rewritten).toBeGreaterThan(0);

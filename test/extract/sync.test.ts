@@ -6,8 +6,8 @@ import { control, startTestSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../support/sandbox.js';
 import { runSync } from '../../src/extract/runSync.js';
 import { historyStreams } from '../../src/extract/streamRegistry.js';
-import { diffAgainstTruth } from './groundTruth.js';
-import { sandboxUids, testSyncOptions } from './testSync.js';
+import { diffAgainstTruth } from '../support/groundTruth.js';
+import { sandboxUids, testSyncOptions } from '../support/testSync.js';
 
 let sandbox: RunningSandbox;
 let fresh: FreshDatabase;
@@ -62,7 +62,7 @@ describe('sync against the sandbox', () => {
   it('reads single positions through E12 only on demand', async () => {
     const e12 = () => Object.values(sandbox.stats.requests['E12'] ?? {}).reduce((a, n) => a + n, 0);
     expect(e12(), 'a full sync does not call E12').toBe(0);
-    const result = await runSync(testSyncOptions(sandbox, fresh.db, [], { streams: ['positions', 'singlePositions'] }));
+    const result = await runSync(testSyncOptions(sandbox, fresh.db, [], { sync: { streams: ['positions', 'singlePositions'] } }));
     expect(result.errors).toEqual([]);
     const partitions = Object.keys(result.counts).filter((k) => k.includes('/singlePositions/'));
     expect(partitions.length).toBeGreaterThan(0);
@@ -121,7 +121,7 @@ describe('sync against the sandbox', () => {
     expect(orderId, 'the sandbox has a live order').toBeDefined();
     await control(sandbox, 'settle', { uid: main.uid, resource: 'spotOrders', id: orderId });
     // No look-back: the history windows do not reach the order again, only the E15 refresh does.
-    const result = await runSync(testSyncOptions(sandbox, fresh.db, [], { streams: ['spotOrders'], lookbackDays: 0 }));
+    const result = await runSync(testSyncOptions(sandbox, fresh.db, [], { sync: { streams: ['spotOrders'], lookbackDays: 0 } }));
     expect(result.status).toBe('ok');
     expect(result.counts[`${main.name}/spotOrders/live-refresh`]!.updated).toBeGreaterThanOrEqual(1);
     const o = await sql<{ status: string; updated_at: Date; first_seen_at: Date }>`SELECT status, updated_at, first_seen_at FROM spot_orders WHERE account_uid = ${main.uid} AND order_id = ${orderId}`.execute(fresh.db);

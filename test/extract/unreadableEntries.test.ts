@@ -43,7 +43,8 @@ describe('page entries that are not records, and bytes that are not UTF-8', () =
       const [before, after] = JSON.stringify(a.json).split('@@BAD@@');
       return Buffer.concat([Buffer.from(`${before}12`), Buffer.from([0xff, 0xfe]), Buffer.from(`34${after}`)]);
     });
-    const result = await runSync({ ...fillsOnly(sandbox, fresh.db, proxy.baseUrl), streams: ['spotFills', 'positions'] });
+    const only = fillsOnly(sandbox, fresh.db, proxy.baseUrl);
+    const result = await runSync({ ...only, sync: { ...only.sync, streams: ['spotFills', 'positions'] } });
     expect(result.errors).toEqual([]);
   });
   afterAll(async () => {

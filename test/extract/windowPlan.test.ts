@@ -5,8 +5,8 @@ import type { WindowPlanInput } from '../../src/extract/windowPlan.js';
 
 const now = Date.UTC(2026, 5, 1, 12);
 const base: WindowPlanInput = {
-  spanDays: 30, horizonDays: undefined, mutable: false, checkpoint: undefined, now, safetyLagMs: 120_000,
-  since: undefined, defaultStart: now - 365 * DAY_MS, lookbackMs: 7 * DAY_MS, horizonMarginMs: 300_000,
+  spanDays: 30, horizonDays: undefined, mutable: false, checkpoint: undefined, now,
+  settings: { safetyLagMs: 120_000, since: undefined, historyDays: 365, lookbackDays: 7, horizonMarginMs: 300_000 },
 };
 
 function expectContiguous(windows: readonly { start: number; end: number }[]): void {
@@ -25,7 +25,7 @@ describe('planWindows', () => {
   });
 
   it('uses one window when the endpoint has no span limit, and --since over the default', () => {
-    const plan = planWindows({ ...base, spanDays: undefined, since: now - 10 * DAY_MS });
+    const plan = planWindows({ ...base, spanDays: undefined, settings: { ...base.settings, since: now - 10 * DAY_MS } });
     expect(plan.windows).toEqual([{ start: now - 10 * DAY_MS, end: now - 120_000 }]);
   });
 
@@ -55,7 +55,7 @@ describe('planWindows', () => {
   });
 
   it('does not call a look-back that reaches past the horizon a gap', () => {
-    const plan = planWindows({ ...base, spanDays: 90, horizonDays: 90, mutable: true, lookbackMs: 200 * DAY_MS, checkpoint: { watermark: now - DAY_MS } });
+    const plan = planWindows({ ...base, spanDays: 90, horizonDays: 90, mutable: true, settings: { ...base.settings, lookbackDays: 200 }, checkpoint: { watermark: now - DAY_MS } });
     expect(plan.gap).toBeUndefined();
     expect(plan.windows[0]!.start).toBe(now - 90 * DAY_MS + 300_000);
   });
@@ -69,7 +69,7 @@ describe('planWindows', () => {
 
 describe('planWindows and --since', () => {
   it('applies --since to a first sync only; later runs go on from the watermark', () => {
-    const plan = planWindows({ ...base, since: now - 300 * DAY_MS, checkpoint: { watermark: now - DAY_MS } });
+    const plan = planWindows({ ...base, settings: { ...base.settings, since: now - 300 * DAY_MS }, checkpoint: { watermark: now - DAY_MS } });
     expect(plan.windows[0]!.start).toBe(now - DAY_MS);
   });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { sandboxWithDatabase } from '../support/sandboxWithDatabase.js';
-import { testSyncOptions } from '../extract/testSync.js';
+import { testSyncOptions } from '../support/testSync.js';
 import { runSync } from '../../src/extract/runSync.js';
 import { runGains } from '../../src/gains/runGains.js';
 import { ledgerEvents } from '../../src/gains/ledgerEvents.js';

@@ -10,8 +10,8 @@ import { importTransactions } from '../../src/imports/importTransactions.js';
 import { runReports } from '../../src/reports/runReports.js';
 import { reportPeriod } from '../../src/reports/reportPeriod.js';
 import { TradeledgerError } from '../../src/errors.js';
-import { memoryFile } from './memoryFile.js';
-import { runCli } from '../cli/runCli.js';
+import { memoryFile } from '../support/memoryFile.js';
+import { runCli } from '../support/runCli.js';
 
 const ecb = 'Date,USD,GBP,\n2025-03-04,1.0625,0.83,\n2025-03-03,1.05,0.825,\n2025-02-28,1.04,0.82,\n';
 const koinly = `Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { portalFixture, wholeHistory } from './portalFixture.js';
 import { startChromium, submitLogin } from './browser.js';
-import { runCli } from '../cli/runCli.js';
+import { runCli } from '../support/runCli.js';
 
 // Screenshots are test artifacts: .tradeledger/test-artifacts/portal/ (ignored by git).
 const artifacts = path.resolve('.tradeledger/test-artifacts/portal');

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { portalFixture } from './portalFixture.js';
 import { startChromium, submitLogin } from './browser.js';
-import { runCli } from '../cli/runCli.js';
+import { runCli } from '../support/runCli.js';
 import { accountHealthCache } from '../../src/portal/accountHealth.js';
 import { setGrants } from '../../src/portal/portalUsers.js';
 

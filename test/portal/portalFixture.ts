@@ -5,7 +5,7 @@ import type { FreshDatabase } from '../support/database.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../support/sandbox.js';
 import { runSync } from '../../src/extract/runSync.js';
-import { testSyncOptions, sandboxUids } from '../extract/testSync.js';
+import { testSyncOptions, sandboxUids } from '../support/testSync.js';
 import { startPortal } from '../../src/portal/startPortal.js';
 import type { RunningPortal } from '../../src/portal/startPortal.js';
 import { addUser } from '../../src/portal/portalUsers.js';

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { parse } from 'csv-parse/sync';
 import { sandboxWithDatabase } from '../support/sandboxWithDatabase.js';
 import { runSync } from '../../src/extract/runSync.js';
-import { testSyncOptions, sandboxUids } from '../extract/testSync.js';
+import { testSyncOptions, sandboxUids } from '../support/testSync.js';
 import { runReports } from '../../src/reports/runReports.js';
 import { reportFiles, reportFormats } from '../../src/reports/reportFormats.js';
 import { reportPreview } from '../../src/portal/reportPreview.js';

@@ -10,8 +10,8 @@ import type { FreshDatabase } from '../support/database.js';
 import { control, standardKeys, startTestSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../support/sandbox.js';
 import { call } from '../support/signedClient.js';
-import { runCli } from '../cli/runCli.js';
-import { writeSandboxConfig } from '../cli/sandboxConfig.js';
+import { runCli } from '../support/runCli.js';
+import { writeSandboxConfig } from '../support/sandboxConfig.js';
 
 let sandbox: RunningSandbox;
 let fresh: FreshDatabase;

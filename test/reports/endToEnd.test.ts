@@ -11,7 +11,7 @@ import type { FreshDatabase } from '../support/database.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../support/sandbox.js';
 import { runSync } from '../../src/extract/runSync.js';
-import { testSyncOptions } from '../extract/testSync.js';
+import { testSyncOptions } from '../support/testSync.js';
 import { runReports } from '../../src/reports/runReports.js';
 import { reportPeriod } from '../../src/reports/reportPeriod.js';
 import type { ReportFormat } from '../../src/reports/reportFormats.js';

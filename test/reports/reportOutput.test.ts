@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitCodes } from '../../src/errors.js';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
-import { runCli, startCli } from '../cli/runCli.js';
+import { runCli, startCli } from '../support/runCli.js';
 import { fixtureSql } from './ledgerFixture.js';
 import { reportFiles } from '../../src/reports/reportFormats.js';
 

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { parse } from 'csv-parse/sync';
 import { sandboxWithDatabase } from '../support/sandboxWithDatabase.js';
 import { runSync } from '../../src/extract/runSync.js';
-import { testSyncOptions } from '../extract/testSync.js';
+import { testSyncOptions } from '../support/testSync.js';
 import { runReports } from '../../src/reports/runReports.js';
 import { reportPeriod } from '../../src/reports/reportPeriod.js';
 import type { ReportFormat } from '../../src/reports/reportFormats.js';

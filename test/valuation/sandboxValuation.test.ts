@@ -2,9 +2,9 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { sql } from 'kysely';
 import { sandboxWithDatabase } from '../support/sandboxWithDatabase.js';
 import { runSync } from '../../src/extract/runSync.js';
-import { testSyncOptions } from '../extract/testSync.js';
+import { testSyncOptions } from '../support/testSync.js';
 import { importFx } from '../../src/imports/importFx.js';
-import { memoryFile } from '../imports/memoryFile.js';
+import { memoryFile } from '../support/memoryFile.js';
 
 const DAY = 86_400_000;
 const env = sandboxWithDatabase();

@@ -4,7 +4,7 @@ import { Decimal } from 'decimal.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { importFx } from '../../src/imports/importFx.js';
 import { importTransactions } from '../../src/imports/importTransactions.js';
-import { memoryFile } from '../imports/memoryFile.js';
+import { memoryFile } from '../support/memoryFile.js';
 import { valuationSummary } from '../../src/valuation/valuationSummary.js';
 
 // ECB layout (trailing comma included); 2025-03-01/02 are a weekend without rates.

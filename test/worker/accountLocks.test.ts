@@ -5,7 +5,7 @@ import { runSync } from '../../src/extract/runSync.js';
 import { holdSyncLock } from '../../src/extract/syncLock.js';
 import { TradeledgerError } from '../../src/errors.js';
 import { sandboxAccounts } from '../../src/cli/config/sandboxAccounts.js';
-import { testSyncOptions } from '../extract/testSync.js';
+import { testSyncOptions } from '../support/testSync.js';
 
 const env = sandboxWithDatabase();
 
@@ -16,22 +16,22 @@ describe('per-account sync locks', () => {
     // Another process (a worker) holds account b.
     const other = await holdSyncLock(env.fresh.db, [b!.uid!]);
     try {
-      const ok = await runSync(testSyncOptions(env.sandbox, env.fresh.db, [], { accounts: [a!], streams: ['deposits'] }));
+      const ok = await runSync(testSyncOptions(env.sandbox, env.fresh.db, [], { accounts: [a!], sync: { streams: ['deposits'] } }));
       expect(ok.status).toBe('ok');
-      const refused = await runSync(testSyncOptions(env.sandbox, env.fresh.db, [], { accounts: [b!], streams: ['deposits'] })).then(() => undefined, (e: unknown) => e);
+      const refused = await runSync(testSyncOptions(env.sandbox, env.fresh.db, [], { accounts: [b!], sync: { streams: ['deposits'] } })).then(() => undefined, (e: unknown) => e);
       expect(refused).toBeInstanceOf(TradeledgerError);
       expect((refused as TradeledgerError).code).toBe('SYNC_RUNNING');
       expect((refused as TradeledgerError).message).toContain(`"${b!.name}"`);
       expect((refused as TradeledgerError).retryable, 'a worker retries it later').toBe(true);
       // A sync of both is refused as a whole, and leaves a's lock free again.
-      const both = await runSync(testSyncOptions(env.sandbox, env.fresh.db, [], { accounts: [a!, b!], streams: ['deposits'] })).then(() => undefined, (e: unknown) => e);
+      const both = await runSync(testSyncOptions(env.sandbox, env.fresh.db, [], { accounts: [a!, b!], sync: { streams: ['deposits'] } })).then(() => undefined, (e: unknown) => e);
       expect((both as TradeledgerError).code).toBe('SYNC_RUNNING');
       const again = await holdSyncLock(env.fresh.db, [a!.uid!]);
       await again.release();
     } finally {
       await other.release();
     }
-    const after = await runSync(testSyncOptions(env.sandbox, env.fresh.db, [], { accounts: [b!], streams: ['deposits'] }));
+    const after = await runSync(testSyncOptions(env.sandbox, env.fresh.db, [], { accounts: [b!], sync: { streams: ['deposits'] } }));
     expect(after.status).toBe('ok');
     const runs = await sql<{ account_uids: string[]; status: string }>`SELECT account_uids, status FROM sync_runs ORDER BY id`.execute(env.fresh.db);
     expect(runs.rows).toEqual([{ account_uids: [a!.uid], status: 'ok' }, { account_uids: [b!.uid], status: 'ok' }]);
@@ -41,7 +41,7 @@ describe('per-account sync locks', () => {
     const { rows: [live] } = await sql<{ id: string }>`INSERT INTO sync_runs (account_uids, backend_pid) VALUES (ARRAY['x'], pg_backend_pid()) RETURNING id::text`.execute(env.fresh.db);
     const { rows: [dead] } = await sql<{ id: string }>`INSERT INTO sync_runs (account_uids, backend_pid) VALUES (ARRAY['y'], 2147483000) RETURNING id::text`.execute(env.fresh.db);
     const [a] = sandboxAccounts(env.sandbox.accounts);
-    await runSync(testSyncOptions(env.sandbox, env.fresh.db, [], { accounts: [a!], streams: ['deposits'] }));
+    await runSync(testSyncOptions(env.sandbox, env.fresh.db, [], { accounts: [a!], sync: { streams: ['deposits'] } }));
     const { rows } = await sql<{ id: string; status: string }>`SELECT id::text, status FROM sync_runs WHERE id IN (${live!.id}::bigint, ${dead!.id}::bigint) ORDER BY id`.execute(env.fresh.db);
     expect(rows).toEqual([{ id: live!.id, status: 'running' }, { id: dead!.id, status: 'interrupted' }]);
   });

@@ -4,10 +4,10 @@ import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../support/sandbox.js';
-import { runCli } from '../cli/runCli.js';
-import { writeFirmConfig } from './firmConfig.js';
-import { jobsLeft, startWorker, stopWorkers, waitFor } from './workerProcesses.js';
-import type { WorkerProcess } from './workerProcesses.js';
+import { runCli } from '../support/runCli.js';
+import { writeFirmConfig } from '../support/firmConfig.js';
+import { jobsLeft, startWorker, stopWorkers, waitFor } from '../support/workerProcesses.js';
+import type { WorkerProcess } from '../support/workerProcesses.js';
 
 let sandbox: RunningSandbox;
 let fresh: FreshDatabase;

@@ -4,11 +4,11 @@ import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../support/sandbox.js';
-import { runCli } from '../cli/runCli.js';
-import { diffAgainstTruth } from '../extract/groundTruth.js';
-import { writeFirmConfig } from './firmConfig.js';
-import { jobsLeft, overlappingRuns, startWorker, stopWorkers, waitFor } from './workerProcesses.js';
-import type { WorkerProcess } from './workerProcesses.js';
+import { runCli } from '../support/runCli.js';
+import { diffAgainstTruth } from '../support/groundTruth.js';
+import { writeFirmConfig } from '../support/firmConfig.js';
+import { jobsLeft, overlappingRuns, startWorker, stopWorkers, waitFor } from '../support/workerProcesses.js';
+import type { WorkerProcess } from '../support/workerProcesses.js';
 
 // Four client accounts with enough deposits that one sync takes a few seconds at the real rate
 // limits (40 pages at 10 requests/s), so a worker can be killed in the middle of one.

@@ -1,4 +1,4 @@
-import type { SyncAccount } from '../../extract/syncOptions.js';
+import type { ClientSettings, SyncAccount, SyncSettings } from '../../extract/syncOptions.js';
 
 /**
  * The frozen, fully layered configuration of one command run (defaults, then the file, then the
@@ -11,19 +11,7 @@ export interface SyncConfig {
   readonly baseUrl: string;
   readonly databaseUrl: string | undefined;
   readonly accounts: readonly SyncAccount[];
-  readonly sync: {
-    readonly since: number | undefined;
-    readonly historyDays: number;
-    readonly safetyLagMs: number;
-    readonly lookbackDays: number;
-    readonly horizonMarginMs: number;
-    readonly concurrency: number;
-    /** Windows of one partition walked at once on a long plan (1 = one after another). */
-    readonly parallelWindows: number;
-    readonly symbols: readonly string[] | undefined;
-    readonly streams: readonly string[] | undefined;
-    readonly windowDays: Readonly<Record<string, number>>;
-  };
+  readonly sync: SyncSettings;
   /** The workers' nightly enqueue (cron pattern, UTC); undefined = none. Validated when loaded. */
   readonly schedule: string | undefined;
   readonly worker: {
@@ -34,14 +22,7 @@ export interface SyncConfig {
     /** On SIGTERM, how long a running sync may go on before its job is handed back. */
     readonly stopGraceMs: number;
   };
-  readonly client: {
-    readonly safetyFactor: number;
-    readonly maxRetries: number;
-    readonly retryBaseMs: number;
-    readonly timeoutMs: number;
-    readonly rateLimit: boolean;
-    readonly maxClockSkewMs: number;
-  };
+  readonly client: ClientSettings;
 }
 
 /** The defaults every layer starts from. */

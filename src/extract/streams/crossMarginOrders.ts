@@ -1,6 +1,6 @@
 import type { HistoryStream, Partition } from '../streamDef.js';
 import { listWithCursor } from '../pageReaders.js';
-import { ms, num, text } from '../column.js';
+import { ms, num, text } from '../../load/column.js';
 
 /**
  * E13 cross-margin current orders. The endpoint needs a symbol, so each configured (or listed)
@@ -20,6 +20,7 @@ export const crossMarginOrders: HistoryStream = {
   timeField: 'cTime',
   idField: 'orderId',
   readPage: listWithCursor(['orderList', 'resultList'], 'minId', 'orderId'),
+  needsSymbols: true,
   demo: false,
   sub: true,
   columns: {

@@ -1,5 +1,5 @@
 import type { Partition, SnapshotStream } from '../streamDef.js';
-import { text } from '../column.js';
+import { text } from '../../load/column.js';
 import { asEntries } from '../asList.js';
 
 const demoTypes = ['susdt-futures', 'scoin-futures', 'susdc-futures'] as const;

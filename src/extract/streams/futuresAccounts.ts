@@ -1,6 +1,6 @@
 import type { SnapshotStream } from '../streamDef.js';
 import { byProductType } from '../partitions.js';
-import { num, text } from '../column.js';
+import { num, text } from '../../load/column.js';
 import { asEntries } from '../asList.js';
 
 /** E14 futures accounts, one row per margin coin and product type, each run. */

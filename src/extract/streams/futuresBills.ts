@@ -1,7 +1,7 @@
 import type { HistoryStream } from '../streamDef.js';
 import { listWithCursor } from '../pageReaders.js';
 import { byProductType } from '../partitions.js';
-import { ms, num, text } from '../column.js';
+import { ms, num, text } from '../../load/column.js';
 
 /** X6 futures account bills: funding fees, realized PnL, fees; 30-day windows. */
 export const futuresBills: HistoryStream = {

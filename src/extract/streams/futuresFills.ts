@@ -1,7 +1,7 @@
 import type { HistoryStream } from '../streamDef.js';
 import { listWithCursor } from '../pageReaders.js';
 import { byProductType } from '../partitions.js';
-import { json, ms, num, text } from '../column.js';
+import { json, ms, num, text } from '../../load/column.js';
 
 /** X5 futures fills, every product type; feeDetail is an array here. */
 export const futuresFills: HistoryStream = {

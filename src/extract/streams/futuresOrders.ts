@@ -1,7 +1,7 @@
 import type { HistoryStream } from '../streamDef.js';
 import { listWithCursor } from '../pageReaders.js';
 import { byProductType } from '../partitions.js';
-import { ms, num, text } from '../column.js';
+import { ms, num, text } from '../../load/column.js';
 
 /** E21 futures history orders, every product type; the endpoint sees only 90 days back. */
 export const futuresOrders: HistoryStream = {

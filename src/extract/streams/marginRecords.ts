@@ -1,7 +1,7 @@
 import type { HistoryStream } from '../streamDef.js';
 import { arrayBySmallestId } from '../pageReaders.js';
 import { byMarginType } from '../partitions.js';
-import { ms, num, text } from '../column.js';
+import { ms, num, text } from '../../load/column.js';
 
 /** E5 margin transaction records: 30-day windows, 500 a page, crossed and isolated. */
 export const marginRecords: HistoryStream = {

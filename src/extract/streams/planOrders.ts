@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { HistoryStream, Partition } from '../streamDef.js';
 import { listWithCursor } from '../pageReaders.js';
 import { byProductType } from '../partitions.js';
-import { ms, num, text } from '../column.js';
+import { ms, num, text } from '../../load/column.js';
 
 const planTypes = ['normal_plan', 'track_plan', 'profit_loss'] as const;
 

@@ -32,7 +32,7 @@ export const prices: DerivedStream = {
     const needed = await sql<{ symbol: string; hour: Date }>`
       SELECT ps.symbol, n.hour
       FROM (SELECT DISTINCT coin, date_trunc('hour', ts) AS hour FROM ledger
-            WHERE coin IS NOT NULL AND ts < to_timestamp(${run.timing.now} / 1000.0)) n
+            WHERE coin IS NOT NULL AND ts < to_timestamp(${run.now} / 1000.0)) n
       JOIN price_symbols ps ON ps.coin = n.coin
       WHERE NOT EXISTS (
         SELECT 1 FROM price_coverage c
@@ -89,7 +89,7 @@ async function fetchRange(run: AccountRun, q: CandleRequest, counts: StreamCount
        RETURNING (xmax = 0) AS inserted`,
       [q.symbol, run.runId, ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => candles.map((c) => c[i] ?? null)), candles.map((c) => JSON.stringify(c))]);
     // Only complete hours count as read; the running hour is asked again next run.
-    const complete = Math.min(q.endTime, Math.floor(run.timing.now / HOUR) * HOUR);
+    const complete = Math.min(q.endTime, Math.floor(run.now / HOUR) * HOUR);
     if (complete > q.from) {
       await client.query(
         `INSERT INTO price_coverage (symbol, granularity, range_from, range_to, run_id)

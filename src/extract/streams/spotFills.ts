@@ -1,7 +1,7 @@
 import type { HistoryStream } from '../streamDef.js';
 import { arrayBySmallestId } from '../pageReaders.js';
 import { single } from '../partitions.js';
-import { json, ms, num, text } from '../column.js';
+import { json, ms, num, text } from '../../load/column.js';
 
 /** X2 spot fills: immutable once made. */
 export const spotFills: HistoryStream = {

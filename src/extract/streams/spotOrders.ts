@@ -1,11 +1,12 @@
 import type { HistoryStream } from '../streamDef.js';
 import { arrayBySmallestId } from '../pageReaders.js';
 import { single } from '../partitions.js';
-import { jsonText, ms, num, text } from '../column.js';
+import { jsonText, ms, num, text } from '../../load/column.js';
 
 /**
  * X1 spot history orders. Orders fill and cancel after creation, so the stream is mutable; the
- * orders still live at the last sync are also refreshed through E15 (refreshLiveSpotOrders).
+ * orders still live at the last sync that the windows did not cover are refreshed through E15.
+ * Fee rows need the coin an order receives, so it reads the symbol list.
  */
 export const spotOrders: HistoryStream = {
   kind: 'history',
@@ -22,6 +23,8 @@ export const spotOrders: HistoryStream = {
   idField: 'orderId',
   readPage: arrayBySmallestId('orderId'),
   fees: 'spotOrder',
+  needsSymbols: true,
+  refreshLive: { endpoint: 'spotOrderInfo', idParam: 'orderId', statusColumn: 'status', liveStatuses: ['live', 'partially_filled'], timeColumn: 'c_time' },
   demo: false,
   sub: true,
   columns: {

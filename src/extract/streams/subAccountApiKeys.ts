@@ -1,5 +1,5 @@
 import type { Partition, SnapshotStream } from '../streamDef.js';
-import { text, textArray } from '../column.js';
+import { text, textArray } from '../../load/column.js';
 import { asEntries } from '../asList.js';
 
 /**

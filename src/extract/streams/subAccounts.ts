@@ -1,6 +1,6 @@
 import type { SnapshotStream } from '../streamDef.js';
 import { single } from '../partitions.js';
-import { text, textArray } from '../column.js';
+import { text, textArray } from '../../load/column.js';
 import { fetchSubAccounts } from '../fetchSubAccounts.js';
 
 /** E10 virtual sub-accounts of a main account, paged by endId, each run. */

@@ -1,7 +1,7 @@
 import type { HistoryStream } from '../streamDef.js';
 import { arrayBySmallestId } from '../pageReaders.js';
 import { single } from '../partitions.js';
-import { ms, num, text } from '../column.js';
+import { ms, num, text } from '../../load/column.js';
 
 /** X7 tax spot records: 30-day windows (configurable), 500 a page, 1 request/s. */
 export const taxSpotRecords: HistoryStream = {

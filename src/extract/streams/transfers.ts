@@ -1,7 +1,7 @@
 import type { HistoryStream } from '../streamDef.js';
 import { arrayBySmallestId } from '../pageReaders.js';
 import { single } from '../partitions.js';
-import { ms, num, text } from '../column.js';
+import { ms, num, text } from '../../load/column.js';
 
 /** E19 main/sub transfers initiated by the account: 90-day windows, mutable status. */
 export const transfers: HistoryStream = {

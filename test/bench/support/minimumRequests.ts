@@ -3,18 +3,12 @@ import type { EndpointName } from '../../../src/api/endpoints.js';
 import { historyStreams } from '../../../src/extract/streamRegistry.js';
 import type { HistoryStream, Partition } from '../../../src/extract/streamDef.js';
 import { planWindows } from '../../../src/extract/windowPlan.js';
-import type { Checkpoint, Window } from '../../../src/extract/windowPlan.js';
+import type { Checkpoint, PlanSettings, Window } from '../../../src/extract/windowPlan.js';
 import type { HistoryResource, World } from '../../../src/sandbox/world.js';
 
 /** The clock and settings a sync plans its windows with (see planWindows). */
-export interface MinimumTiming {
-  now: number;
-  safetyLagMs: number;
-  since: number | undefined;
-  defaultStart: number;
-  horizonMarginMs: number;
-  lookbackMs: number;
-}
+/** The run's start and the sync settings a window plan reads. */
+export type MinimumTiming = PlanSettings & { now: number };
 
 export interface MinimumInput {
   accounts: readonly { uid: string; kind: 'main' | 'sub' | 'demo' }[];
@@ -71,8 +65,7 @@ export function minimumRequests(world: World, input: MinimumInput): BudgetMinimu
         const t = input.timing;
         const plan = planWindows({
           spanDays: stream.spanDays, horizonDays: stream.horizonDays, mutable: stream.mutable && input.lookback,
-          rescanFrom: input.rescanFrom?.get(key), checkpoint: cp, now: t.now, safetyLagMs: t.safetyLagMs, since: t.since,
-          defaultStart: t.defaultStart, lookbackMs: t.lookbackMs, horizonMarginMs: t.horizonMarginMs,
+          rescanFrom: input.rescanFrom?.get(key), checkpoint: cp, now: t.now, settings: t,
         });
         const def = endpoints[stream.endpoint];
         const limit: number = 'limit' in def ? def.limit.max : stream.limit;

@@ -46,8 +46,8 @@ export async function nightlyRun(input: NightlyInput): Promise<string> {
   const run = await runSyncProcess(['--config', input.file, ...input.args], { ...input.env, DATABASE_URL: input.databaseUrl });
   const after = await sandboxStats(input.sandbox.baseUrl);
   const timing = {
-    now, safetyLagMs: configDefaults.safetyLagSeconds * 1000, since: undefined, defaultStart: now - configDefaults.historyDays * DAY_MS,
-    horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, lookbackMs: configDefaults.lookbackDays * DAY_MS,
+    now, safetyLagMs: configDefaults.safetyLagSeconds * 1000, since: undefined, historyDays: configDefaults.historyDays,
+    horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, lookbackDays: configDefaults.lookbackDays,
   };
   const strict = minimumRequests(input.sandbox.world, { accounts: input.accounts, timing, checkpoints, rescanFrom, lookback: false });
   const designed = minimumRequests(input.sandbox.world, { accounts: input.accounts, timing, checkpoints, rescanFrom, lookback: true });

@@ -1,11 +1,12 @@
 import type pg from 'pg';
 import type { FeeRow } from '../normalize/feeRow.js';
 import type { Column } from './column.js';
-import type { LeanRow } from './rowPlan.js';
-import { leanBatchJson } from './storableRows.js';
-import { sqlColumn, sqlProblems } from './rowPlan.js';
-import { columnTypes, q } from './upsertPage.js';
-import type { UpsertCounts } from './upsertPage.js';
+import type { LeanRow } from './recordMapper.js';
+import { leanBatchJson } from './storableJson.js';
+import { sqlColumn, sqlProblems } from './column.js';
+import { sqlIdentifier as q } from '../db/sqlText.js';
+import { columnTypeOf, columnTypes } from './columnTypes.js';
+import type { UpsertCounts } from './columnTypes.js';
 
 /** The history table a lean batch goes to. Its primary key is account_uid, partition and record key columns. */
 export interface LeanTarget {
@@ -31,7 +32,7 @@ export interface LeanFees {
 
 /**
  * One statement that upserts a batch of lean rows (typed columns derived from raw in SQL, see
- * rowPlan), touches only rows whose raw or problems changed, replaces the fee rows of the changed
+ * recordMapper), touches only rows whose raw or problems changed, replaces the fee rows of the changed
  * records, and runs `alongside` (the checkpoint) in the same statement: all of it commits or none
  * does, without BEGIN/COMMIT round trips. Rows must be unique by key.
  *
@@ -49,11 +50,7 @@ export async function upsertLean(
   const params: unknown[] = [...(alongside?.params ?? [])];
   const param = (value: unknown) => { params.push(value); return `$${params.length}`; };
   const types = await columnTypes(client, target.table);
-  const typeOf = (c: string) => {
-    const t = types.get(c);
-    if (t === undefined) throw new Error(`upsertLean: the table ${target.table} has no column "${c}"`);
-    return t;
-  };
+  const typeOf = columnTypeOf(target.table, types);
   const account = param(constants.account);
   const names: string[] = ['account_uid'];
   const select: string[] = [`${account}::text`];
@@ -100,7 +97,7 @@ function feeStatements(fees: LeanFees, account: string, param: (v: unknown) => s
   const flat: Record<string, unknown>[] = [];
   for (const [sourceId, rows] of fees.byId) {
     rows.forEach((f, seq) => flat.push({
-      // (An id holding NUL is stored with U+FFFD, as its record is: see storableRows.)
+      // (An id holding NUL is stored with U+FFFD, as its record is: see storableJson.)
       source_id: sourceId.replaceAll('\u0000', '\uFFFD'), seq, coin: f.coin, paid: f.paid, platform_deducted: f.platformDeducted,
       coupon_covered: f.couponCovered, payable_in_received_coin: f.payableInReceivedCoin, format: f.format, rebate: f.rebate,
     }));

@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import { startCli } from '../cli/runCli.js';
-import type { CliResult } from '../cli/runCli.js';
+import { startCli } from './runCli.js';
+import type { CliResult } from './runCli.js';
 
 /** A `tradeledger worker` child process and what it logged. */
 export interface WorkerProcess {

@@ -1,7 +1,7 @@
 /**
  * Measures response decoding on a 500-record page: plain JSON.parse (loses digits), lossless-json
  * on every body, and decodeBody (JSON.parse unless a number is unsafe). Run by hand:
- *   npx tsx test/api/decodeBody.measure.ts
+ *   npx tsx test/bench/decodeBody.bench.ts
  * It prints a table; it is not a test.
  */
 import { parse as parseLossless } from 'lossless-json';

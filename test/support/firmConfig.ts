@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunningSandbox } from '../support/sandbox.js';
+import type { RunningSandbox } from './sandbox.js';
 
 /** A sandbox client account (`--accounts N`) as a config file lists it. */
 export interface FirmAccount { name: string; uid: string }

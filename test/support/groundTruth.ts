@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import type { RunningSandbox } from '../support/sandbox.js';
+import type { RunningSandbox } from './sandbox.js';
 
 /** Where each sandbox resource lands: table, id column, partition column (if any), time field. */
 export const resourceTables: Record<string, { table: string; id: string; partition?: string; time: string }> = {

@@ -1,7 +1,12 @@
 import { parseFeeDetail } from '../normalize/parseFeeDetail.js';
 import type { FeeRow } from '../normalize/feeRow.js';
 import { receivedCoin } from '../normalize/receivedCoin.js';
-import type { FeeForm } from './streamDef.js';
+
+/** How fee rows are derived from a stream's records (parseFeeDetail's form). */
+export type FeeForm = 'spotOrder' | 'spotFill' | 'futuresFill';
+
+/** The table fee rows name as their source, per form. */
+export const feeSource: Readonly<Record<FeeForm, string>> = { spotOrder: 'spot_orders', spotFill: 'spot_fills', futuresFill: 'futures_fills' };
 
 /** Spot symbol -> base and quote coin, for the coin newFees amounts are in. */
 export type SymbolCoins = (symbol: string) => { baseCoin: string; quoteCoin: string } | undefined;

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunningSandbox } from '../support/sandbox.js';
+import type { RunningSandbox } from './sandbox.js';
 import { sandboxAccounts } from '../../src/cli/config/sandboxAccounts.js';
 
 /**

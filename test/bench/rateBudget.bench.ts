@@ -2,7 +2,7 @@
  * Measures how close the client runs to the spec rate and whether the sandbox ever answers 429:
  * 100 concurrent requests to E19 (20/s), evenly spaced (burst 1, the default) and with a burst of
  * one second's worth, and 12 to E5 (1/s), per safety factor. Run by hand:
- *   npx tsx test/api/rateBudget.measure.ts
+ *   npx tsx test/bench/rateBudget.bench.ts
  */
 import { ExchangeClient } from '../../src/api/exchangeClient.js';
 import { RateBudgets } from '../../src/api/rateBudgets.js';

@@ -1,4 +1,4 @@
-import type { LeanRow } from './rowPlan.js';
+import type { LeanRow } from './recordMapper.js';
 
 /** What a record with NUL characters is flagged with. */
 export const nulProblem = 'the record holds NUL characters (\\u0000), which PostgreSQL cannot store in text or jsonb; they are stored as U+FFFD';
@@ -10,7 +10,7 @@ export const nulProblem = 'the record holds NUL characters (\\u0000), which Post
 export const replacementProblem = 'the record holds U+FFFD, the replacement character: the exchange sent bytes there that are not valid UTF-8 (or that character itself), so the text around it may be damaged';
 
 /**
- * The JSON arrays a lean batch travels as (raw records, and the values sent beside them), made
+ * The JSON arrays a batch (history or snapshot) travels as (raw records, and the values sent beside them), made
  * storable: PostgreSQL's text and jsonb refuse U+0000, and one such character would fail the
  * whole batch on every run. The usual batch costs one search of its JSON text; a record that
  * does hold NUL is stored with U+FFFD in its place and flagged.
@@ -24,24 +24,6 @@ export function leanBatchJson(rows: readonly LeanRow[]): { raws: string; sets: s
   if (!raws.includes('\\u0000') && !sets.includes('\\u0000') && !raws.includes('\uFFFD')) return { raws, sets };
   const fixed = rows.map(storable);
   return { raws: JSON.stringify(fixed.map((r) => r.raw)), sets: JSON.stringify(fixed.map((r) => r.set)) };
-}
-
-/**
- * One row of values (upsertPage's form) made storable as leanBatchJson does: every U+0000 becomes
- * U+FFFD, and the text[] at `problemsAt` (when there is one) gains the flag.
- *
- * @example
- * const batch = JSON.stringify(rows.map((r) => storableValues(r, columns.indexOf('problems'))));
- */
-export function storableValues(row: readonly unknown[], problemsAt: number): readonly unknown[] {
-  const fixed = withoutNul(row);
-  const replaced = JSON.stringify(row).includes('\uFFFD');
-  if (!fixed.changed && !replaced) return row;
-  const values = [...(fixed.value as unknown[])];
-  const problems = values[problemsAt];
-  const added = [...(fixed.changed ? [nulProblem] : []), ...(replaced ? [replacementProblem] : [])];
-  if (problemsAt >= 0 && Array.isArray(problems)) values[problemsAt] = [...problems, ...added];
-  return values;
 }
 
 function storable(row: LeanRow): LeanRow {

@@ -2,13 +2,15 @@ import type { Kysely } from 'kysely';
 import type { ClientBase } from 'pg';
 import { withTransaction } from '../db/withTransaction.js';
 import { poolOf } from '../db/createDb.js';
-import { upsertLean } from './upsertLean.js';
-import type { LeanConstants, LeanFees, LeanTarget } from './upsertLean.js';
-import type { UpsertCounts } from './upsertPage.js';
-import type { LeanRow } from './rowPlan.js';
+import { upsertLean } from './upsertHistory.js';
+import type { LeanConstants, LeanFees, LeanTarget } from './upsertHistory.js';
+import type { UpsertCounts } from './columnTypes.js';
+import { sqlIdentifier as q } from '../db/sqlText.js';
+import type { LeanRow } from './recordMapper.js';
 import { asyncCommit } from './asyncCommit.js';
 
-export interface PageLoad {
+/** A batch of pages to commit: rows, their fee rows and the checkpoint that says they were read. */
+export interface BatchLoad {
   readonly target: LeanTarget;
   readonly constants: LeanConstants;
   readonly rows: readonly LeanRow[];
@@ -27,9 +29,9 @@ export interface PageLoad {
  * Rows are deduplicated by key first (a window edge or a page overlap can repeat a record).
  *
  * @example
- * const counts = await loadPage(db, { target, constants, rows, alongside: checkpointStatement(state, checkpoint) });
+ * const counts = await loadBatch(db, { target, constants, rows, alongside: checkpointStatement(state, checkpoint) });
  */
-export async function loadPage(db: Kysely<any>, load: PageLoad): Promise<UpsertCounts> {
+export async function loadBatch(db: Kysely<any>, load: BatchLoad): Promise<UpsertCounts> {
   const unique = new Map<string, LeanRow>();
   for (const r of load.rows) unique.set(r.key, r);
   const rows = [...unique.values()];
@@ -57,9 +59,9 @@ export async function loadPage(db: Kysely<any>, load: PageLoad): Promise<UpsertC
 
 async function touchSeen(client: ClientBase, target: LeanTarget, constants: LeanConstants, rows: LeanRow[]): Promise<void> {
   const arrays = target.key.map((_, n) => rows.map((r) => r.keyValues[n]));
-  const match = target.key.map((k, n) => `t."${k}" = u.k${n}`).join(' AND ');
+  const match = target.key.map((k, n) => `t.${q(k)} = u.k${n}`).join(' AND ');
   const unnest = target.key.map((_, n) => `$${n + 3}::text[]`).join(', ');
   const names = target.key.map((_, n) => `k${n}`).join(', ');
-  await client.query(`UPDATE "${target.table}" t SET last_seen_at = now(), seen_run_id = $2::bigint
+  await client.query(`UPDATE ${q(target.table)} t SET last_seen_at = now(), seen_run_id = $2::bigint
     FROM unnest(${unnest}) AS u(${names}) WHERE t.account_uid = $1 AND ${match}`, [constants.account, constants.runId, ...arrays]);
 }
