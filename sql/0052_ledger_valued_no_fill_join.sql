@@ -1,24 +1,33 @@
--- ledger_valued(fiat), same columns, rules and values as sql/0027, with fewer joins per row
--- (issue 11's benchmark: valuing the ledger at >= 0.5x the speed of a plain COPY of it; measured
--- in BENCHMARKS.md). What changed, and why:
+-- ledger_valued(fiat), same columns, rules and values as sql/0027 (digit for digit), with fewer
+-- joins per row (issue 11's benchmark: valuing the ledger at >= 0.5x the speed of a plain COPY of
+-- it; measured in BENCHMARKS.md). What changed, and why:
 --
 --   * No join back to spot_fills. sql/0027 read the `ledger` view and joined each of its rows to
 --     spot_fills by (account, trade id) for the fill's quote amount and price: a hash join of the
---     whole ledger against every fill, which spilled to disk at the default work_mem. Here the spot
---     fill rows (a fill's two legs and its fees) are built from spot_fills and fees directly, by
---     the same SQL as the ledger view's first two branches (sql/0050), so they carry the fill's
---     amount, price, quote and base coin as they come; every other row is the ledger view's own
---     (`WHERE source <> 'spot_fills'`, which PostgreSQL applies by dropping the view's spot
---     branches). test/valuation/valuationRules.test.ts checks that the ledger columns of
---     ledger_valued are exactly the ledger view's rows, so the two cannot drift apart unnoticed.
---   * The quote, base coin and "quote is a stablecoin" of a symbol are worked out in the lateral
---     subquery the ledger view already uses for the quote, which PostgreSQL caches per symbol
---     (Memoize), instead of once per row.
+--     whole ledger against every fill, which spilled to disk at the default work_mem. Here a
+--     fill's two legs and its fees are built from spot_fills and fees directly, by the same SQL as
+--     the ledger view's first two branches (sql/0050), so they carry the fill's amount, price,
+--     quote and base coin as they come; likewise the imported transactions (the view's last
+--     branch) carry their Net Worth, instead of two subqueries per row. Every other row is the
+--     ledger view's own (`WHERE source NOT IN (...)`, which PostgreSQL applies by dropping the
+--     view's branches it excludes). test/valuation/valuedLedgerRows.test.ts checks that the ledger
+--     columns of ledger_valued are exactly the ledger view's rows, so the two cannot drift apart
+--     unnoticed, and that every value equals sql/0027's.
+--   * What depends only on the branch (which part of a fill a row is, whose candle prices it) is
+--     worked out in the branch; a symbol's quote, base coin and "quote is a stablecoin" in the
+--     lateral subquery the ledger view already uses for the quote, which PostgreSQL caches per
+--     symbol (Memoize).
 --   * The rate of a row's own currency (an imported Net Worth's, a fill's quote, a fiat coin) is
---     looked up only for rows whose currency is a fiat currency, and "is it fiat" / "is it a
---     stablecoin" are hash probes (`IN (SELECT ...)`, a hashed subplan) instead of a scan of an
---     array per row. sql/0027 joined every row to fx_rates_daily for it and computed the
---     currency's CASE expression twice per row.
+--     looked up only for rows whose currency is fiat ("is it fiat" is a hash probe, `IN (SELECT
+--     ...)`), by the two small functions below. sql/0027 joined every row to fx_rates_daily for
+--     it. They are functions rather than subqueries because the planner costs a subquery for every
+--     row even when a CASE runs it for few: that pushed the plan's cost past
+--     jit_optimize_above_cost, and JIT optimisation then cost seconds per call.
+--   * In USD the day's rate is not joined at all: every use of it is a CASE on the fiat that
+--     folds to a constant, and PostgreSQL removes a LEFT JOIN whose columns are not used. In USD
+--     no value is multiplied by 1 either (x * 1 is x with the same digits).
+--   * PARALLEL SAFE (it only reads), so a COPY of it may use parallel workers for the fills'
+--     scan as a COPY of the ledger does; an unmarked function made the whole query serial.
 --
 -- Rules and columns: sql/0026, sql/0027 and docs/valuation.md.
 
