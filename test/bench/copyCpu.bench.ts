@@ -34,7 +34,8 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 2); round++) {
       const stream = client.query(copyTo(`COPY (${query}) TO STDOUT`));
       await pipeline(stream, new Writable({ write(chunk: Buffer, _e, done) { bytes += chunk.length; done(); } }));
       const wall = (performance.now() - t0) / 1000;
-      console.log(`${wall.toFixed(2)} s wall, ${(backendCpuSeconds(pid) - cpu0).toFixed(2)} s backend CPU, ${bytes} bytes: ${query}`);
+      const label = query.replace(/\s+/g, ' ').slice(0, 70);
+      console.log(`${wall.toFixed(2)} s wall, ${(backendCpuSeconds(pid) - cpu0).toFixed(2)} s backend CPU, ${bytes} bytes: ${label}`);
     } finally {
       await client.end();
     }

@@ -1,5 +1,7 @@
-// Valuing a 1,000,000-row ledger (ledger_valued, sql/0026) next to a plain
-// COPY (SELECT * FROM ledger) TO STDOUT in the same run. Run by hand, results go to BENCHMARKS.md:
+// Valuing a 1,000,000-row ledger (ledger_valued, sql/0052) next to a plain
+// COPY (SELECT * FROM ledger) TO STDOUT in the same run, and next to the previous ledger_valued
+// (sql/0027's, created in the scratch database as ledger_valued_0027). Run by hand, results go to
+// BENCHMARKS.md:
 //
 //   npx tsx test/bench/valuation.bench.ts              # TEST_DATABASE_URL or the 5432 service
 //   BENCH_ROWS=200000 npx tsx test/bench/valuation.bench.ts
@@ -7,11 +9,16 @@
 // A scratch database is created, migrated and filled by SQL generate_series: 250k spot fills
 // (BTCUSDT, ETHUSDT, ETHBTC) -> 500k trade legs + 250k fee rows (USDT, BTC, BGB), 100k futures
 // bills -> 200k rows, 50k deposits (USDT, BTC, ETH, EUR); hourly candles for every hour the
-// ledger spans and an ECB file for 2024-2025 imported through import fx. Each variant runs twice
-// in alternation and the best time counts. Output goes to a counting sink (no disk).
+// ledger spans and an ECB file for 2024-2025 imported through import fx. Each variant runs
+// BENCH_ROUNDS times (default 2) in alternation and the best time counts. Output goes to a counting
+// sink (no disk). Before timing, the old and the new function's full outputs are compared as text
+// (md5 over the sorted md5s of every row's text, in USD and GBP), so a speed-up that changed any
+// digit of any row shows.
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { migrate } from '../../src/db/migrate.js';
@@ -83,6 +90,15 @@ async function copyOut(url: string, query: string): Promise<{ ms: number; rows: 
   });
 }
 
+// sql/0027's ledger_valued, renamed, for the paired old/new comparison.
+function oldFunctionSql(): string {
+  const text = readFileSync(new URL('../../sql/0027_ledger_valued_faster.sql', import.meta.url), 'utf8');
+  const start = text.indexOf('CREATE FUNCTION ledger_valued(');
+  const end = text.indexOf('$$;', start) + 3;
+  if (start < 0 || end < 3) throw new Error('sql/0027_ledger_valued_faster.sql: CREATE FUNCTION ledger_valued not found');
+  return text.slice(start, end).replace('CREATE FUNCTION ledger_valued(', 'CREATE FUNCTION ledger_valued_0027(');
+}
+
 async function main(): Promise<void> {
   console.log(machineInfo());
   console.log(`work_mem: ${workMem ?? 'server default'}`);
@@ -102,6 +118,12 @@ async function main(): Promise<void> {
     await onClient(dbUrl, (c) => c.query('ANALYZE'));
     const ledgerRows = await onClient(dbUrl, async (c) => Number((await c.query('SELECT count(*) AS n FROM ledger')).rows[0].n));
     console.log(`setup: ${ledgerRows} ledger rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    await onClient(dbUrl, (c) => c.query(oldFunctionSql()));
+    const digest = (fn: string, fiat: string) => `SELECT md5(string_agg(h, '' ORDER BY h)) AS d, count(*)::int AS n FROM (SELECT md5(t::text) AS h FROM ${fn}('${fiat}') t) x`;
+    for (const fiat of ['USD', 'GBP']) {
+      const [a, b] = await onClient(dbUrl, async (c) => [(await c.query(digest('ledger_valued_0027', fiat))).rows[0], (await c.query(digest('ledger_valued', fiat))).rows[0]]);
+      console.log(`equality ${fiat}: sql/0027 ${a.n} rows md5 ${a.d}, sql/0052 ${b.n} rows md5 ${b.d}: ${a.d === b.d && a.n === b.n ? 'IDENTICAL' : 'DIFFERENT'}`);
+    }
     const rules = await onClient(dbUrl, async (c) => (await c.query("SELECT price_source, count(*)::int AS n FROM ledger_valued('GBP') GROUP BY 1 ORDER BY 1")).rows);
     console.log(`rules used (GBP): ${rules.map((r: { price_source: string; n: number }) => `${r.price_source} ${r.n}`).join(', ')}`);
 
@@ -109,19 +131,27 @@ async function main(): Promise<void> {
       { name: 'COPY (SELECT * FROM ledger) TO STDOUT', query: 'SELECT * FROM ledger' },
       { name: "COPY (SELECT * FROM ledger_valued('USD')) TO STDOUT", query: "SELECT * FROM ledger_valued('USD')" },
       { name: "COPY (SELECT * FROM ledger_valued('GBP')) TO STDOUT", query: "SELECT * FROM ledger_valued('GBP')" },
+      { name: "old: COPY (SELECT * FROM ledger_valued_0027('USD')) TO STDOUT", query: "SELECT * FROM ledger_valued_0027('USD')" },
+      { name: "old: COPY (SELECT * FROM ledger_valued_0027('GBP')) TO STDOUT", query: "SELECT * FROM ledger_valued_0027('GBP')" },
     ];
     const runs = variants.map(() => [] as { ms: number; rows: number; bytes: number }[]);
-    for (let round = 0; round < 2; round++) {
-      for (let v = 0; v < variants.length; v++) runs[v]!.push(await copyOut(dbUrl, variants[v]!.query));
+    const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+    for (let round = 0; round < rounds; round++) {
+      for (let v = 0; v < variants.length; v++) {
+        const run = await copyOut(dbUrl, variants[v]!.query);
+        runs[v]!.push(run);
+        console.log(`round ${round + 1}: ${(run.ms / 1000).toFixed(2)} s ${variants[v]!.name}`);
+      }
     }
     const best = runs.map((r) => Math.min(...r.map((x) => x.ms)));
     const plain = best[0]!;
+    console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' / ')}`);
     console.log('\n| method | rows | best s | rows/s | speed vs plain COPY |\n|---|---:|---:|---:|---:|');
     variants.forEach((v, i) => {
       const rows = runs[i]![0]!.rows;
       console.log(`| ${v.name} | ${rows.toLocaleString('en-US')} | ${(best[i]! / 1000).toFixed(2)} | ${Math.round(rows / (best[i]! / 1000)).toLocaleString('en-US')} | ${(plain / best[i]!).toFixed(2)}x |`);
     });
-    console.log(`\ntarget: valuing >= 0.5x the speed of the plain COPY; USD ${(plain / best[1]!).toFixed(2)}x, GBP ${(plain / best[2]!).toFixed(2)}x`);
+    console.log(`\ntarget: valuing >= 0.5x the speed of the plain COPY; USD ${(plain / best[1]!).toFixed(2)}x, GBP ${(plain / best[2]!).toFixed(2)}x (sql/0027: USD ${(plain / best[3]!).toFixed(2)}x, GBP ${(plain / best[4]!).toFixed(2)}x)`);
   } finally {
     // BENCH_KEEP=1 leaves the database for EXPLAIN ANALYZE.
     if (process.env.BENCH_KEEP) console.log(`kept ${dbUrl}`);
