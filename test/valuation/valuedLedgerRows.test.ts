@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { importFx } from '../../src/imports/importFx.js';
 import { importTransactions } from '../../src/imports/importTransactions.js';
-import { memoryFile } from '../imports/memoryFile.js';
+import { memoryFile } from '../support/memoryFile.js';
 
 // ledger_valued (sql/0052) builds a spot fill's rows and the imported transactions' rows itself
 // (with the fill's amount and price, the Net Worth) instead of reading them from the ledger view
