@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { FeeRow } from '../normalize/feeRow.js';
 import type { Column } from './column.js';
@@ -108,7 +109,11 @@ export async function upsertLean(
   };
   const feeSql = fees ? feeStatements(fees, account, param) : undefined;
   const run = async (plain: boolean) => {
-    const res = await client.query<{ inserted: number; changed: number }>(statement(plain), params);
+    // A named (prepared) statement: each pooled connection parses and plans it once and then
+    // reuses the plan. The text depends only on the table, the stream, the form (plain or upsert)
+    // and whether fee rows and a checkpoint ride along, so a sync prepares a handful per connection.
+    const text = statement(plain);
+    const res = await client.query<{ inserted: number; changed: number }>({ name: statementName(text), text, values: params });
     return { inserted: res.rows[0]?.inserted ?? 0, changed: res.rows[0]?.changed ?? 0 };
   };
   const memo = options.insertFirst ? `${target.table}\u0000${constants.account}\u0000${JSON.stringify(constants.partition)}` : undefined;
@@ -129,6 +134,17 @@ export async function upsertLean(
   }
   const { inserted, changed } = result;
   return { inserted, updated: changed - inserted, unchanged: rows.length - changed };
+}
+
+// A prepared statement's name, from its text: equal texts share a name, different texts never do.
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `tl_lean_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+    statementNames.set(text, name);
+  }
+  return name;
 }
 
 // The fee rows of the records whose row changed replace what was there: rows past the new count

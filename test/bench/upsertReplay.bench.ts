@@ -36,8 +36,11 @@ const file = process.env.BENCH_BATCHES;
 if (!file || !existsSync(file)) throw new Error('upsertReplay: set BENCH_BATCHES to an NDJSON file from support/captureStatements.mjs (see the header of this file)');
 const variants = (process.env.BENCH_VARIANTS ?? 'base,named').split(',');
 const repeat = Number(process.env.BENCH_REPEAT ?? '2');
-const known = ['base', 'named', 'localeC', 'collateC', 'insertFirst', 'namedInsertFirst', 'namedCollateC'];
-for (const v of variants) if (!known.includes(v)) throw new Error(`upsertReplay: unknown variant "${v}"; known: ${known.join(', ')}`);
+// A variant is `base` or a `+`-joined set of the others, e.g. `localeC+insertFirst`.
+const known = ['named', 'localeC', 'collateC', 'insertFirst'];
+for (const v of variants) {
+  for (const part of v.split('+')) if (v !== 'base' && !known.includes(part)) throw new Error(`upsertReplay: unknown variant "${part}" in "${v}"; use base or a +-joined set of ${known.join(', ')}`);
+}
 
 const batches: Captured[] = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Captured);
 const rowsIn = (b: Captured) => {
@@ -45,6 +48,8 @@ const rowsIn = (b: Captured) => {
   return raws ? (JSON.parse(String(b.values[Number(raws[1]) - 1])) as unknown[]).length : 0;
 };
 const records = batches.reduce((n, b) => n + rowsIn(b), 0);
+// Price candles travel as text arrays, one request's page per statement ($3 holds the times).
+const candles = batches.reduce((n, b) => n + (b.text.includes('INSERT INTO price_candles') ? (b.values[2] as unknown[]).length : 0), 0);
 
 const adminUrl = withDefaultUser(process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test');
 const ownSql = new URL('../../sql/', import.meta.url).pathname;
@@ -79,22 +84,31 @@ const nameOf = (text: string) => `r_${createHash('sha256').update(text).digest('
 
 async function runVariant(variant: string): Promise<(string | number)[]> {
   const name = `tl_bench_replay_${randomBytes(4).toString('hex')}`;
-  await admin(`CREATE DATABASE "${name}"${variant === 'localeC' ? ` TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'` : ''}`);
+  const has = (part: string) => variant.split('+').includes(part);
+  await admin(`CREATE DATABASE "${name}"${has('localeC') ? ` TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'` : ''}`);
   const u = new URL(adminUrl);
   u.pathname = `/${name}`;
   try {
-    await migrate(u.toString(), { dir: variant.endsWith('ollateC') && variant !== 'localeC' ? ownSql : baseSql });
+    await migrate(u.toString(), { dir: has('collateC') ? ownSql : baseSql });
     const client = new pg.Client({ connectionString: u.toString() });
     await client.connect();
     try {
       await client.query('SET synchronous_commit = off');
       const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-      const named = variant.startsWith('named');
-      const insertFirst = variant.endsWith('nsertFirst');
+      if (process.env.BENCH_PG_PIDS === '1') console.log(`${variant}: backend pid ${pid}`);
+      const named = has('named');
+      const insertFirst = has('insertFirst');
       let fallbacks = 0;
       const cpu0 = backendCpuS(pid);
       const t0 = performance.now();
+      let candleCpuS = 0;
       for (const b of batches) {
+        if (b.text.includes('INSERT INTO price_candles')) {
+          const c0 = backendCpuS(pid);
+          await client.query(named ? { name: nameOf(b.text), text: b.text, values: b.values } : { text: b.text, values: b.values });
+          candleCpuS += backendCpuS(pid) - c0;
+          continue;
+        }
         if (insertFirst && b.text.includes('ROWS FROM')) {
           const text = plainInsert(b.text);
           try {
@@ -110,7 +124,8 @@ async function runVariant(variant: string): Promise<(string | number)[]> {
       const wallS = (performance.now() - t0) / 1000;
       const cpuS = backendCpuS(pid) - cpu0;
       const size = (await client.query<{ mb: string }>(`SELECT round(pg_database_size(current_database()) / 1e6) AS mb`)).rows[0]!.mb;
-      return [variant, batches.length, records, Number(wallS.toFixed(2)), Number(cpuS.toFixed(2)), Number((cpuS * 1e6 / records).toFixed(1)), fallbacks, size];
+      const historyCpuS = cpuS - candleCpuS;
+      return [variant, batches.length, records + candles, Number(wallS.toFixed(2)), Number(cpuS.toFixed(2)), Number((historyCpuS * 1e6 / records).toFixed(1)), Number((candleCpuS * 1e6 / Math.max(candles, 1)).toFixed(1)), fallbacks, size];
     } finally {
       await client.end();
     }
@@ -120,8 +135,8 @@ async function runVariant(variant: string): Promise<(string | number)[]> {
 }
 
 console.log(machineInfo());
-console.log(`- batches: ${file} (${batches.length} statements, ${records} history records); base schema ${baseSql}\n`);
-const header = ['variant', 'statements', 'records', 'wall s', 'backend CPU s', 'CPU µs/record', 'plain-insert fallbacks', 'db MB'];
+console.log(`- batches: ${file} (${batches.length} statements, ${records} history records, ${candles} price candles); base schema ${baseSql}\n`);
+const header = ['variant', 'statements', 'records + candles', 'wall s', 'backend CPU s', 'µs/history record', 'µs/candle', 'plain-insert fallbacks', 'db MB'];
 const rows: (string | number)[][] = [];
 for (let i = 0; i < repeat; i++) {
   for (const v of variants) {

@@ -29,10 +29,11 @@ describe('upsertLean with insertFirst', () => {
     // The real pool (autocommit statements), with the statements it was sent written down.
     const sent: { plain: boolean; failed: boolean }[] = [];
     const client = {
-      query: async (text: string, values: unknown[]) => {
+      query: async (config: string | { text: string }, values?: unknown[]) => {
+        const text = typeof config === 'string' ? config : config.text;
         const entry = { plain: !/INSERT INTO "spot_fills"[\s\S]*ON CONFLICT/.test(text), failed: true };
         if (text.includes('INSERT INTO "spot_fills"')) sent.push(entry);
-        const result = await pool.query(text, values);
+        const result = await pool.query(config, values);
         entry.failed = false;
         return result;
       },
@@ -72,7 +73,12 @@ describe('upsertLean with insertFirst', () => {
   it('is not used without the option: every batch is one upsert statement', async () => {
     const pool = poolOf(fresh.db);
     const texts: string[] = [];
-    const client = { query: (text: string, values: unknown[]) => { texts.push(text); return pool.query(text, values); } } as unknown as Parameters<typeof upsertLean>[0];
+    const client = {
+      query: (config: string | { text: string }, values?: unknown[]) => {
+        texts.push(typeof config === 'string' ? config : config.text);
+        return pool.query(config, values);
+      },
+    } as unknown as Parameters<typeof upsertLean>[0];
     const load = (ids: string[]) => upsertLean(client, target, { account: 'u-plain', partition: {}, runId: '1' }, ids.map((id) => plan.read(fill(id, '1'), {}, [])));
     expect(await load(['a', 'b'])).toEqual({ inserted: 2, updated: 0, unchanged: 0 });
     expect(await load(['c'])).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
