@@ -130,7 +130,9 @@ async function runVariant(variant: string): Promise<(string | number)[]> {
       await client.end();
     }
   } finally {
-    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    // BENCH_KEEP=1 keeps the databases (for EXPLAIN on loaded tables); drop them by hand.
+    if (process.env.BENCH_KEEP === '1') console.log(`kept database ${name}`);
+    else await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   }
 }
 
