@@ -41,7 +41,8 @@ export async function loadBatch(db: Kysely<any>, load: BatchLoad): Promise<Upser
     let broken = true;
     try {
       await asyncCommit(client);
-      const counts = await upsertLean(client, load.target, load.constants, rows, load.alongside, load.fees);
+      // No transaction around it, so a plain INSERT that meets an existing key can fail and be redone as an upsert.
+      const counts = await upsertLean(client, load.target, load.constants, rows, load.alongside, load.fees, { insertFirst: true });
       broken = false;
       return counts;
     } finally {

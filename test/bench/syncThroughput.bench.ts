@@ -49,6 +49,8 @@ for (const n of sizes) {
       [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])]);
     const cpu = process.cpuUsage(cpu0);
     const pgCpuS = pgCpu.stop();
+    // BENCH_PG_PIDS=1 prints the PostgreSQL backends' process ids, e.g. for `perf report --pid`.
+    if (process.env.BENCH_PG_PIDS === '1') console.log(`PostgreSQL backend pids: ${pgCpu.pids().join(',')} (sandbox: ${process.pid})`);
     const s1 = await sandboxStats(sandbox.baseUrl);
     if (run.code !== 0) console.log(`sync exited ${run.code}; failed partitions:\n${run.failures.join('\n') || run.stderrTail.slice(-3000)}`);
     const { records } = summaryTotals(run.summary);

@@ -38,7 +38,12 @@ export const prices: DerivedStream = {
         SELECT 1 FROM price_coverage c
         WHERE c.symbol = ps.symbol AND c.granularity = '1h' AND n.hour >= c.range_from AND n.hour < c.range_to)`.execute(run.db);
     const bySymbol = new Map<string, number[]>();
-    for (const r of needed.rows) bySymbol.set(r.symbol, [...(bySymbol.get(r.symbol) ?? []), r.hour.getTime()]);
+    for (const r of needed.rows) {
+      // push, not a copy per row: copying made this quadratic (7.5 of 60 sync CPU-s at 1M records).
+      const hours = bySymbol.get(r.symbol);
+      if (hours === undefined) bySymbol.set(r.symbol, [r.hour.getTime()]);
+      else hours.push(r.hour.getTime());
+    }
     const requests = [...bySymbol].flatMap(([symbol, hours]) => candleRequests(symbol, hours, LIMIT));
     counts.windows = requests.length;
     // The client's rate budget paces these; a few in flight hide the round trip.

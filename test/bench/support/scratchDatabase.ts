@@ -20,7 +20,11 @@ export interface ScratchDatabase {
 export async function scratchDatabase(label: string): Promise<ScratchDatabase> {
   const adminUrl = withDefaultUser(process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test');
   const name = `tl_bench_${label}_${randomBytes(4).toString('hex')}`;
-  await onAdmin(adminUrl, `CREATE DATABASE "${name}"`);
+  // BENCH_DB_LOCALE=C: the database's default collation is C (from template0), to measure what
+  // collation-aware text comparison costs against the server's default (C.UTF-8 here).
+  const locale = process.env.BENCH_DB_LOCALE;
+  if (locale !== undefined && !/^[A-Za-z0-9_.@-]+$/.test(locale)) throw new Error(`BENCH_DB_LOCALE "${locale}" is not a locale name; use e.g. C`);
+  await onAdmin(adminUrl, `CREATE DATABASE "${name}"${locale ? ` TEMPLATE template0 LC_COLLATE '${locale}' LC_CTYPE 'C.UTF-8'` : ''}`);
   const u = new URL(adminUrl);
   u.pathname = `/${name}`;
   const url = u.toString();

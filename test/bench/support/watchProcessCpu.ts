@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
  * // ... run the sync ...
  * const seconds = pgCpu.stop();
  */
-export function watchProcessCpu(match: (cmdline: string) => boolean): { stop: () => number } {
+export function watchProcessCpu(match: (cmdline: string) => boolean): { stop: () => number; pids: () => number[] } {
   const ticks = new Map<number, number>();
   const sample = () => {
     for (const entry of readdirSync('/proc')) {
@@ -30,6 +30,8 @@ export function watchProcessCpu(match: (cmdline: string) => boolean): { stop: ()
   const timer = setInterval(sample, 500);
   sample();
   return {
+    /** The process ids seen so far (for `perf report --pid`). */
+    pids: () => [...ticks.keys()],
     stop: () => {
       sample();
       clearInterval(timer);
