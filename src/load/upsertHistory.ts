@@ -3,8 +3,7 @@ import type pg from 'pg';
 import type { FeeRow } from '../normalize/feeRow.js';
 import type { Column } from './column.js';
 import type { LeanRow } from './recordMapper.js';
-import { leanBatchJson } from './storableJson.js';
-import { sqlColumn, sqlProblems } from './column.js';
+import { leanInsert } from './leanInsert.js';
 import { sqlIdentifier as q } from '../db/sqlText.js';
 import { columnTypeOf, columnTypes } from './columnTypes.js';
 import type { UpsertCounts } from './columnTypes.js';
@@ -70,22 +69,8 @@ export async function upsertLean(
   const types = await columnTypes(client, target.table);
   const typeOf = columnTypeOf(target.table, types);
   const account = param(constants.account);
-  const names: string[] = ['account_uid'];
-  const select: string[] = [`${account}::text`];
-  for (const c of target.partitionColumns) {
-    names.push(c);
-    select.push(`${param(constants.partition[c] ?? null)}::${typeOf(c)}`);
-  }
-  for (const [name, column] of Object.entries(target.columns)) {
-    names.push(name);
-    select.push(sqlColumn(name, column, typeOf(name)));
-  }
-  names.push('raw', 'problems', 'seen_run_id');
-  select.push('r', sqlProblems, `${param(constants.runId)}::bigint`);
-  // Raw records and the values sent beside them travel as two JSON arrays, zipped row by row.
-  const json = leanBatchJson(rows);
-  const raws = param(json.raws);
-  const sets = param(json.sets);
+  const { names, select, raws, sets } = leanInsert([['account_uid', `${account}::text`]], target,
+    constants.partition, 'seen_run_id', constants.runId, rows, typeOf, param);
   const key = ['account_uid', ...target.key];
   const assignments = names.filter((c) => !key.includes(c)).map((c) => `${q(c)} = EXCLUDED.${q(c)}`);
   const id = target.key[target.key.length - 1] ?? '';

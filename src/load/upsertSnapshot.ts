@@ -1,8 +1,7 @@
 import type pg from 'pg';
 import type { Column } from './column.js';
-import { sqlColumn, sqlProblems } from './column.js';
 import type { LeanRow } from './recordMapper.js';
-import { leanBatchJson } from './storableJson.js';
+import { leanInsert } from './leanInsert.js';
 import { sqlIdentifier as q } from '../db/sqlText.js';
 import { columnTypeOf, columnTypes } from './columnTypes.js';
 import type { UpsertCounts } from './columnTypes.js';
@@ -42,25 +41,9 @@ export async function upsertSnapshot(client: Pick<pg.ClientBase, 'query'>, targe
   const params: unknown[] = [];
   const param = (value: unknown) => { params.push(value); return `$${params.length}`; };
   const typeOf = columnTypeOf(target.table, await columnTypes(client, target.table));
-  const names: string[] = ['snapshot_at'];
-  const select: string[] = [`${param(constants.snapshotAt)}::timestamptz`];
-  if (target.accountColumn !== null) {
-    names.push(target.accountColumn);
-    select.push(`${param(constants.account)}::${typeOf(target.accountColumn)}`);
-  }
-  for (const c of target.partitionColumns) {
-    names.push(c);
-    select.push(`${param(constants.partition[c] ?? null)}::${typeOf(c)}`);
-  }
-  for (const [name, column] of Object.entries(target.columns)) {
-    names.push(name);
-    select.push(sqlColumn(name, column, typeOf(name)));
-  }
-  names.push('raw', 'problems', 'run_id');
-  select.push('r', sqlProblems, `${param(constants.runId)}::bigint`);
-  const json = leanBatchJson(rows);
-  const raws = param(json.raws);
-  const sets = param(json.sets);
+  const lead: [string, string][] = [['snapshot_at', `${param(constants.snapshotAt)}::timestamptz`]];
+  if (target.accountColumn !== null) lead.push([target.accountColumn, `${param(constants.account)}::${typeOf(target.accountColumn)}`]);
+  const { names, select, raws, sets } = leanInsert(lead, target, constants.partition, 'run_id', constants.runId, rows, typeOf, param);
   const key = ['snapshot_at', ...target.key];
   const assignments = names.filter((c) => !key.includes(c)).map((c) => `${q(c)} = EXCLUDED.${q(c)}`);
   const res = await client.query<{ inserted: number; changed: number }>(
