@@ -46,6 +46,9 @@ export function portalFixture(policy: Partial<SessionPolicy> = {}): PortalFixtur
     f.granted = uids[0]!;
     f.other = uids[1]!;
     f.pool = new pg.Pool({ connectionString: f.fresh.url, max: 3 });
+    // The database is dropped WITH (FORCE) at the end; a pooled client that is still closing then
+    // gets 57P01, which the pool re-emits: without a listener that is an uncaught exception.
+    f.pool.on('error', () => {});
     f.admin = { username: 'root-admin', password: 'admin password 1' };
     f.accountant = { username: 'anna', password: 'accountant password 1' };
     await addUser(f.pool, { ...f.admin, role: 'admin', accounts: [] });
