@@ -3,35 +3,18 @@ import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { portalFixture, wholeHistory } from './portalFixture.js';
-import { startChromium, submitLogin } from './browser.js';
+import { browserForTests, portalArtifacts as artifacts, submitLogin } from './browser.js';
 import { runCli } from '../support/runCli.js';
 
-// Screenshots are test artifacts: .tradeledger/test-artifacts/portal/ (ignored by git).
-const artifacts = path.resolve('.tradeledger/test-artifacts/portal');
-
+// Screenshots go to .tradeledger/test-artifacts/portal/ (portalArtifacts, ignored by git).
 const f = portalFixture({ maxFailuresPerUser: 3, idleMs: 30 * 60_000 });
-let browser: Awaited<ReturnType<typeof startChromium>>;
-let context: BrowserContext;
-let scratch: string;
-
-beforeAll(async () => {
-  browser = await startChromium();
-  context = browser.context;
-  scratch = await mkdtemp(path.join(tmpdir(), 'tl-portal-browser-'));
-  await mkdir(artifacts, { recursive: true });
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
-});
+const b = browserForTests('tl-portal-browser-');
 beforeEach(async () => {
-  await context.clearCookies();
   f.clock.offsetMs = 0;
   await f.pool.query('DELETE FROM portal_login_failures');
 });
@@ -42,13 +25,13 @@ async function signIn(page: Page, who: { username: string; password: string }): 
 
 describe('signing in and out', () => {
   it('signs in, lands on the accounts page, signs out, and the old cookie no longer works', async () => {
-    const page = await context.newPage();
+    const page = await b.context.newPage();
     await signIn(page, f.accountant);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
     expect(await page.textContent('h1')).toBe('Accounts');
     expect(await page.locator('[data-account]').count()).toBe(1);
     expect(await page.getAttribute('[data-account]', 'data-account')).toBe(f.granted);
-    const cookie = (await context.cookies()).find((c) => c.name === 'tl_session')!;
+    const cookie = (await b.context.cookies()).find((c) => c.name === 'tl_session')!;
     expect(cookie.httpOnly).toBe(true);
     expect(cookie.sameSite).toBe('Strict');
     await page.screenshot({ path: path.join(artifacts, 'accounts.png'), fullPage: true });
@@ -64,10 +47,10 @@ describe('signing in and out', () => {
   });
 
   it('a wrong password is refused with one message for every cause, and counted', async () => {
-    const page = await context.newPage();
+    const page = await b.context.newPage();
     await signIn(page, { username: f.accountant.username, password: 'not the password' });
     expect(await page.textContent('[role=alert]')).toBe('Wrong user name or password.');
-    expect((await context.cookies()).some((c) => c.name === 'tl_session')).toBe(false);
+    expect((await b.context.cookies()).some((c) => c.name === 'tl_session')).toBe(false);
     await signIn(page, { username: 'nobody-here', password: 'not the password' });
     expect(await page.textContent('[role=alert]')).toBe('Wrong user name or password.');
     const { rows } = await f.pool.query('SELECT username FROM portal_login_failures ORDER BY id');
@@ -76,7 +59,7 @@ describe('signing in and out', () => {
   });
 
   it('locks a user out after repeated failures, even with the right password, until the window passes', async () => {
-    const page = await context.newPage();
+    const page = await b.context.newPage();
     for (let i = 0; i < 3; i++) await signIn(page, { username: f.accountant.username, password: `wrong ${i}` });
     await signIn(page, f.accountant);
     expect(await page.textContent('[role=alert]')).toMatch(/^Too many failed sign-ins for this user\. Try again in 15 minutes\.$/);
@@ -91,7 +74,7 @@ describe('signing in and out', () => {
 
 describe('an accountant sees only their accounts', () => {
   it('refuses another account named in the URL, the form, a download or the chart data, and logs each refusal', async () => {
-    const page = await context.newPage();
+    const page = await b.context.newPage();
     await signIn(page, f.accountant);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
     const { from, to } = wholeHistory(f);
@@ -145,10 +128,10 @@ describe('cross-site requests', () => {
   afterAll(() => new Promise<void>((resolve) => evil.close(() => resolve())));
 
   it('a cross-site POST does not sign the user out, and a POST with the cookie but another Origin gets 403', async () => {
-    const page = await context.newPage();
+    const page = await b.context.newPage();
     await signIn(page, f.accountant);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
-    const attacker = await context.newPage();
+    const attacker = await b.context.newPage();
     await attacker.goto(evilUrl);
     const [response] = await Promise.all([attacker.waitForResponse((r) => r.url().endsWith('/logout')), attacker.click('#go')]);
     expect([401, 403]).toContain(response.status());
@@ -161,7 +144,7 @@ describe('cross-site requests', () => {
     expect(new URL(page.url()).pathname).toBe('/accounts');
 
     // Even a request that carries the cookie (a browser without SameSite) is refused by Origin and token.
-    const token = (await context.cookies()).find((c) => c.name === 'tl_session')!.value;
+    const token = (await b.context.cookies()).find((c) => c.name === 'tl_session')!.value;
     const forged = await fetch(`${f.portal.url}/logout`, {
       method: 'POST', redirect: 'manual',
       headers: { cookie: `tl_session=${token}`, origin: evilUrl.slice(0, -1), 'content-type': 'application/x-www-form-urlencoded' }, body: '_csrf=guess',
@@ -180,7 +163,7 @@ describe('cross-site requests', () => {
 
 describe('reports', () => {
   it('previews the first rows, and a download is byte for byte the file `tradeledger report` writes; the audit has its SHA-256', async () => {
-    const page = await context.newPage();
+    const page = await b.context.newPage();
     await signIn(page, f.accountant);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
     const { from, to } = wholeHistory(f);
@@ -201,7 +184,7 @@ describe('reports', () => {
     expect(download.suggestedFilename()).toBe(`tradeledger_${f.granted}_${from}_${to}_native_ledger.csv`);
     const downloaded = await readFile((await download.path())!);
 
-    const out = path.join(scratch, 'cli');
+    const out = path.join(b.scratch, 'cli');
     const cli = await runCli(['report', '--from', from, '--to', to, '--tz', 'Asia/Tokyo', '--account', f.granted, '--format', 'native', '--out', out],
       { DATABASE_URL: f.fresh.url });
     expect(cli.stderr).not.toContain('error');
@@ -224,15 +207,15 @@ describe('reports', () => {
   });
 
   it('the zip holds the report folder with every CSV and the manifest, equal to the CLI\'s apart from the time stamp', async () => {
-    const page = await context.newPage();
+    const page = await b.context.newPage();
     await signIn(page, f.accountant);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
     const { from, to } = wholeHistory(f);
     await page.goto(`${f.portal.url}/reports?account=${f.granted}&format=native&period=range&from=${from}&to=${to}&tz=UTC`);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-zip')]);
-    const zipPath = path.join(scratch, 'report.zip');
+    const zipPath = path.join(b.scratch, 'report.zip');
     await download.saveAs(zipPath);
-    const unpacked = path.join(scratch, 'unzipped');
+    const unpacked = path.join(b.scratch, 'unzipped');
     execFileSync('unzip', ['-q', '-o', zipPath, '-d', unpacked]);
     const folder = path.join(unpacked, `${from}_${to}`, 'native');
     const manifest = JSON.parse(await readFile(path.join(folder, 'manifest.json'), 'utf8'));
@@ -242,7 +225,7 @@ describe('reports', () => {
     const listing = execFileSync('unzip', ['-Z1', zipPath], { encoding: 'utf8' }).trim().split('\n').sort();
     expect(listing).toEqual([...manifest.files.map((x: { file: string }) => `${from}_${to}/native/${x.file}`), `${from}_${to}/native/manifest.json`].sort());
 
-    const out = path.join(scratch, 'cli-zip');
+    const out = path.join(b.scratch, 'cli-zip');
     const cli = await runCli(['report', '--from', from, '--to', to, '--tz', 'UTC', '--account', f.granted, '--out', out], { DATABASE_URL: f.fresh.url });
     expect(cli.code).toBe(0);
     const cliManifest = JSON.parse(await readFile(path.join(out, 'manifest.json'), 'utf8'));
@@ -257,7 +240,7 @@ describe('reports', () => {
   });
 
   it('renders the charts (screenshot saved) with scripts from the portal only', async () => {
-    const page = await context.newPage();
+    const page = await b.context.newPage();
     const blocked: string[] = [];
     page.on('console', (m) => { if (m.type() === 'error') blocked.push(m.text()); });
     await signIn(page, f.admin);
@@ -285,7 +268,7 @@ describe('reports', () => {
 
 describe('sessions', () => {
   it('a session ends after its idle time, and the next page asks to sign in again', async () => {
-    const page = await context.newPage();
+    const page = await b.context.newPage();
     await signIn(page, f.accountant);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
     f.clock.offsetMs = 29 * 60_000;

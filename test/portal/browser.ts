@@ -1,8 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 /**
  * Debian's Chromium, headless, driven by playwright-core with a fresh profile folder. The flags
@@ -41,4 +42,33 @@ export async function submitLogin(page: Page, baseUrl: string, who: { username: 
   await page.fill('input[name=username]', who.username);
   await page.fill('input[name=password]', who.password);
   await page.click('button[type=submit]');
+}
+
+/** Where browser tests save their screenshots: test artifacts, ignored by git. */
+export const portalArtifacts = path.resolve('.tradeledger/test-artifacts/portal');
+
+/**
+ * One Chromium and one scratch folder for a test file, with the hooks that start them before the
+ * file's tests, clear cookies before each test and take both away at the end.
+ *
+ * @example
+ * const b = browserForTests('tl-portal-gains-'); ... const page = await b.context.newPage();
+ */
+export function browserForTests(scratchPrefix: string): { readonly context: BrowserContext; readonly scratch: string } {
+  let browser: Awaited<ReturnType<typeof startChromium>> | undefined;
+  let scratch: string | undefined;
+  beforeAll(async () => {
+    browser = await startChromium();
+    scratch = await mkdtemp(path.join(tmpdir(), scratchPrefix));
+    await mkdir(portalArtifacts, { recursive: true });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+  beforeEach(async () => { await browser!.context.clearCookies(); });
+  return {
+    get context() { return browser!.context; },
+    get scratch() { return scratch!; },
+  };
 }

@@ -1,37 +1,18 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { portalFixture } from './portalFixture.js';
-import { startChromium, submitLogin } from './browser.js';
+import { browserForTests, portalArtifacts as artifacts, submitLogin } from './browser.js';
 import { runCli } from '../support/runCli.js';
 import { accountHealthCache } from '../../src/portal/accountHealth.js';
 import { setGrants } from '../../src/portal/portalUsers.js';
 
-// Screenshots are test artifacts: .tradeledger/test-artifacts/portal/ (ignored by git).
-const artifacts = path.resolve('.tradeledger/test-artifacts/portal');
-
+// Screenshots go to .tradeledger/test-artifacts/portal/ (portalArtifacts, ignored by git).
 const f = portalFixture();
-let browser: Awaited<ReturnType<typeof startChromium>>;
-let context: BrowserContext;
-let scratch: string;
-
-beforeAll(async () => {
-  browser = await startChromium();
-  context = browser.context;
-  scratch = await mkdtemp(path.join(tmpdir(), 'tl-portal-gains-'));
-  await mkdir(artifacts, { recursive: true });
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  await context.clearCookies();
-});
+const b = browserForTests('tl-portal-gains-');
 
 async function signIn(page: Page, who: { username: string; password: string }): Promise<void> {
   await submitLogin(page, f.portal.url, who);
@@ -43,7 +24,7 @@ const unpricedOf = async (account: string): Promise<number> =>
 
 describe('unpriced rows on the accounts page', () => {
   it('shows each account\'s unpriced rows as a warning, and an imported file refreshes the cached warnings', async () => {
-    const page = await context.newPage();
+    const page = await b.context.newPage();
     await signIn(page, f.accountant);
     const card = page.locator(`[data-account="${f.granted}"]`);
     const synced = await unpricedOf(f.granted);
@@ -51,7 +32,7 @@ describe('unpriced rows on the accounts page', () => {
     else expect(await card.textContent()).not.toContain('have no USD value');
 
     // Two receipts of a coin no candle prices, imported after the warnings were cached.
-    const csv = path.join(scratch, 'paper.csv');
+    const csv = path.join(b.scratch, 'paper.csv');
     await writeFile(csv, 'Date,Received Amount,Received Currency\n2025-03-10 10:00 UTC,3,NOPRICEX\n2025-03-11 10:00 UTC,4.5,NOPRICEX\n');
     const imported = await runCli(['import', 'transactions', csv, '--wallet', 'paper-wallet'], { DATABASE_URL: f.fresh.url });
     expect(imported.code).toBe(0);
@@ -79,7 +60,7 @@ describe('unpriced rows on the accounts page', () => {
     const cache = accountHealthCache(f.pool);
     const first = await cache.read();
     expect(await cache.read()).toBe(first);
-    const rates = path.join(scratch, 'eurofxref-hist.csv');
+    const rates = path.join(b.scratch, 'eurofxref-hist.csv');
     await writeFile(rates, 'Date,USD,GBP,\n2025-03-04,1.0625,0.83,\n2025-03-03,1.05,0.825,\n');
     const imported = await runCli(['import', 'fx', rates], { DATABASE_URL: f.fresh.url });
     expect(imported.code).toBe(0);
@@ -91,13 +72,13 @@ describe('unpriced rows on the accounts page', () => {
 
 describe('reports in another fiat', () => {
   it('a valued-ledger.csv download in EUR is the file `tradeledger report --fiat EUR` writes; a bad fiat is refused', async () => {
-    const page = await context.newPage();
+    const page = await b.context.newPage();
     await signIn(page, f.accountant);
     const query = `account=${f.granted}&format=native&period=range&from=2025-01-01&to=2026-01-01&tz=UTC`;
     const res = await page.request.get(`${f.portal.url}/download/file?${query}&file=valued-ledger.csv&fiat=eur`);
     expect(res.status()).toBe(200);
     const body = await res.body();
-    const out = path.join(scratch, 'cli-eur');
+    const out = path.join(b.scratch, 'cli-eur');
     const cli = await runCli(['report', '--from', '2025-01-01', '--to', '2026-01-01', '--tz', 'UTC', '--account', f.granted, '--fiat', 'EUR', '--out', out],
       { DATABASE_URL: f.fresh.url });
     expect(cli.code).toBe(0);
@@ -119,7 +100,7 @@ describe('gains reports', () => {
 
   it('downloads the gains folder as a zip and as single files, equal to `tradeledger gains` apart from the time stamp and run id; audited', async () => {
     const year = await busiestYear();
-    const page = await context.newPage();
+    const page = await b.context.newPage();
     await signIn(page, f.accountant);
     await page.goto(`${f.portal.url}/reports?account=${f.granted}&year=${year}`);
     await page.selectOption('#gains-form select[name=rules]', 'us');
@@ -130,13 +111,13 @@ describe('gains reports', () => {
     await page.screenshot({ path: path.join(artifacts, 'reports-gains.png'), fullPage: true });
     const [zipDownload] = await Promise.all([page.waitForEvent('download'), page.click('#gains-zip')]);
     expect(zipDownload.suggestedFilename()).toBe(`tradeledger_${f.granted}_gains_${year}-us-USD.zip`);
-    const zipPath = path.join(scratch, 'gains.zip');
+    const zipPath = path.join(b.scratch, 'gains.zip');
     await zipDownload.saveAs(zipPath);
-    const unpacked = path.join(scratch, 'gains-unzipped');
+    const unpacked = path.join(b.scratch, 'gains-unzipped');
     execFileSync('unzip', ['-q', '-o', zipPath, '-d', unpacked]);
     const folder = path.join(unpacked, 'gains', `${year}-us-USD`);
 
-    const out = path.join(scratch, 'cli-gains');
+    const out = path.join(b.scratch, 'cli-gains');
     const cli = await runCli(['gains', '--year', year, '--rules', 'us', '--fiat', 'USD', '--tz', 'UTC', '--account', f.granted, '--out', out],
       { DATABASE_URL: f.fresh.url });
     expect(cli.code).toBe(0);
@@ -173,7 +154,7 @@ describe('gains reports', () => {
   });
 
   it('refuses another account, every account for an accountant, and a bad form, like the report downloads', async () => {
-    const page = await context.newPage();
+    const page = await b.context.newPage();
     await signIn(page, f.accountant);
     const before = (await f.pool.query('SELECT count(*)::int AS n FROM portal_downloads')).rows[0].n;
     const other = await page.request.get(`${f.portal.url}/gains/download/zip?account=${f.other}&rules=uk&year=2025&fiat=GBP&tz=UTC`);
