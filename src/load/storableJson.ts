@@ -19,20 +19,25 @@ export const replacementProblem = 'the record holds U+FFFD, the replacement char
  * const { raws, sets } = leanBatchJson(rows);
  */
 export function leanBatchJson(rows: readonly LeanRow[]): { raws: string; sets: string } {
-  const raws = JSON.stringify(rows.map((r) => r.raw));
+  const raws = rawArray(rows);
   const sets = JSON.stringify(rows.map((r) => r.set));
   if (!raws.includes('\\u0000') && !sets.includes('\\u0000') && !raws.includes('\uFFFD')) return { raws, sets };
   const fixed = rows.map(storable);
-  return { raws: JSON.stringify(fixed.map((r) => r.raw)), sets: JSON.stringify(fixed.map((r) => r.set)) };
+  return { raws: rawArray(fixed), sets: JSON.stringify(fixed.map((r) => r.set)) };
+}
+
+// The rows' raw records as one JSON array: their texts joined.
+function rawArray(rows: readonly LeanRow[]): string {
+  return `[${rows.map((r) => r.rawJson).join(',')}]`;
 }
 
 function storable(row: LeanRow): LeanRow {
-  const raw = withoutNul(row.raw);
+  const raw = withoutNul(JSON.parse(row.rawJson));
   const set = withoutNul(row.set);
-  const replaced = JSON.stringify(row.raw).includes('\uFFFD');
+  const replaced = row.rawJson.includes('\uFFFD');
   if (!raw.changed && !set.changed && !replaced) return row;
   const problems = [...row.problems, ...(raw.changed || set.changed ? [nulProblem] : []), ...(replaced ? [replacementProblem] : [])];
-  return { ...row, raw: raw.value as Record<string, unknown>, set: { ...(set.value as Record<string, unknown> | null), problems }, problems };
+  return { ...row, rawJson: JSON.stringify(raw.value), set: { ...(set.value as Record<string, unknown> | null), problems }, problems };
 }
 
 // The value with every U+0000 in its strings (keys included) replaced by U+FFFD.

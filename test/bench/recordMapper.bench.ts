@@ -53,7 +53,8 @@ await sandbox.close();
 
 const coinsOf = (symbol: string) => (symbol.endsWith('USDT') ? { baseCoin: symbol.slice(0, -4), quoteCoin: 'USDT' } : undefined);
 const partition = { key: 'all', params: {}, columns: {} };
-type Side = (name: string, raw: Record<string, unknown>) => Pick<LeanRow, 'raw' | 'set' | 'key' | 'problems' | 'fees'>;
+// The old tree's rows carry the record as an object (`raw`), this tree's as its JSON text (`rawJson`).
+type Side = (name: string, raw: Record<string, unknown>) => Pick<LeanRow, 'set' | 'key' | 'problems' | 'fees'> & { raw?: unknown; rawJson?: string };
 const sides: Record<string, Side> = {
   new: (name, raw) => mapperOf(historyStreams.find((s) => s.name === name)!)(raw, partition.columns, [], coinsOf),
 };
@@ -68,7 +69,7 @@ if (oldTree) {
   let differing = 0;
   for (const [name, records] of Object.entries(pages)) {
     for (const raw of records) {
-      const [a, b] = [sides.old(name, raw), sides.new!(name, raw)].map((r) => JSON.stringify([r.raw, r.set, r.key, r.problems, r.fees]));
+      const [a, b] = [sides.old(name, raw), sides.new!(name, raw)].map((r) => JSON.stringify([r.rawJson === undefined ? r.raw : JSON.parse(r.rawJson), r.set, r.key, r.problems, r.fees]));
       if (a !== b) differing++;
     }
   }

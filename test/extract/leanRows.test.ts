@@ -59,7 +59,7 @@ function referenceRow(resource: string, columns: Readonly<Record<string, Column>
   const found = [...problems];
   if (found.length > 0) set.problems = found;
   const keyValues = key.map((k) => String(set[k] ?? ''));
-  return { raw: clean, set, key: keyValues.join('\u0000'), keyValues, id: keyValues.at(-1) ?? '', problems: found, fees: [] };
+  return { rawJson: JSON.stringify(clean), set, key: keyValues.join('\u0000'), keyValues, id: keyValues.at(-1) ?? '', problems: found, fees: [] };
 }
 
 /** Rows of `stream`'s table whose typed columns or problems differ from the reference mapper's. */

@@ -37,7 +37,8 @@ export interface SyncProcessResult {
 export function runSyncProcess(args: readonly string[], env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<SyncProcessResult> {
   const started = performance.now();
   const child = spawn('/usr/bin/time', ['-v', process.execPath, ...nodeArgs, bin, 'sync', '--json', ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    // TRADELEDGER_FROM_SOURCE=1 passes through: the sync then runs from src/ under tsx, not from dist/.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...(process.env.TRADELEDGER_FROM_SOURCE ? { TRADELEDGER_FROM_SOURCE: process.env.TRADELEDGER_FROM_SOURCE } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
