@@ -7,6 +7,7 @@
 //   BENCH_SYNC='{"parallelWindows":1}' ...   merged into the config file's "sync" section
 //   BENCH_NODE_ARGS='--max-semi-space-size=64' ...   extra node flags for the sync process
 //   BENCH_ALL_ACCOUNTS=1 ...   sync every sandbox account (each sized for N) instead of main only
+//   BENCH_KEEP_DB=1 ...   keep the synced database and print its URL (drop it by hand)
 //   BENCH_NIGHTLY=1 ...   also run benchmark 3 (see syncNightly.bench.ts) on the synced database;
 //                         the first sync then stops one day short (safety lag one day + 120 s)
 //
@@ -59,7 +60,11 @@ for (const n of sizes) {
     console.log(markdownTable(['target N', 'records loaded', 'requests', 'wall s', 'records/s (wall)', 'records/s (sync span)', 'peak RSS MB', 'sync CPU s', 'sandbox CPU s', 'PostgreSQL CPU s', 'status'], rows.slice(-1)));
     // The partitions that ran longest: a partition pages one request after another, so the
     // largest ones bound the run's tail.
-    const longest = [...run.partitions].filter(([, p]) => p.doneS !== undefined).sort((a, b) => (b[1].doneS! - b[1].startS) - (a[1].doneS! - a[1].startS)).slice(0, 6);
+    const finished = [...run.partitions].filter(([, p]) => p.doneS !== undefined);
+    const longest = finished.sort((a, b) => (b[1].doneS! - b[1].startS) - (a[1].doneS! - a[1].startS)).slice(0, 6);
+    // ... and the one that ended last (the prices stream, which starts when the history is in).
+    const last = [...finished].sort((a, b) => b[1].doneS! - a[1].doneS!)[0];
+    if (last !== undefined && !longest.includes(last)) longest.push(last);
     console.log(`\n${markdownTable(['partition', 'records', 'pages', 'started s', 'done s'], longest.map(([k, p]) => {
       const c = run.summary?.counts[k];
       return [k, c ? c.inserted + c.updated + c.unchanged : 0, c?.pages ?? 0, Number(p.startS.toFixed(1)), Number(p.doneS!.toFixed(1))];
@@ -69,7 +74,9 @@ for (const n of sizes) {
       console.log(await nightlyRun({ sandbox, file, env, databaseUrl: scratch.url, accounts: main, args: ['--account', 'main'] }));
     }
   } finally {
-    await scratch.drop();
+    // BENCH_KEEP_DB=1 keeps the synced database (e.g. to EXPLAIN a query on it); drop it by hand.
+    if (process.env.BENCH_KEEP_DB === '1') console.log(`kept the database: ${scratch.url}`);
+    else await scratch.drop();
     await sandbox.close();
   }
 }

@@ -6,7 +6,7 @@ import type { AccountRun } from '../accountRun.js';
 import { asList } from '../asList.js';
 import { candleRequests, type CandleRequest } from '../candleRequests.js';
 import { emptyCounts, type StreamCounts } from '../streamCounts.js';
-import { withTransaction } from '../../db/withTransaction.js';
+import { poolOf } from '../../db/createDb.js';
 
 const LIMIT = 200;
 const HOUR = 3_600_000;
@@ -28,17 +28,9 @@ export const prices: DerivedStream = {
   sub: false,
   run: async (run) => {
     const counts = emptyCounts();
-    await choosePairs(run);
-    const needed = await sql<{ symbol: string; hour: Date }>`
-      SELECT ps.symbol, n.hour
-      FROM (SELECT DISTINCT coin, date_trunc('hour', ts) AS hour FROM ledger
-            WHERE coin IS NOT NULL AND ts < to_timestamp(${run.now} / 1000.0)) n
-      JOIN price_symbols ps ON ps.coin = n.coin
-      WHERE NOT EXISTS (
-        SELECT 1 FROM price_coverage c
-        WHERE c.symbol = ps.symbol AND c.granularity = '1h' AND n.hour >= c.range_from AND n.hour < c.range_to)`.execute(run.db);
+    const needed = await neededHours(run);
     const bySymbol = new Map<string, number[]>();
-    for (const r of needed.rows) {
+    for (const r of needed) {
       // push, not a copy per row: copying made this quadratic (7.5 of 60 sync CPU-s at 1M records).
       const hours = bySymbol.get(r.symbol);
       if (hours === undefined) bySymbol.set(r.symbol, [r.hour.getTime()]);
@@ -53,26 +45,86 @@ export const prices: DerivedStream = {
   },
 };
 
-// The pair that prices each ledger coin: COINUSDT, else COIN + a stablecoin. Coins with none
-// (USDT itself, fiat, delisted coins) stay without candles and fall to the later rules.
-async function choosePairs(run: AccountRun): Promise<void> {
-  const symbols = asList(await run.call('publicSymbols', {}));
+/**
+ * The pair that prices each coin the exchange lists: COINUSDT, else COIN + a stablecoin (a demo
+ * coin such as SBTC: the pair of the coin it stands for). Coins with none (USDT itself, fiat,
+ * delisted coins) stay without candles and fall to the later rules.
+ */
+async function pairsOffered(run: AccountRun): Promise<{ coin: string; symbol: string; quote: string }[]> {
+  const symbols = new Set(asList(await run.call('publicSymbols', {})).map((s) => String(s.symbol)));
   const stables = (await sql<{ coin: string }>`SELECT coin FROM stablecoins ORDER BY coin`.execute(run.db)).rows.map((r) => r.coin);
   const quotes = ['USDT', ...stables.filter((c) => c !== 'USDT')];
-  const bySymbol = new Map(symbols.map((s) => [String(s.symbol), s]));
-  const coins = (await sql<{ coin: string }>`SELECT DISTINCT coin FROM ledger WHERE coin IS NOT NULL`.execute(run.db)).rows.map((r) => r.coin);
-  const chosen: { coin: string; symbol: string; quote: string }[] = [];
-  for (const coin of coins) {
-    const base = (demoCoins as readonly string[]).includes(coin) ? coin.slice(1) : coin;
-    const quote = quotes.find((q) => q !== base && bySymbol.has(`${base}${q}`));
-    if (quote !== undefined) chosen.push({ coin, symbol: `${base}${quote}`, quote });
+  const demo = demoCoins as readonly string[];
+  const pairOf = (base: string) => {
+    const quote = quotes.find((q) => q !== base && symbols.has(`${base}${q}`));
+    return quote === undefined ? undefined : { symbol: `${base}${quote}`, quote };
+  };
+  // Every base a listed symbol can have: a coin outside this set has no pair under any quote.
+  const bases = new Set<string>();
+  for (const s of symbols) for (const q of quotes) if (s.length > q.length && s.endsWith(q)) bases.add(s.slice(0, -q.length));
+  const out: { coin: string; symbol: string; quote: string }[] = [];
+  for (const coin of [...[...bases].filter((b) => !demo.includes(b)), ...demo]) {
+    const pair = pairOf(demo.includes(coin) ? coin.slice(1) : coin);
+    if (pair !== undefined) out.push({ coin, ...pair });
   }
-  if (chosen.length === 0) return;
-  await sql`INSERT INTO price_symbols (coin, symbol, quote_coin)
-    SELECT * FROM unnest(${chosen.map((c) => c.coin)}::text[], ${chosen.map((c) => c.symbol)}::text[], ${chosen.map((c) => c.quote)}::text[])
-    ON CONFLICT (coin) DO UPDATE SET symbol = excluded.symbol, quote_coin = excluded.quote_coin, chosen_at = now()
-    WHERE price_symbols.symbol <> excluded.symbol`.execute(run.db);
+  return out;
 }
+
+/**
+ * The hours each pair still needs: every hour the ledger has a row of the pair's coin in, less
+ * the hours price_coverage says were read. One pass over the ledger (the costly part: ~3 s at a
+ * million records): its coins choose the pairs, stored in price_symbols by the same statement,
+ * and its hours are the ones asked. A coin no listed pair prices now keeps the pair chosen for it
+ * before.
+ */
+async function neededHours(run: AccountRun): Promise<{ symbol: string; hour: Date }[]> {
+  const pairs = await pairsOffered(run);
+  const result = await sql<{ symbol: string; hour: Date }>`
+    WITH n AS MATERIALIZED (
+      SELECT DISTINCT coin, date_trunc('hour', ts) AS hour FROM ledger
+      WHERE coin IS NOT NULL AND ts < to_timestamp(${run.now} / 1000.0)),
+    chosen AS MATERIALIZED (
+      SELECT c.coin, c.symbol, c.quote_coin
+      FROM unnest(${pairs.map((c) => c.coin)}::text[], ${pairs.map((c) => c.symbol)}::text[], ${pairs.map((c) => c.quote)}::text[]) AS c(coin, symbol, quote_coin)
+      WHERE c.coin IN (SELECT coin FROM n)),
+    saved AS (
+      INSERT INTO price_symbols (coin, symbol, quote_coin) SELECT coin, symbol, quote_coin FROM chosen
+      ON CONFLICT (coin) DO UPDATE SET symbol = excluded.symbol, quote_coin = excluded.quote_coin, chosen_at = now()
+      WHERE price_symbols.symbol <> excluded.symbol),
+    pairs AS (
+      SELECT coin, symbol FROM chosen
+      UNION ALL
+      SELECT ps.coin, ps.symbol FROM price_symbols ps WHERE NOT EXISTS (SELECT 1 FROM chosen c WHERE c.coin = ps.coin))
+    SELECT p.symbol, n.hour
+    FROM n JOIN pairs p ON p.coin = n.coin
+    WHERE NOT EXISTS (
+      SELECT 1 FROM price_coverage c
+      WHERE c.symbol = p.symbol AND c.granularity = '1h' AND n.hour >= c.range_from AND n.hour < c.range_to)`.execute(run.db);
+  return result.rows;
+}
+
+// One statement per answer (atomic without BEGIN/COMMIT, one round trip): the candles and, for
+// the complete hours, the coverage that says they were read. Prepared once per connection.
+const candleStatement = {
+  name: 'tradeledger-price-candles-1h',
+  text: `WITH up AS (
+      INSERT INTO price_candles (symbol, granularity, ts, open, high, low, close, base_volume, quote_volume, usdt_volume, raw, run_id)
+      SELECT $1, '1h', to_timestamp(u.ts::bigint / 1000.0), u.o::numeric, u.h::numeric, u.l::numeric, u.c::numeric,
+             u.bv::numeric, u.qv::numeric, u.uv::numeric, u.raw::jsonb, $2
+      FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
+        AS u(ts, o, h, l, c, bv, qv, uv, raw)
+      ON CONFLICT (symbol, granularity, ts) DO UPDATE SET open = excluded.open, high = excluded.high, low = excluded.low,
+        close = excluded.close, base_volume = excluded.base_volume, quote_volume = excluded.quote_volume,
+        usdt_volume = excluded.usdt_volume, raw = excluded.raw, run_id = excluded.run_id, fetched_at = now()
+      WHERE price_candles.raw <> excluded.raw
+      RETURNING (xmax = 0) AS inserted),
+    covered AS (
+      INSERT INTO price_coverage (symbol, granularity, range_from, range_to, run_id)
+      SELECT $1, '1h', to_timestamp($12::bigint / 1000.0), to_timestamp($13::bigint / 1000.0), $2
+      WHERE $13::bigint > $12::bigint
+      ON CONFLICT DO NOTHING)
+    SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*)::int AS written FROM up`,
+};
 
 async function fetchRange(run: AccountRun, q: CandleRequest, counts: StreamCounts): Promise<void> {
   const data = await run.call('marketHistoryCandles', { symbol: q.symbol, granularity: '1h', endTime: String(q.endTime), limit: String(LIMIT) });
@@ -80,30 +132,14 @@ async function fetchRange(run: AccountRun, q: CandleRequest, counts: StreamCount
   counts.pages++;
   const candles = (Array.isArray(data) ? data : []).filter((c): c is string[] =>
     Array.isArray(c) && c.length >= 5 && c.every((x) => typeof x === 'string') && Number(c[0]) >= q.from && Number(c[0]) < q.endTime);
-  await withTransaction(run.db, async ({ client }) => {
-    const r = await client.query(
-      `INSERT INTO price_candles (symbol, granularity, ts, open, high, low, close, base_volume, quote_volume, usdt_volume, raw, run_id)
-       SELECT $1, '1h', to_timestamp(u.ts::bigint / 1000.0), u.o::numeric, u.h::numeric, u.l::numeric, u.c::numeric,
-              u.bv::numeric, u.qv::numeric, u.uv::numeric, u.raw::jsonb, $2
-       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
-         AS u(ts, o, h, l, c, bv, qv, uv, raw)
-       ON CONFLICT (symbol, granularity, ts) DO UPDATE SET open = excluded.open, high = excluded.high, low = excluded.low,
-         close = excluded.close, base_volume = excluded.base_volume, quote_volume = excluded.quote_volume,
-         usdt_volume = excluded.usdt_volume, raw = excluded.raw, run_id = excluded.run_id, fetched_at = now()
-       WHERE price_candles.raw <> excluded.raw
-       RETURNING (xmax = 0) AS inserted`,
-      [q.symbol, run.runId, ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => candles.map((c) => c[i] ?? null)), candles.map((c) => JSON.stringify(c))]);
-    // Only complete hours count as read; the running hour is asked again next run.
-    const complete = Math.min(q.endTime, Math.floor(run.now / HOUR) * HOUR);
-    if (complete > q.from) {
-      await client.query(
-        `INSERT INTO price_coverage (symbol, granularity, range_from, range_to, run_id)
-         VALUES ($1, '1h', to_timestamp($2 / 1000.0), to_timestamp($3 / 1000.0), $4) ON CONFLICT DO NOTHING`,
-        [q.symbol, q.from, complete, run.runId]);
-    }
-    const inserted = r.rows.filter((x: { inserted: boolean }) => x.inserted).length;
-    counts.inserted += inserted;
-    counts.updated += r.rows.length - inserted;
-    counts.unchanged += candles.length - r.rows.length;
+  // Only complete hours count as read; the running hour is asked again next run.
+  const complete = Math.min(q.endTime, Math.floor(run.now / HOUR) * HOUR);
+  const r = await poolOf(run.db).query<{ inserted: number; written: number }>({
+    ...candleStatement,
+    values: [q.symbol, run.runId, ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => candles.map((c) => c[i] ?? null)), candles.map((c) => JSON.stringify(c)), String(q.from), String(complete)],
   });
+  const { inserted, written } = r.rows[0]!;
+  counts.inserted += inserted;
+  counts.updated += written - inserted;
+  counts.unchanged += candles.length - written;
 }
