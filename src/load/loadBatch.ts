@@ -63,6 +63,10 @@ async function touchSeen(client: ClientBase, target: LeanTarget, constants: Lean
   const match = target.key.map((k, n) => `t.${q(k)} = u.k${n}`).join(' AND ');
   const unnest = target.key.map((_, n) => `$${n + 3}::text[]`).join(', ');
   const names = target.key.map((_, n) => `k${n}`).join(', ');
+  // Rows the upsert just inserted already carry both stamps (the insert writes seen_run_id, and
+  // last_seen_at's default is now(), the transaction's time): stamping them again would write
+  // every new row twice (on a first sync of plan orders, 3x the time of the upsert itself).
   await client.query(`UPDATE ${q(target.table)} t SET last_seen_at = now(), seen_run_id = $2::bigint
-    FROM unnest(${unnest}) AS u(${names}) WHERE t.account_uid = $1 AND ${match}`, [constants.account, constants.runId, ...arrays]);
+    FROM unnest(${unnest}) AS u(${names}) WHERE t.account_uid = $1 AND ${match}
+      AND (t.seen_run_id IS DISTINCT FROM $2::bigint OR t.last_seen_at <> now())`, [constants.account, constants.runId, ...arrays]);
 }
