@@ -40,64 +40,69 @@ export function demoCommand(setExit: (code: number) => void): Command {
       const log = (m: string) => process.stderr.write(`tradeledger: ${m}\n`);
       const rateLimit = flags.rateLimits ?? false;
       const sandbox = await startSandbox({ port: 0, seed: Number(flags.seed), scale: flags.scale, rateLimit });
-      log(`sandbox serving at ${sandbox.baseUrl} (seed ${flags.seed}, scale ${flags.scale})`);
-      const { url } = await resolveDatabase({ log });
-      await migrate(url);
-      const db = createDb(url, { maxConnections: 12 });
-      const progress = syncProgress();
+      // Closed on every path: an open sandbox keeps the process alive, so a database that cannot
+      // start (its port taken, say) would leave the demo hanging after its error message.
       try {
-        const result = await runSync({
-          db, baseUrl: sandbox.baseUrl, accounts: sandboxAccounts(sandbox.accounts), emit: progress.sink,
-          sync: {
-            since: sandbox.world.now() - 731 * DAY_MS, historyDays: configDefaults.historyDays,
-            safetyLagMs: configDefaults.safetyLagSeconds * 1000, lookbackDays: configDefaults.lookbackDays,
-            horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, windowDays: {}, concurrency: configDefaults.concurrency,
-            parallelWindows: configDefaults.parallelWindows, symbols: undefined, streams: undefined,
-          },
-          client: { safetyFactor: configDefaults.safetyFactor, maxRetries: configDefaults.maxRetries, retryBaseMs: 100, timeoutMs: configDefaults.timeoutMs, rateLimit, maxClockSkewMs: configDefaults.maxClockSkewSeconds * 1000 },
-        });
-        progress.stop();
-        process.stdout.write(syncSummary(result));
-        if (result.status === 'failed') {
-          reportLostDatabase(result, url);
-          setExit(exitCodes.database);
-          return;
+        log(`sandbox serving at ${sandbox.baseUrl} (seed ${flags.seed}, scale ${flags.scale})`);
+        const { url } = await resolveDatabase({ log });
+        await migrate(url);
+        const db = createDb(url, { maxConnections: 12 });
+        const progress = syncProgress();
+        try {
+          const result = await runSync({
+            db, baseUrl: sandbox.baseUrl, accounts: sandboxAccounts(sandbox.accounts), emit: progress.sink,
+            sync: {
+              since: sandbox.world.now() - 731 * DAY_MS, historyDays: configDefaults.historyDays,
+              safetyLagMs: configDefaults.safetyLagSeconds * 1000, lookbackDays: configDefaults.lookbackDays,
+              horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, windowDays: {}, concurrency: configDefaults.concurrency,
+              parallelWindows: configDefaults.parallelWindows, symbols: undefined, streams: undefined,
+            },
+            client: { safetyFactor: configDefaults.safetyFactor, maxRetries: configDefaults.maxRetries, retryBaseMs: 100, timeoutMs: configDefaults.timeoutMs, rateLimit, maxClockSkewMs: configDefaults.maxClockSkewSeconds * 1000 },
+          });
+          progress.stop();
+          process.stdout.write(syncSummary(result));
+          if (result.status === 'failed') {
+            reportLostDatabase(result, url);
+            setExit(exitCodes.database);
+            return;
+          }
+          process.stdout.write(`${summaryLine(await valuationSummary(db, 'USD'))}\n`);
+          // The sandbox's history ends now, so this year's reports always have data in them.
+          const year = String(new Date(sandbox.world.now()).getUTCFullYear());
+          const period = reportPeriod({ year, tz: 'UTC' });
+          const folders: string[] = [];
+          // Reports are never overwritten: a second demo writes beside the first one's folders.
+          const root = freeFolder(path.join('tradeledger-reports', period.label));
+          for (const format of reportFormats) {
+            const { outDir, manifest } = await runReports({ databaseUrl: url, period, format, outDir: path.join(root, format) });
+            const rows = manifest.files.reduce((n, f) => n + f.rows, 0);
+            // Short enough not to wrap on an 80-column terminal: the manifest lists the files.
+            folders.push(`  ${outDir}  (${manifest.files.length} file${manifest.files.length === 1 ? '' : 's'}, ${rows} rows)`);
+          }
+          const gains = await demoGains(url, sandbox.world.now(), root);
+          process.stdout.write([
+            '',
+            `Reports for ${year} (UTC), each folder with its manifest.json:`,
+            ...folders,
+            'Capital gains of the current tax year (tradeledger gains):',
+            ...gains,
+            '',
+            `The data is in ${redactUrl(url)}. Next:`,
+            // Each line under 80 columns, so none wraps on a terminal.
+            '  tradeledger status                      watermark, rows and gaps per stream',
+            '  psql "$(tradeledger db url)" -c "\\dt"   the tables (schema in the README)',
+            `  tradeledger report --year ${year} --tz Europe/Berlin --format koinly`,
+            '                                          reports in your own zone and tool',
+            '  tradeledger users add me --role admin && tradeledger serve',
+            '                                          the portal: http://127.0.0.1:8080',
+            '',
+          ].join('\n'));
+          setExit(result.status === 'ok' ? exitCodes.ok : exitCodes.partial);
+        } finally {
+          progress.stop();
+          await db.destroy();
         }
-        process.stdout.write(`${summaryLine(await valuationSummary(db, 'USD'))}\n`);
-        // The sandbox's history ends now, so this year's reports always have data in them.
-        const year = String(new Date(sandbox.world.now()).getUTCFullYear());
-        const period = reportPeriod({ year, tz: 'UTC' });
-        const folders: string[] = [];
-        // Reports are never overwritten: a second demo writes beside the first one's folders.
-        const root = freeFolder(path.join('tradeledger-reports', period.label));
-        for (const format of reportFormats) {
-          const { outDir, manifest } = await runReports({ databaseUrl: url, period, format, outDir: path.join(root, format) });
-          const rows = manifest.files.reduce((n, f) => n + f.rows, 0);
-          // Short enough not to wrap on an 80-column terminal: the manifest lists the files.
-          folders.push(`  ${outDir}  (${manifest.files.length} file${manifest.files.length === 1 ? '' : 's'}, ${rows} rows)`);
-        }
-        const gains = await demoGains(url, sandbox.world.now(), root);
-        process.stdout.write([
-          '',
-          `Reports for ${year} (UTC), each folder with its manifest.json:`,
-          ...folders,
-          'Capital gains of the current tax year (tradeledger gains):',
-          ...gains,
-          '',
-          `The data is in ${redactUrl(url)}. Next:`,
-          // Each line under 80 columns, so none wraps on a terminal.
-          '  tradeledger status                      watermark, rows and gaps per stream',
-          '  psql "$(tradeledger db url)" -c "\\dt"   the tables (schema in the README)',
-          `  tradeledger report --year ${year} --tz Europe/Berlin --format koinly`,
-          '                                          reports in your own zone and tool',
-          '  tradeledger users add me --role admin && tradeledger serve',
-          '                                          the portal: http://127.0.0.1:8080',
-          '',
-        ].join('\n'));
-        setExit(result.status === 'ok' ? exitCodes.ok : exitCodes.partial);
       } finally {
-        progress.stop();
-        await db.destroy();
         await sandbox.close();
       }
     });

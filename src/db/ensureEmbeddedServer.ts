@@ -36,7 +36,7 @@ export async function ensureEmbeddedServer(options: EmbeddedServerOptions, log: 
     if (!starting && await portInUse(options.port)) {
       throw new TradeledgerError('DB_PORT_IN_USE', `port ${options.port} on 127.0.0.1 is already in use by another program, so the embedded PostgreSQL for ${options.dataDir} cannot start there`, {
         kind: 'config',
-        hint: 'Pick a free port with --port or TRADELEDGER_PG_PORT (for example 54330), or stop the program using that port.',
+        hint: `Set TRADELEDGER_PG_PORT to a free port (for example TRADELEDGER_PG_PORT=${options.port === 54330 ? 54331 : 54330}; \`tradeledger db start --port\` takes one too), or stop the program using port ${options.port}.`,
       });
     }
     let credentials = await readCredentials(paths.connection);

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
@@ -79,10 +80,37 @@ describe('tradeledger demo', () => {
 
 const bin = fileURLToPath(new URL('../../bin/tradeledger.js', import.meta.url));
 
-function runInDir(args: string[], env: Record<string, string>, cwd: string): Promise<CliResult> {
+// A database that cannot start must end the demo with its error, not leave it hanging: the
+// sandbox it started first keeps the event loop alive unless it is closed on that path too.
+describe('tradeledger demo when the embedded PostgreSQL cannot start', () => {
+  it('says the port is taken and how to pick another, and exits 2', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const cwd = await mkdtemp(path.join(tmpdir(), 'tl-demo-port-'));
+    try {
+      const r = await runInDir(['demo', '--scale', 'tiny'], { TRADELEDGER_PG_PORT: String(port), TRADELEDGER_DATA_DIR: path.join(cwd, 'pg') }, cwd, 90_000);
+      expect(r.signal, 'the demo did not exit by itself within 90 s').toBeNull();
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(r.stderr).toContain('TRADELEDGER_PG_PORT');
+      expect(r.stderr).not.toMatch(/unexpected error|\n\s+at /);
+    } finally {
+      blocker.close();
+      await rm(cwd, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+// killAfterMs: a run still going then is killed (its result then has a signal).
+function runInDir(args: string[], env: Record<string, string>, cwd: string, killAfterMs?: number): Promise<CliResult> {
   const child = spawn(process.execPath, [bin, ...args], {
     cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
+  if (killAfterMs !== undefined) {
+    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.on('close', () => clearTimeout(timer));
+  }
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => { stdout += String(d); });
