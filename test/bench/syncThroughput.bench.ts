@@ -16,7 +16,10 @@
 // process, the sync as a child process (`tradeledger sync`, default settings, client rate limit
 // off) under /usr/bin/time -v for its peak RSS; PostgreSQL is the 5432 service. All three share
 // the machine's cores. Records/s = records the sync loaded / process wall time.
+import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../../src/sandbox/startSandbox.js';
+// @ts-expect-error plain JavaScript module of bin/, without types
+import { builtIsCurrent } from '../../bin/builtIsCurrent.js';
 import { accountScale } from './support/accountScale.js';
 import { machineInfo } from './support/machineInfo.js';
 import { markdownTable } from './support/markdownTable.js';
@@ -34,6 +37,10 @@ const allAccounts = process.env.BENCH_ALL_ACCOUNTS === '1';
 const syncSettings = JSON.parse(process.env.BENCH_SYNC ?? '{}') as Record<string, unknown>;
 
 console.log(machineInfo());
+// The CLI runs dist/ only while it is newer than src/ (bin/builtIsCurrent.js); otherwise the sources under tsx,
+// which costs the sync ~40-60 MB of peak RSS. Say which one these figures are of (`npm run build` to refresh dist/).
+const compiled = process.env.TRADELEDGER_FROM_SOURCE !== '1' && builtIsCurrent(fileURLToPath(new URL('../..', import.meta.url)));
+console.log(`- the sync runs from: ${compiled ? 'dist/ (compiled, current)' : 'src/ through tsx (dist/ missing or older than src/, or TRADELEDGER_FROM_SOURCE=1)'}`);
 console.log(`- sandbox: seed 1, rate limits off, scale accountScale(N) (see support/accountScale.ts); sync: ${allAccounts ? 'all accounts' : '\`--account main\`'}, ${process.env.BENCH_SYNC ? `settings ${process.env.BENCH_SYNC}` : 'default settings'}, client.rateLimit false\n`);
 const rows: (string | number)[][] = [];
 for (const n of sizes) {

@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 /**
  * Adds up the CPU time (user + system) of every process whose command line matches, sampling
  * /proc twice a second so that short-lived processes (PostgreSQL backends of one sync run) are
- * counted up to their last sample. Linux only.
+ * counted up to their last sample. PostgreSQL's parallel workers of a matched backend count too:
+ * their process title ("parallel worker for PID N") names the leader, not the database. Linux only.
  *
  * @example
  * const pgCpu = watchProcessCpu((cmd) => cmd.includes(databaseName));
@@ -17,7 +18,8 @@ export function watchProcessCpu(match: (cmdline: string) => boolean): { stop: ()
       if (!/^\d+$/.test(entry)) continue;
       try {
         const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
-        if (!match(cmd)) continue;
+        const leader = /parallel worker for PID (\d+)/.exec(cmd)?.[1];
+        if (!match(cmd) && !(leader !== undefined && ticks.has(Number(leader)))) continue;
         // Fields after the ")" that closes the command name: utime and stime are the 12th and 13th.
         const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
