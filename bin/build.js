@@ -19,10 +19,20 @@ const files = readdirSync(src, { recursive: true, encoding: 'utf8' })
   .filter((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts'))
   .map((f) => join(src, f));
 rmSync(dist, { recursive: true, force: true });
-buildSync({
-  entryPoints: files, outdir: dist, outbase: src, format: 'esm', platform: 'node', target: 'node20',
-  jsx: 'automatic', jsxImportSource: 'hono/jsx', logLevel: 'warning',
-});
+try {
+  buildSync({
+    entryPoints: files, outdir: dist, outbase: src, format: 'esm', platform: 'node', target: 'node20',
+    jsx: 'automatic', jsxImportSource: 'hono/jsx', logLevel: 'silent',
+  });
+} catch (err) {
+  // No stamp is written, so the CLI keeps running the sources through tsx. Under `npm ci`
+  // (the prepare script) that is a warning, not a failed install; `npm run build` fails.
+  const first = err?.errors?.[0];
+  const where = first?.location ? ` (${first.location.file}:${first.location.line})` : '';
+  process.stderr.write(`tradeledger: could not compile src/ into dist/: ${first?.text ?? err?.message ?? err}${where}\n`
+    + '  the CLI runs from the sources through tsx meanwhile (slower start, more memory); fix: correct the file, then `npm run build`\n');
+  process.exit(process.env.npm_lifecycle_event === 'prepare' ? 0 : 1);
+}
 cpSync(join(src, 'portal', 'assets'), join(dist, 'portal', 'assets'), { recursive: true });
 // The stamp carries the time the build started: a source saved during the build counts as newer.
 mkdirSync(dist, { recursive: true });

@@ -18,7 +18,6 @@
 // the machine's cores. Records/s = records the sync loaded / process wall time.
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../../src/sandbox/startSandbox.js';
-// @ts-expect-error plain JavaScript module of bin/, without types
 import { builtIsCurrent } from '../../bin/builtIsCurrent.js';
 import { accountScale } from './support/accountScale.js';
 import { machineInfo } from './support/machineInfo.js';

@@ -1,9 +1,8 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-// @ts-expect-error plain JavaScript module of bin/, without types
 import { builtIsCurrent } from '../../bin/builtIsCurrent.js';
 
 const repo = join(import.meta.dirname, '..', '..');
@@ -56,5 +55,21 @@ describe('dist/ is used only while it is newer than every source', () => {
     writeFileSync(edited, readFileSync(edited, 'utf8')); // saved again: newer than the build
     expect(help()).not.toContain('COMPILED');
     expect(help()).toContain('Copy an exchange account');
+  }, 60_000);
+
+  it('a source that does not compile: a clear message and no stamp, so the CLI keeps to the sources', () => {
+    const root = tree();
+    for (const p of ['bin', 'src', 'package.json']) cpSync(join(repo, p), join(root, p), { recursive: true });
+    symlinkSync(join(repo, 'node_modules'), join(root, 'node_modules'));
+    writeFileSync(join(root, 'src', 'broken.ts'), 'export const x = ;\n');
+    const build = (env: Record<string, string>) => spawnSync(process.execPath, [join(root, 'bin', 'build.js')], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env } });
+    const byHand = build({});
+    expect(byHand.status).toBe(1);
+    expect(byHand.stderr).toMatch(/^tradeledger: could not compile src\/ into dist\/: .*broken\.ts:1\)\n  the CLI runs from the sources/);
+    expect(byHand.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(root, 'dist', '.built'))).toBe(false);
+    expect(builtIsCurrent(root)).toBe(false);
+    // Under npm ci (the prepare script) the install goes on.
+    expect(build({ npm_lifecycle_event: 'prepare' }).status).toBe(0);
   }, 60_000);
 });
