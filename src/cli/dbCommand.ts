@@ -35,7 +35,7 @@ psql reuse it. \`tradeledger db stop\` stops it. With DATABASE_URL set, that ser
   const log = (m: string) => process.stderr.write(`tradeledger: ${m}\n`);
 
   db.command('migrate')
-    .description('Apply the pending migrations in sql/, each in its own transaction.')
+    .description('Apply the pending migrations in sql/migrations/, each in its own transaction.')
     .action(async (_o: unknown, cmd: Command) => {
       const { url } = await resolveDatabase({ ...flags(cmd), log });
       const plan = await migrate(url, { onApplied: (f) => process.stdout.write(`applied ${f.fileName}\n`) });

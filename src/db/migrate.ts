@@ -8,7 +8,7 @@ import type { AppliedMigration, MigrationPlan } from './migrationPlan.js';
 
 /** Options for {@link migrate} and {@link migrationStatus}. */
 export interface MigrateOptions {
-  /** Folder of `NNNN_name.sql` files; default the project's `sql/`. */
+  /** Folder of `NNNN_name.sql` files; default the project's `sql/migrations/`. */
   dir?: string;
   /** Called once per applied file. */
   onApplied?: (file: MigrationFile) => void;
@@ -96,7 +96,7 @@ async function applyOne(client: pg.Client, file: MigrationFile): Promise<void> {
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
     const msg = err instanceof Error ? err.message : String(err);
-    throw new TradeledgerError('MIGRATION_FAILED', `migration sql/${file.fileName} failed and was rolled back: ${msg}`, {
+    throw new TradeledgerError('MIGRATION_FAILED', `migration sql/migrations/${file.fileName} failed and was rolled back: ${msg}`, {
       kind: 'database', hint: 'Fix the SQL in that file (it was not applied, so it may still be edited) and run `tradeledger db migrate` again.', cause: err,
     });
   }

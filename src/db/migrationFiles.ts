@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TradeledgerError } from '../errors.js';
 
-/** One numbered SQL file from `sql/`. */
+/** One numbered SQL file from `sql/migrations/`. */
 export interface MigrationFile {
   version: number;
   /** File name without the number and `.sql`: `history_tables`. */
@@ -15,7 +15,7 @@ export interface MigrationFile {
 }
 
 /** The project's `sql/` folder, found from this file so any working directory works. */
-export const defaultMigrationsDir = fileURLToPath(new URL('../../sql/', import.meta.url));
+export const defaultMigrationsDir = fileURLToPath(new URL('../../sql/migrations/', import.meta.url));
 
 const pattern = /^(\d{4})_([A-Za-z0-9_]+)\.sql$/;
 
@@ -33,14 +33,14 @@ export async function migrationFiles(dir: string = defaultMigrationsDir): Promis
     names = await readdir(dir);
   } catch (err) {
     throw new TradeledgerError('MIGRATIONS_DIR', `cannot read the migrations folder ${dir}`, {
-      kind: 'config', hint: 'Run tradeledger from an intact checkout; the sql/ folder ships with it.', cause: err,
+      kind: 'config', hint: 'Run tradeledger from an intact checkout; the sql/migrations/ folder ships with it.', cause: err,
     });
   }
   const files: MigrationFile[] = [];
   for (const fileName of names.filter((n) => n.endsWith('.sql')).sort()) {
     const m = pattern.exec(fileName);
     if (!m) {
-      throw new TradeledgerError('MIGRATION_NAME', `sql/${fileName} is not named like a migration`, {
+      throw new TradeledgerError('MIGRATION_NAME', `sql/migrations/${fileName} is not named like a migration`, {
         kind: 'config', hint: 'Name migrations NNNN_name.sql (four digits, then letters, digits or _).',
       });
     }
@@ -50,7 +50,7 @@ export async function migrationFiles(dir: string = defaultMigrationsDir): Promis
   }
   for (let i = 1; i < files.length; i++) {
     if (files[i]!.version === files[i - 1]!.version) {
-      throw new TradeledgerError('MIGRATION_DUPLICATE', `sql/${files[i - 1]!.fileName} and sql/${files[i]!.fileName} share number ${files[i]!.version}`, {
+      throw new TradeledgerError('MIGRATION_DUPLICATE', `sql/migrations/${files[i - 1]!.fileName} and sql/migrations/${files[i]!.fileName} share number ${files[i]!.version}`, {
         kind: 'config', hint: 'Give the newer file the next free number.',
       });
     }

@@ -31,10 +31,10 @@ export function migrationPlan(applied: AppliedMigration[], files: MigrationFile[
     const file = byVersion.get(a.version);
     const label = `${String(a.version).padStart(4, '0')}_${a.name}.sql`;
     if (!file) {
-      throw new TradeledgerError('MIGRATION_MISSING', `migration sql/${label} was applied to this database but the file is missing`, { kind: 'database', hint: neverEdit });
+      throw new TradeledgerError('MIGRATION_MISSING', `migration sql/migrations/${label} was applied to this database but the file is missing`, { kind: 'database', hint: neverEdit });
     }
     if (file.name !== a.name || file.sha256 !== a.sha256) {
-      throw new TradeledgerError('MIGRATION_CHANGED', `migration sql/${file.fileName} changed after it was applied (applied as ${label}, sha256 ${a.sha256.slice(0, 12)}…, now ${file.sha256.slice(0, 12)}…)`, { kind: 'database', hint: neverEdit });
+      throw new TradeledgerError('MIGRATION_CHANGED', `migration sql/migrations/${file.fileName} changed after it was applied (applied as ${label}, sha256 ${a.sha256.slice(0, 12)}…, now ${file.sha256.slice(0, 12)}…)`, { kind: 'database', hint: neverEdit });
     }
   }
   const done = new Set(applied.map((a) => a.version));
@@ -42,7 +42,7 @@ export function migrationPlan(applied: AppliedMigration[], files: MigrationFile[
   const pending = files.filter((f) => !done.has(f.version));
   const early = pending.find((f) => f.version < latest);
   if (early) {
-    throw new TradeledgerError('MIGRATION_ORDER', `migration sql/${early.fileName} is numbered below ${latest}, which this database already has`, {
+    throw new TradeledgerError('MIGRATION_ORDER', `migration sql/migrations/${early.fileName} is numbered below ${latest}, which this database already has`, {
       kind: 'database', hint: 'Renumber the new file above every shipped migration.',
     });
   }

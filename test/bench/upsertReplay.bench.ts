@@ -52,8 +52,8 @@ const records = batches.reduce((n, b) => n + rowsIn(b), 0);
 const candles = batches.reduce((n, b) => n + (b.text.includes('INSERT INTO price_candles') ? (b.values[2] as unknown[]).length : 0), 0);
 
 const adminUrl = withDefaultUser(process.env.BENCH_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test');
-const ownSql = new URL('../../sql/', import.meta.url).pathname;
-const baseSql = process.env.BENCH_BASE_SQL ?? (existsSync('/work/main/sql') ? '/work/main/sql' : withoutIssue14(ownSql));
+const ownSql = new URL('../../sql/migrations/', import.meta.url).pathname;
+const baseSql = process.env.BENCH_BASE_SQL ?? (existsSync('/work/main/sql/migrations') ? '/work/main/sql/migrations' : withoutIssue14(ownSql));
 
 function withoutIssue14(dir: string): string {
   const copy = mkdtempSync(join(tmpdir(), 'tl-sql-'));

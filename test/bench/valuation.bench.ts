@@ -92,7 +92,7 @@ async function copyOut(url: string, query: string): Promise<{ ms: number; rows: 
 
 // sql/0027's ledger_valued, renamed, for the paired old/new comparison.
 function oldFunctionSql(): string {
-  const text = readFileSync(new URL('../../sql/0027_ledger_valued_faster.sql', import.meta.url), 'utf8');
+  const text = readFileSync(new URL('../../sql/migrations/0027_ledger_valued_faster.sql', import.meta.url), 'utf8');
   const start = text.indexOf('CREATE FUNCTION ledger_valued(');
   const end = text.indexOf('$$;', start) + 3;
   if (start < 0 || end < 3) throw new Error('sql/0027_ledger_valued_faster.sql: CREATE FUNCTION ledger_valued not found');

@@ -62,7 +62,7 @@ beforeAll(async () => {
   await importFx(fresh.db, memoryFile('eurofxref-hist.csv', ecb), now);
   await importTransactions(fresh.db, memoryFile('elsewhere.csv', koinly), 'elsewhere', now);
   // The previous ledger_valued (sql/0027), renamed, to compare every value with.
-  const text = readFileSync(new URL('../../sql/0027_ledger_valued_faster.sql', import.meta.url), 'utf8');
+  const text = readFileSync(new URL('../../sql/migrations/0027_ledger_valued_faster.sql', import.meta.url), 'utf8');
   const start = text.indexOf('CREATE FUNCTION ledger_valued(');
   await sql.raw(text.slice(start, text.indexOf('$$;', start) + 3).replace('CREATE FUNCTION ledger_valued(', 'CREATE FUNCTION ledger_valued_0027(')).execute(fresh.db);
 });
