@@ -5,6 +5,7 @@ import { findEmbeddedServer } from '../db/embeddedServer.js';
 import { embeddedServerOptions } from '../db/embeddedServerOptions.js';
 import { migrate } from '../db/migrate.js';
 import { redactUrl } from '../db/redactUrl.js';
+import { defaultSchemaDir, renderFreshSchema, schemaDrift, writeSchema } from '../db/renderSchema.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { stopEmbeddedServer } from '../db/stopEmbeddedServer.js';
 
@@ -80,6 +81,23 @@ psql reuse it. \`tradeledger db stop\` stops it. With DATABASE_URL set, that ser
       for (const t of s.tables) lines.push(`  ${t.name.padEnd(width)}  ${t.rows.padStart(10)}`);
       if (s.tables.length === 0) lines.push('  (none: run tradeledger db migrate)');
       process.stdout.write(`${lines.join('\n')}\n`);
+    });
+
+  db.command('schema')
+    .description('Write sql/schema/ and docs/schema.md from a scratch database migrated from nothing (npm run schema); --check only compares.')
+    .option('--check', 'write nothing; exit 1 and list the files that differ from what the migrations give')
+    .action(async (o: { check?: boolean }, cmd: Command) => {
+      const { url } = await resolveDatabase({ ...flags(cmd), log });
+      const rendered = await renderFreshSchema(url);
+      if (o.check) {
+        const drift = await schemaDrift(rendered);
+        for (const d of drift) process.stdout.write(`${d.problem.padEnd(8)} ${d.path}\n`);
+        process.stdout.write(drift.length ? `sql/schema/ is out of date (${drift.length} files): run npm run schema and commit the result\n` : 'sql/schema/ matches the migrations\n');
+        if (drift.length) setExit(1);
+        return;
+      }
+      const n = await writeSchema(rendered);
+      process.stdout.write(`wrote ${n} files to ${defaultSchemaDir} and docs/schema.md\n`);
     });
 
   db.command('stop')
