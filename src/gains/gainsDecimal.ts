@@ -4,17 +4,39 @@ import type { Decimal as DecimalClass } from 'decimal.js';
 const Decimal = decimalModule as unknown as typeof DecimalClass;
 
 /**
- * The decimal type of the gains engine: a private decimal.js clone with 40 significant digits.
- * Sums of exchange amounts and fiat values stay exact at that precision (18 decimals on values up
- * to 10^21); only a pro-rata share (cost x part / whole) is rounded, half to even, in its 40th
- * digit, far below a penny. normalize's ExactDecimal keeps 4000 digits, which would make every
- * pool division thousands of digits long.
+ * The decimal type of the gains engine: a private decimal.js clone with 60 significant digits, so
+ * that every sum and difference of the engine is exact (values up to 10^15 with up to 45
+ * decimals; exchange amounts have at most 18 and fiat values fewer). The only rounding in the
+ * engine is a pro-rata share (cost x part / whole, proceeds x part / whole), and it happens once,
+ * in {@link proRata}, at {@link SHARE_DECIMALS} decimal places, half to even; the remainder stays
+ * in the pool, lot or day it was taken from. So for every run, what was paid for the coins equals
+ * the cost matched plus the cost still held, to the last digit, and proceeds - gain + cost still
+ * held = what was paid (test/gains/exactness.test.ts checks it for every rule set).
+ * normalize's ExactDecimal keeps 4000 digits, which would make every pool division thousands of
+ * digits long.
  *
  * @example
- * new GainsDecimal('1000').times(1500).div(1600).toFixed(2); // '937.50'
+ * proRata(new GainsDecimal('1'), new GainsDecimal('1'), new GainsDecimal('3')).toFixed(); // '0.333333333333'
  */
-export const GainsDecimal = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15 });
+export const GainsDecimal = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15 });
 export type GainsDecimal = InstanceType<typeof GainsDecimal>;
+
+/**
+ * Decimal places of a pro-rata share of a cost or of proceeds: 12, far below any currency's
+ * smallest unit, and short enough to read. Documented in docs/gains.md ("Exact sums").
+ */
+export const SHARE_DECIMALS = 12;
+
+/**
+ * `total x part / whole`, rounded once to {@link SHARE_DECIMALS} places (half to even). The caller
+ * takes the share out of what it was taken from, so nothing is lost to the rounding.
+ *
+ * @example
+ * proRata(new GainsDecimal('6280'), new GainsDecimal('700'), new GainsDecimal('1500')).toFixed(); // '2930.666666666667'
+ */
+export function proRata(total: GainsDecimal, part: GainsDecimal, whole: GainsDecimal): GainsDecimal {
+  return total.times(part).div(whole).toDecimalPlaces(SHARE_DECIMALS, GainsDecimal.ROUND_HALF_EVEN);
+}
 
 /** Zero, shared (decimal.js values are immutable). */
 export const ZERO = new GainsDecimal(0);

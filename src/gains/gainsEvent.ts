@@ -28,10 +28,16 @@ export interface Acquisition extends EventBase {
   cost: GainsDecimal;
 }
 
-/** Coins left: `proceeds` is what they fetched, fees of disposing of them already taken off. */
+/**
+ * Coins left: `proceeds` is what they fetched, fees of disposing of them already taken off;
+ * `costs` is those fees (the incidental costs of disposal), kept so a return that wants gross
+ * proceeds (UK SA108: proceeds before costs, the costs among the allowable costs) can have them.
+ */
 export interface Disposal extends EventBase {
   type: 'dispose';
   proceeds: GainsDecimal;
+  /** Incidental costs of the disposal, already taken off `proceeds` (>= 0); absent = 0. */
+  costs?: GainsDecimal;
 }
 
 /** An own-account movement from `pool` to `toPool`: never a disposal; lots keep date and cost. */
@@ -62,6 +68,13 @@ export interface Match {
   pool: string;
   disposalRef: string;
   acquisitionRef: string;
+  /** This part's share of the disposal's incidental costs (already off `proceeds`); absent = 0. */
+  disposalCosts?: GainsDecimal;
+  /**
+   * Canada: the part of a loss denied as a superficial loss (ITA s. 54, 40(2)(g)(i)) and added to
+   * the cost of the substituted property (53(1)(f)); `gain` already includes it (> 0 or absent).
+   */
+  deniedLoss?: GainsDecimal;
 }
 
 /** What is still held at the end: one row per open lot or pool. */

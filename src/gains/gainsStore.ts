@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Match, OpenHolding } from './gainsEvent.js';
 import type { GainsProblem, IncomeItem } from './ledgerEvents.js';
 import { dayNumber } from './dayNumber.js';
+import { ZERO } from './gainsDecimal.js';
 
 /** The parameters that name a run (a rerun with the same ones replaces it). */
 export interface GainsRunKey {
@@ -45,8 +46,8 @@ export class GainsStore {
   async match(m: Match, cls: string): Promise<void> {
     this.matches.push([
       ++this.seq.match, m.asset, m.quantity.toFixed(), m.acquiredDay, m.disposedDay, m.disposedTs, m.proceeds.toFixed(), m.cost.toFixed(),
-      m.gain.toFixed(), m.acquiredDay === null ? null : dayNumber(m.disposedDay) - dayNumber(m.acquiredDay), m.basis, cls, m.pool,
-      m.disposalRef, m.acquisitionRef,
+      m.gain.toFixed(), holdingDays(m), m.basis, cls, m.pool,
+      m.disposalRef, m.acquisitionRef, (m.disposalCosts ?? ZERO).toFixed(), (m.deniedLoss ?? ZERO).toFixed(),
     ]);
     if (this.matches.length >= BATCH) await this.flushMatches();
   }
@@ -84,13 +85,14 @@ export class GainsStore {
     this.matches = [];
     await this.client.query(
       `INSERT INTO gains_matches (run_id, seq, asset, quantity, acquired_day, disposed_day, disposed_at, proceeds, cost, gain,
-                                  holding_days, basis, class, pool, disposal_refs, acquisition_refs)
+                                  holding_days, basis, class, pool, disposal_refs, acquisition_refs, disposal_costs, denied_loss)
        SELECT $1, s, a, q::numeric, ad::date, dd::date, to_timestamp(ms::double precision / 1000), p::numeric, c::numeric, g::numeric,
-              h, b, k, pl, string_to_array(dr, ';'), CASE WHEN ar = '' THEN '{}'::text[] ELSE string_to_array(ar, ';') END
+              h, b, k, pl, string_to_array(dr, ';'), CASE WHEN ar = '' THEN '{}'::text[] ELSE string_to_array(ar, ';') END,
+              dc::numeric, dl::numeric
        FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[],
-                   $11::int[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[])
-            AS t(s, a, q, ad, dd, ms, p, c, g, h, b, k, pl, dr, ar)`,
-      [this.runId, ...columns(rows, 15)]);
+                   $11::int[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[])
+            AS t(s, a, q, ad, dd, ms, p, c, g, h, b, k, pl, dr, ar, dc, dl)`,
+      [this.runId, ...columns(rows, 17)]);
   }
 
   private async flushIncome(): Promise<void> {
@@ -120,4 +122,11 @@ function columns(rows: unknown[][], n: number): unknown[][] {
   const cols: unknown[][] = Array.from({ length: n }, () => []);
   for (const row of rows) for (let i = 0; i < n; i++) cols[i]!.push(row[i]);
   return cols;
+}
+
+// Days from acquisition to disposal; none for a pool share, and none when the acquisition matched
+// comes after the disposal (the UK 30-day rule): a holding period cannot be negative.
+function holdingDays(m: Match): number | null {
+  if (m.acquiredDay === null || m.acquiredDay > m.disposedDay) return null;
+  return dayNumber(m.disposedDay) - dayNumber(m.acquiredDay);
 }

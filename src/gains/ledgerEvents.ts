@@ -106,9 +106,13 @@ export function ledgerEvents(rows: ValuedRow[], fiat: string, transfers?: OwnTra
     if (isFiat(r.coin)) return;
     out.events.push({ type: 'acquire', asset: r.coin, quantity: new GainsDecimal(r.amount).abs(), cost, ts: r.ms, day: r.day, pool: poolOf(r), ref: refOf(r) });
   };
-  const dispose = (r: ValuedRow, proceeds: GainsDecimal) => {
+  // `costs`: the fees taken off `proceeds` (incidental costs of disposal), kept for gross figures.
+  const dispose = (r: ValuedRow, proceeds: GainsDecimal, costs: GainsDecimal = ZERO) => {
     if (isFiat(r.coin)) return;
-    out.events.push({ type: 'dispose', asset: r.coin, quantity: new GainsDecimal(r.amount).abs(), proceeds, ts: r.ms, day: r.day, pool: poolOf(r), ref: refOf(r) });
+    out.events.push({
+      type: 'dispose', asset: r.coin, quantity: new GainsDecimal(r.amount).abs(), proceeds, ts: r.ms, day: r.day, pool: poolOf(r), ref: refOf(r),
+      ...(costs.isZero() ? {} : { costs }),
+    });
   };
 
   const ins = rows.filter((r) => (r.kind === 'trade_buy' || r.kind === 'exchange_in') && sign(r.amount) > 0);
@@ -126,7 +130,10 @@ export function ledgerEvents(rows: ValuedRow[], fiat: string, transfers?: OwnTra
   const feeOnOut = tradeLike && !feeOnIn && cryptoOuts.length > 0;
 
   for (const [i, r] of ins.entries()) acquire(r, v(r).plus(feeOnIn && i === 0 ? feeTotal : ZERO));
-  for (const [i, r] of outs.entries()) dispose(r, v(r).minus(feeOnOut && i === 0 ? feeTotal : ZERO));
+  for (const [i, r] of outs.entries()) {
+    const costs = feeOnOut && i === 0 ? feeTotal : ZERO;
+    dispose(r, v(r).minus(costs), costs);
+  }
   for (const f of fees) {
     // A fee paid in a coin is a disposal of it; outside a trade (a withdrawal fee, a futures
     // trading fee) it is also an expense.

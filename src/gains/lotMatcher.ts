@@ -1,4 +1,4 @@
-import { ZERO } from './gainsDecimal.js';
+import { proRata, ZERO } from './gainsDecimal.js';
 import type { GainsDecimal } from './gainsDecimal.js';
 import { lotStore } from './lotStore.js';
 import type { LotPart, LotStore } from './lotStore.js';
@@ -113,20 +113,26 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
         return [{
           asset: event.asset, quantity: event.quantity, proceeds: event.proceeds, cost: only.cost, gain: event.proceeds.minus(only.cost), basis,
           acquiredDay: only.day, disposedDay: event.day, disposedTs: event.ts, pool, disposalRef: event.ref, acquisitionRef: only.ref,
+          ...(event.costs ? { disposalCosts: event.costs } : {}),
         }];
       }
       const matches: Match[] = [];
+      const allCosts = event.costs ?? ZERO;
       let proceedsLeft = event.proceeds;
+      let costsLeft = allCosts;
       let qtyLeft = event.quantity;
       const emit = (part: LotPart, partBasis: Match['basis']) => {
-        // The last part takes what is left of the proceeds, so the parts add up exactly.
-        const proceeds = part.quantity.eq(qtyLeft) ? proceedsLeft : event.proceeds.times(part.quantity).div(event.quantity);
+        // Shares rounded once (proRata); the last part takes what is left, so the parts add up exactly.
+        const last = part.quantity.eq(qtyLeft);
+        const proceeds = last ? proceedsLeft : proRata(event.proceeds, part.quantity, event.quantity);
+        const costs = last ? costsLeft : proRata(allCosts, part.quantity, event.quantity);
         proceedsLeft = proceedsLeft.minus(proceeds);
+        costsLeft = costsLeft.minus(costs);
         qtyLeft = qtyLeft.minus(part.quantity);
         matches.push({
           asset: event.asset, quantity: part.quantity, proceeds, cost: part.cost, gain: proceeds.minus(part.cost), basis: partBasis,
           acquiredDay: part.day, disposedDay: event.day, disposedTs: event.ts, pool,
-          disposalRef: event.ref, acquisitionRef: part.ref,
+          disposalRef: event.ref, acquisitionRef: part.ref, ...(costs.isZero() ? {} : { disposalCosts: costs }),
         });
       };
       for (const part of specific) emit(part, 'specific');
@@ -135,7 +141,7 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
         matches.push({
           asset: event.asset, quantity: qtyLeft, proceeds: proceedsLeft, cost: ZERO, gain: proceedsLeft, basis: 'no-cost',
           acquiredDay: null, disposedDay: event.day, disposedTs: event.ts, pool,
-          disposalRef: event.ref, acquisitionRef: '',
+          disposalRef: event.ref, acquisitionRef: '', ...(costsLeft.isZero() ? {} : { disposalCosts: costsLeft }),
         });
       }
       return matches;

@@ -1,4 +1,4 @@
-import { ZERO } from './gainsDecimal.js';
+import { proRata, ZERO } from './gainsDecimal.js';
 import type { GainsDecimal } from './gainsDecimal.js';
 
 /** One open purchase (or the part of it not yet matched). */
@@ -52,7 +52,8 @@ export function lotStore(method: 'fifo' | 'lifo' | 'hifo' | 'average'): LotStore
   }
 }
 
-// Takes `wanted` out of one lot, shrinking it in place; the cost share is pro rata.
+// Takes `wanted` out of one lot, shrinking it in place; the cost share is pro rata, rounded once
+// (proRata), and the lot keeps the rest of its cost exactly.
 function cut(lot: Lot, wanted: GainsDecimal): LotPart {
   if (wanted.gte(lot.quantity)) {
     const part = { quantity: lot.quantity, cost: lot.cost, ts: lot.ts, day: lot.day, ref: lot.ref };
@@ -60,7 +61,7 @@ function cut(lot: Lot, wanted: GainsDecimal): LotPart {
     lot.cost = ZERO;
     return part;
   }
-  const cost = lot.cost.times(wanted).div(lot.quantity);
+  const cost = proRata(lot.cost, wanted, lot.quantity);
   lot.quantity = lot.quantity.minus(wanted);
   lot.cost = lot.cost.minus(cost);
   return { quantity: wanted, cost, ts: lot.ts, day: lot.day, ref: lot.ref };

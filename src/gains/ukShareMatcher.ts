@@ -1,4 +1,4 @@
-import { sumOf, ZERO } from './gainsDecimal.js';
+import { proRata, sumOf, ZERO } from './gainsDecimal.js';
 import type { GainsDecimal } from './gainsDecimal.js';
 import { dayNumber } from './dayNumber.js';
 import type { Acquisition, Disposal, GainsEvent, Match, Matcher, OpenHolding } from './gainsEvent.js';
@@ -13,6 +13,8 @@ interface DayBook {
   acqRefs: string[];
   dispQty: GainsDecimal;
   proceeds: GainsDecimal;
+  /** Incidental costs of the day's disposals, already off `proceeds`. */
+  dispCosts: GainsDecimal;
   dispRefs: string[];
   dispTs: number;
 }
@@ -26,13 +28,14 @@ interface OpenDay {
   acqRefs: string[];
   dispQty: GainsDecimal[];
   proceeds: GainsDecimal[];
+  dispCosts: GainsDecimal[];
   dispRefs: string[];
   dispTs: number;
 }
 
 const closeBook = (o: OpenDay): DayBook => ({
   day: o.day, n: dayNumber(o.day), acqQty: sumOf(o.acqQty), acqCost: sumOf(o.acqCost), acqRefs: o.acqRefs,
-  dispQty: sumOf(o.dispQty), proceeds: sumOf(o.proceeds), dispRefs: o.dispRefs, dispTs: o.dispTs,
+  dispQty: sumOf(o.dispQty), proceeds: sumOf(o.proceeds), dispCosts: sumOf(o.dispCosts), dispRefs: o.dispRefs, dispTs: o.dispTs,
 });
 
 interface AssetState {
@@ -76,9 +79,9 @@ export function ukShareMatcher(): Matcher {
     // 1. Same day.
     const same = book.acqQty.lt(book.dispQty) ? book.acqQty : book.dispQty;
     if (same.gt(0)) {
-      const cost = takeShare(book, 'acq', same);
-      const proceeds = takeShare(book, 'disp', same);
-      out.push(match(asset, book, same, proceeds, cost, 'same-day', book.day, book.acqRefs.join(';')));
+      const cost = takeCost(book, same);
+      const [proceeds, costs] = takeProceeds(book, same);
+      out.push(match(asset, book, same, proceeds, costs, cost, 'same-day', book.day, book.acqRefs.join(';')));
     }
     // 2. This day's acquisitions against earlier disposals within 30 days, earliest first.
     if (book.acqQty.gt(0)) {
@@ -86,9 +89,9 @@ export function ukShareMatcher(): Matcher {
         if (book.acqQty.isZero()) break;
         if (earlier.dispQty.isZero() || book.n - earlier.n > 30) continue;
         const q = book.acqQty.lt(earlier.dispQty) ? book.acqQty : earlier.dispQty;
-        const cost = takeShare(book, 'acq', q);
-        const proceeds = takeShare(earlier, 'disp', q);
-        out.push(match(asset, earlier, q, proceeds, cost, '30-day', book.day, book.acqRefs.join(';')));
+        const cost = takeCost(book, q);
+        const [proceeds, costs] = takeProceeds(earlier, q);
+        out.push(match(asset, earlier, q, proceeds, costs, cost, '30-day', book.day, book.acqRefs.join(';')));
       }
     }
     // 3. Days no later acquisition can reach go to the pool, in date order.
@@ -104,16 +107,16 @@ export function ukShareMatcher(): Matcher {
     if (book.dispQty.gt(0)) {
       const fromPool = book.dispQty.lt(s.poolQty) ? book.dispQty : s.poolQty;
       if (fromPool.gt(0)) {
-        const cost = fromPool.eq(s.poolQty) ? s.poolCost : s.poolCost.times(fromPool).div(s.poolQty);
+        const cost = fromPool.eq(s.poolQty) ? s.poolCost : proRata(s.poolCost, fromPool, s.poolQty);
         s.poolQty = s.poolQty.minus(fromPool);
         s.poolCost = s.poolCost.minus(cost);
-        const proceeds = takeShare(book, 'disp', fromPool);
-        out.push(match(asset, book, fromPool, proceeds, cost, 's104', null, 's104'));
+        const [proceeds, costs] = takeProceeds(book, fromPool);
+        out.push(match(asset, book, fromPool, proceeds, costs, cost, 's104', null, 's104'));
       }
       if (book.dispQty.gt(0)) {
         const rest = book.dispQty;
-        const proceeds = takeShare(book, 'disp', rest);
-        out.push(match(asset, book, rest, proceeds, ZERO, 'no-cost', null, ''));
+        const [proceeds, costs] = takeProceeds(book, rest);
+        out.push(match(asset, book, rest, proceeds, costs, ZERO, 'no-cost', null, ''));
       }
     }
   };
@@ -126,11 +129,11 @@ export function ukShareMatcher(): Matcher {
       if (b && b.day !== event.day) {
         const out: Match[] = [];
         closeDay(event.asset, s, closeBook(b), out);
-        b = s.open = { day: event.day, acqQty: [], acqCost: [], acqRefs: [], dispQty: [], proceeds: [], dispRefs: [], dispTs: event.ts };
+        b = s.open = { day: event.day, acqQty: [], acqCost: [], acqRefs: [], dispQty: [], proceeds: [], dispCosts: [], dispRefs: [], dispTs: event.ts };
         add(b, event);
         return out;
       }
-      if (!b) b = s.open = { day: event.day, acqQty: [], acqCost: [], acqRefs: [], dispQty: [], proceeds: [], dispRefs: [], dispTs: event.ts };
+      if (!b) b = s.open = { day: event.day, acqQty: [], acqCost: [], acqRefs: [], dispQty: [], proceeds: [], dispCosts: [], dispRefs: [], dispTs: event.ts };
       add(b, event);
       return NONE;
     },
@@ -164,30 +167,37 @@ function add(b: OpenDay, event: Acquisition | Disposal): void {
   } else {
     b.dispQty.push(event.quantity);
     b.proceeds.push(event.proceeds);
+    if (event.costs) b.dispCosts.push(event.costs);
     b.dispRefs.push(event.ref);
     b.dispTs = event.ts;
   }
 }
 
-// Takes `q` out of the day's acquisitions (their cost) or disposals (their proceeds), pro rata
-// to what is left; the last share takes the remainder so the parts add up exactly.
-function takeShare(book: DayBook, side: 'acq' | 'disp', q: GainsDecimal): GainsDecimal {
-  if (side === 'acq') {
-    const share = q.eq(book.acqQty) ? book.acqCost : book.acqCost.times(q).div(book.acqQty);
-    book.acqQty = book.acqQty.minus(q);
-    book.acqCost = book.acqCost.minus(share);
-    return share;
-  }
-  const share = q.eq(book.dispQty) ? book.proceeds : book.proceeds.times(q).div(book.dispQty);
-  book.dispQty = book.dispQty.minus(q);
-  book.proceeds = book.proceeds.minus(share);
+// Takes `q` out of the day's acquisitions: their cost, pro rata to what is left and rounded once
+// (proRata); the last share takes the remainder, so the parts add up exactly.
+function takeCost(book: DayBook, q: GainsDecimal): GainsDecimal {
+  const share = q.eq(book.acqQty) ? book.acqCost : proRata(book.acqCost, q, book.acqQty);
+  book.acqQty = book.acqQty.minus(q);
+  book.acqCost = book.acqCost.minus(share);
   return share;
 }
 
-function match(asset: string, disposal: DayBook, quantity: GainsDecimal, proceeds: GainsDecimal, cost: GainsDecimal,
+// Takes `q` out of the day's disposals: their proceeds and their incidental costs, the same way.
+function takeProceeds(book: DayBook, q: GainsDecimal): [GainsDecimal, GainsDecimal] {
+  const all = q.eq(book.dispQty);
+  const share = all ? book.proceeds : proRata(book.proceeds, q, book.dispQty);
+  const costs = all ? book.dispCosts : proRata(book.dispCosts, q, book.dispQty);
+  book.dispQty = book.dispQty.minus(q);
+  book.proceeds = book.proceeds.minus(share);
+  book.dispCosts = book.dispCosts.minus(costs);
+  return [share, costs];
+}
+
+function match(asset: string, disposal: DayBook, quantity: GainsDecimal, proceeds: GainsDecimal, disposalCosts: GainsDecimal, cost: GainsDecimal,
   basis: Match['basis'], acquiredDay: string | null, acquisitionRef: string): Match {
   return {
     asset, quantity, proceeds, cost, gain: proceeds.minus(cost), basis, acquiredDay, disposedDay: disposal.day,
     disposedTs: disposal.dispTs, pool: '*', disposalRef: disposal.dispRefs.join(';'), acquisitionRef,
+    ...(disposalCosts.isZero() ? {} : { disposalCosts }),
   };
 }

@@ -47,17 +47,18 @@ describe('tradeledger import transactions, then tradeledger gains', () => {
     expect(r.code).toBe(0);
     const gains = await csv(path.join(out, 'gains.csv'));
     expect(gains.map((g) => [g.asset, g.date_disposed, g.matching, g.quantity, g.proceeds, g.cost, g.gain, g.pool])).toEqual([
-      ['BTC', '2024-06-01', 's104', '0.051', '612', '515.1', '96.9', '*'],
-      ['ETH', '2024-07-01', 's104', '1', '695', '612', '83', '*'],
+      ['BTC', '2024-06-01', 's104', '0.051', '612.00', '515.10', '96.90', '*'],
+      ['ETH', '2024-07-01', 's104', '1', '695.00', '612.00', '83.00', '*'],
     ]);
     const income = await csv(path.join(out, 'income.csv'));
     expect(income.map((i) => [i.category, i.asset, i.quantity, i.value, i.fiat])).toEqual([['reward', 'BTC', '0.01', '500', 'GBP']]);
     const dq = await csv(path.join(out, 'gains-data-quality.csv'));
     expect(dq.map((d) => d.problem)).toEqual(['withdrawal_not_disposal']);
     const summary = JSON.parse(await readFile(path.join(out, 'summary.json'), 'utf8'));
-    expect(summary.sa108).toMatchObject({ numberOfDisposals: 2, disposalProceeds: '1307.00', allowableCosts: '1127.10', gainsBeforeLosses: '179.90', losses: '0.00' });
+    expect(summary.sa108).toMatchObject({ numberOfDisposals: 2, // SA108 proceeds are gross: the sale's £5 fee is among the allowable costs (HMRC HS284 Example 3).
+    disposalProceeds: '1312', allowableCosts: '1132.1', gainsBeforeLosses: '179.9', losses: '0' });
     expect(summary.holdings).toEqual([{ asset: 'BTC', quantity: '0.059', cost: '994.9' }]);
-    expect(await readFile(path.join(out, 'summary.txt'), 'utf8')).toContain('Number of disposals                 2');
+    expect(await readFile(path.join(out, 'summary.txt'), 'utf8')).toContain('box 13.1  Number of disposals                          2');
   });
 
   it('Germany: the Anlage SO totals and the Freigrenze (EUR 1,000 from 2024: 179.90 stays tax-free)', async () => {
@@ -65,7 +66,7 @@ describe('tradeledger import transactions, then tradeledger gains', () => {
     const r = await runCli(['gains', '--year', '2024', '--rules', 'de', '--fiat', 'GBP', '--tz', 'Europe/Berlin', '--out', out], { DATABASE_URL: fresh.url });
     expect(r.code).toBe(0);
     const summary = JSON.parse(await readFile(path.join(out, 'summary.json'), 'utf8'));
-    expect(summary.anlageSO).toMatchObject({ taxableGains: '179.90', net: '179.90', freigrenze: '1000.00', belowFreigrenze: true, taxableAmount: '0.00' });
+    expect(summary.anlageSO).toMatchObject({ taxableGains: '179.9', net: '179.9', freigrenze: '1000', belowFreigrenze: true, taxableAmount: '0' });
   });
 
   it('bad flags: one line naming the fix, exit code 2', async () => {
@@ -88,14 +89,14 @@ describe('tradeledger import transactions, then tradeledger gains', () => {
     const uk = path.join(dir, 'uk-sol');
     expect((await runCli(['gains', '--year', '2024', '--rules', 'uk', '--fiat', 'GBP', '--tz', 'Europe/London', '--out', uk], { DATABASE_URL: fresh.url })).code).toBe(0);
     const sol = (await csv(path.join(uk, 'gains.csv'))).filter((g) => g.asset === 'SOL');
-    expect(sol.map((g) => [g.matching, g.quantity, g.proceeds, g.cost, g.gain])).toEqual([['s104', '9.99', '1500', '999', '501']]);
+    expect(sol.map((g) => [g.matching, g.quantity, g.proceeds, g.cost, g.gain])).toEqual([['s104', '9.99', '1500.00', '999.00', '501.00']]);
     const dq = await csv(path.join(uk, 'gains-data-quality.csv'));
     expect(dq.filter((d) => d.problem === 'deposit_market_value')).toEqual([]);
     // FIFO per wallet: the lot travels from wallet-a to wallet-b with its date and cost.
     const fifo = path.join(dir, 'fifo-sol');
     expect((await runCli(['gains', '--year', '2024', '--rules', 'fifo', '--pools', 'wallet', '--fiat', 'GBP', '--out', fifo], { DATABASE_URL: fresh.url })).code).toBe(0);
     const lots = (await csv(path.join(fifo, 'gains.csv'))).filter((g) => g.asset === 'SOL');
-    expect(lots.map((g) => [g.pool, g.date_acquired, g.quantity, g.cost, g.rule])).toEqual([['wallet-b', '2024-03-01', '9.99', '999', 'short']]);
+    expect(lots.map((g) => [g.pool, g.date_acquired, g.quantity, g.cost, g.rule])).toEqual([['wallet-b', '2024-03-01', '9.99', '999.00', 'short']]);
   });
   it('US specific identification: --lots names the lot of a disposal; a bad file is one line with line and column', async () => {
     const header = 'Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash';
@@ -106,7 +107,7 @@ describe('tradeledger import transactions, then tradeledger gains', () => {
     const args = ['gains', '--year', '2025', '--rules', 'us', '--fiat', 'GBP', '--out', out];
     expect((await runCli(args, { DATABASE_URL: fresh.url })).code).toBe(0);
     const fifo = (await csv(path.join(out, 'gains.csv'))).filter((g) => g.asset === 'ADA');
-    expect(fifo.map((g) => [g.matching, g.date_acquired, g.quantity, g.cost, g.gain])).toEqual([['fifo', '2025-01-10', '5', '50', '150']]);
+    expect(fifo.map((g) => [g.matching, g.date_acquired, g.quantity, g.cost, g.gain])).toEqual([['fifo', '2025-01-10', '5', '50.00', '150.00']]);
     // The second lot's id, as gains.csv and holdings show it, named for the sale.
     const client = new pg.Client({ connectionString: fresh.url });
     await client.connect();
@@ -117,7 +118,7 @@ describe('tradeledger import transactions, then tradeledger gains', () => {
     await writeFile(path.join(dir, 'lots.csv'), `disposal,lot,quantity\n${fifo[0]!.disposal_refs},${secondLot},5\n`);
     expect((await runCli([...args, '--force', '--lots', path.join(dir, 'lots.csv')], { DATABASE_URL: fresh.url })).code).toBe(0);
     const specific = (await csv(path.join(out, 'gains.csv'))).filter((g) => g.asset === 'ADA');
-    expect(specific.map((g) => [g.matching, g.date_acquired, g.quantity, g.cost, g.gain, g.acquisition_refs])).toEqual([['specific', '2025-02-10', '5', '150', '50', secondLot]]);
+    expect(specific.map((g) => [g.matching, g.date_acquired, g.quantity, g.cost, g.gain, g.acquisition_refs])).toEqual([['specific', '2025-02-10', '5', '150.00', '50.00', secondLot]]);
 
     await writeFile(path.join(dir, 'bad-lots.csv'), `disposal,lot,quantity\n${fifo[0]!.disposal_refs},${secondLot},five\n`);
     const bad = await runCli([...args, '--force', '--lots', path.join(dir, 'bad-lots.csv')], { DATABASE_URL: fresh.url });
@@ -148,16 +149,18 @@ describe('tradeledger import transactions, then tradeledger gains', () => {
     expect(r.code).toBe(0);
     const gains = await csv(path.join(out, 'gains.csv'));
     expect(gains.map((g) => [g.date_disposed, g.matching, g.date_acquired, g.quantity, g.proceeds, g.cost])).toEqual([
-      ['2024-07-31', 'same-day', '2024-07-31', '10000', '50000', '45000'],
-      ['2024-07-31', '30-day', '2024-08-06', '20000', '100000', '90000'],
-      ['2024-08-05', '30-day', '2024-08-06', '20000', '100000', '90000'],
-      ['2024-08-07', 's104', '', '100000', '150000', '313636.3636363636363636363636363636363636'],
+      ['2024-07-31', 'same-day', '2024-07-31', '10000', '50000.00', '45000.00'],
+      ['2024-07-31', '30-day', '2024-08-06', '20000', '100000.00', '90000.00'],
+      ['2024-08-05', '30-day', '2024-08-06', '20000', '100000.00', '90000.00'],
+      ['2024-08-07', 's104', '', '100000', '150000.00', '313636.36'],
     ]);
     // HMRC: gains of £15,000 (31 July) and £10,000 (5 August); 7 August cost £313,637 (rounded up)
-    // and a loss of £163,637. The files keep the exact cost; the readable summary is to the penny.
+    // and a loss of £163,637. summary.json keeps the exact cost; gains.csv has it to the penny.
     const text = await readFile(path.join(out, 'summary.txt'), 'utf8');
-    expect(text).toContain('Gains in the year, before losses    GBP 25000.00');
-    expect(text).toContain('Losses in the year                  GBP 163636.36');
+    // SA108 boxes in whole pounds, costs and losses rounded up as HMRC rounds them: £163,637.
+    expect(text).toContain('box 13.4  Gains in the year, before losses             GBP 25000');
+    expect(text).toContain('box 13.5  Losses in the year                           GBP 163637');
+    expect(text).toContain('Losses           GBP 163636.36');
     expect(text).toContain('TOKF       10000  GBP 31363.64');
     expect(r.stdout).toContain('3 disposals, gains GBP 25000.00, losses GBP 163636.36\n');
   });

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 import { runGains } from '../../src/gains/runGains.js';
+import { GainsDecimal } from '../../src/gains/gainsDecimal.js';
 import { insertImported } from './importedLedger.js';
 
 let fresh: FreshDatabase;
@@ -31,10 +32,10 @@ describe('runGains over the valued ledger', () => {
     const { summary } = await runGains({ databaseUrl: fresh.url, rules: 'uk', year: 2024, fiat: 'GBP', tz: 'UTC', outDir: out });
     const rows = await csv(out, 'gains.csv');
     expect(rows.map((r) => [r.matching, r.quantity, r.cost, r.date_acquired])).toEqual([
-      ['30-day', '500', '17500', '2024-09-29'],
-      ['s104', '3500', '50000', ''],
+      ['30-day', '500', '17500.00', '2024-09-29'],
+      ['s104', '3500', '50000.00', ''],
     ]);
-    expect(summary.sa108).toMatchObject({ numberOfDisposals: 1, disposalProceeds: '160000.00', allowableCosts: '67500.00', gainsBeforeLosses: '92500.00', losses: '0.00' });
+    expect(summary.sa108).toMatchObject({ numberOfDisposals: 1, disposalProceeds: '160000', allowableCosts: '67500', gainsBeforeLosses: '92500', losses: '0' });
     expect(rows[0]!.disposal_refs).toMatch(/^imported_transactions\|.+:3\|sent$/);
     expect(rows[0]!.acquisition_refs).toMatch(/^imported_transactions\|.+:4\|received$/);
   });
@@ -44,11 +45,13 @@ describe('runGains over the valued ledger', () => {
     const { summary, runId } = await runGains({ databaseUrl: fresh.url, rules: 'uk', year: 2024, fiat: 'GBP', tz: 'Europe/London', outDir: out });
     const rows = await csv(out, 'gains.csv');
     expect(rows.map((r) => [r.matching, r.quantity, r.date_disposed])).toEqual([['s104', '4000', '2024-08-30']]);
-    expect(Number(rows[0]!.cost)).toBeCloseTo(200000 * 4000 / 14000, 6);
+    // gains.csv: to 2 decimals; the exact share (rounded once, at 12 places) is in the summary.
+    expect(rows[0]!.cost).toBe('57142.86');
+    expect(summary.total.cost).toBe('57142.857142857143');
     // What was paid (200,000 + 17,500) = cost matched + cost still in the pool.
     const held = summary.holdings.find((h) => h.asset === 'TOKE')!;
     expect(held.quantity).toBe('10500');
-    expect(Number(held.cost) + Number(summary.total.cost)).toBeCloseTo(217500, 6);
+    expect(new GainsDecimal(held.cost).plus(summary.total.cost).toFixed()).toBe('217500');
     // Traceability: from the match to the ledger row and the imported record, in SQL.
     const trace = await sql<{ side: string; line: number; kind: string }>`
       SELECT r.side, i.line, l.kind FROM gains_match_rows r
@@ -72,7 +75,7 @@ describe('runGains over the valued ledger', () => {
   it('Australia: the income year from 1 July holds the August sale, without the 12-month discount; Canada: ACB', async () => {
     const au = await runGains({ databaseUrl: fresh.url, rules: 'au', year: 2024, fiat: 'GBP', tz: 'Australia/Sydney', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
     expect(au.summary.period).toEqual({ from: '2024-07-01', to: '2025-07-01', tz: 'Australia/Sydney' });
-    expect(au.summary.cgtDiscount).toMatchObject({ discountableGains: '0.00', otherGains: '102857.14', losses: '0.00' });
+    expect(au.summary.cgtDiscount).toMatchObject({ discountableGains: '0', otherGains: '102857.142857142857', losses: '0' });
     const ca = await runGains({ databaseUrl: fresh.url, rules: 'ca', year: 2024, fiat: 'GBP', tz: 'America/Toronto', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
     expect(Object.keys(ca.summary.byClass)).toEqual(['acb']);
     expect(Number(ca.summary.total.cost)).toBeCloseTo(200000 * 4000 / 14000, 6);
