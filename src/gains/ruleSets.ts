@@ -1,5 +1,6 @@
 import { lotMatcher } from './lotMatcher.js';
 import { ukShareMatcher } from './ukShareMatcher.js';
+import { canadaMatcher } from './canadaMatcher.js';
 import { heldMoreThanOneYear } from './dayNumber.js';
 import type { Match, Matcher } from './gainsEvent.js';
 import type { LotSelections } from './lotSelections.js';
@@ -80,13 +81,16 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     lookaheadDays: 0,
     specificIdentification: false,
   },
-  // CRA: identical properties have one adjusted cost base, the average cost of all held.
+  // CRA: identical properties have one adjusted cost base, the average cost of all held; a
+  // superficial loss (ITA s. 54, 40(2)(g)(i)) is denied and added to the substituted property's
+  // cost (53(1)(f)), decided 30 days after the disposal (canadaMatcher.ts), so the run reads 30
+  // days past the year's end.
   ca: {
-    name: 'ca', title: 'Canada adjusted cost base (average cost)',
-    matcher: () => lotMatcher({ method: 'average', pools: 'universal' }),
+    name: 'ca', title: 'Canada adjusted cost base (average cost), superficial losses denied',
+    matcher: () => canadaMatcher(),
     classify: () => 'acb',
     taxYear: calendarYear,
-    lookaheadDays: 0,
+    lookaheadDays: 30,
     specificIdentification: false,
   },
   fifo: { name: 'fifo', title: 'FIFO', matcher: (pools) => lotMatcher({ method: 'fifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false },
