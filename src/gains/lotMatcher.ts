@@ -16,8 +16,9 @@ export interface LotMatcherOptions {
   pools: 'universal' | 'wallet';
   /**
    * Universal before this local day, per wallet from it on (the US from 2025-01-01, Rev. Proc.
-   * 2024-28). At the switch the open universal lots are handed to the wallets that hold the coins,
-   * oldest lots first, wallets in name order: one written, consistently applied allocation rule.
+   * 2024-28). At the switch each open universal lot goes to the wallet that holds those very units
+   * (followed through own-account moves; see {@link lotMatcher}), so renaming a wallet changes
+   * nothing: the written allocation rule of docs/gains.md.
    */
   walletFromDay?: string;
   /**
@@ -42,8 +43,12 @@ const key = (asset: string, pool: string) => `${asset}\u0000${pool}`;
  */
 export function lotMatcher(options: LotMatcherOptions): Matcher {
   const stores = new Map<string, { asset: string; pool: string; store: LotStore }>();
-  // Per-wallet balances, kept while pools are universal so the switch to wallets knows who holds what.
-  const balances = new Map<string, { asset: string; pool: string; quantity: GainsDecimal }>();
+  // While pools are universal and a switch to wallets is ahead (the US before 2025): which units,
+  // of which acquisition, sit in which wallet. Acquisitions land in their wallet, own-account
+  // moves carry units (first in, first out within the wallet) to another, disposals take units
+  // out of their wallet first in, first out. The universal FIFO may have matched a sale from one
+  // wallet with another wallet's older lot; this record still knows where the coins are.
+  const physical = new Map<string, { asset: string; pool: string; units: PhysicalUnit[] }>();
   let perWallet = options.pools === 'wallet' && options.walletFromDay === undefined;
   const switchDay = options.pools === 'wallet' ? options.walletFromDay : undefined;
 
@@ -58,26 +63,61 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
     return entry.store;
   };
 
-  const track = (asset: string, pool: string, delta: GainsDecimal) => {
+  const unitsOf = (asset: string, pool: string): PhysicalUnit[] => {
     const k = key(asset, pool);
-    const b = balances.get(k);
-    if (b) b.quantity = b.quantity.plus(delta);
-    else balances.set(k, { asset, pool, quantity: delta });
+    let entry = physical.get(k);
+    if (!entry) {
+      entry = { asset, pool, units: [] };
+      physical.set(k, entry);
+    }
+    return entry.units;
   };
 
+  /**
+   * The allocation at the switch, per asset:
+   *  1. every unit a wallet holds takes its own lot's remaining basis, if the universal pool still
+   *     has that lot open (units in time order, ties by wallet name);
+   *  2. the universal lots still open (their own units were sold from the wallet that held them,
+   *     while the universal FIFO matched an older lot) go, oldest first, to the units no lot
+   *     covered yet, in the order those units were acquired (ties by wallet name);
+   *  3. lots nobody's units account for (data with gaps) stay visible in '(unallocated)'.
+   * Wallet names only break exact ties of time, so renaming a wallet does not move basis.
+   */
   const switchToWallets = () => {
     const universal = [...stores.values()];
     stores.clear();
     perWallet = true;
     for (const { asset, store } of universal) {
-      const holders = [...balances.values()].filter((b) => b.asset === asset && b.quantity.gt(0)).sort((a, b) => (a.pool < b.pool ? -1 : 1));
-      for (const holder of holders) {
-        for (const part of takeForMove(store, holder.quantity)) storeOf(asset, holder.pool).add(asLot(part));
+      const open = store.take(store.quantity());
+      const byRef = new Map<string, LotPart[]>();
+      for (const part of open) byRef.set(part.ref, [...(byRef.get(part.ref) ?? []), part]);
+      const held = [...physical.values()].filter((w) => w.asset === asset)
+        .flatMap((w) => w.units.map((u) => ({ pool: w.pool, ...u })))
+        .sort((a, b) => a.ts - b.ts || (a.pool < b.pool ? -1 : a.pool > b.pool ? 1 : 0));
+      const uncovered: { pool: string; quantity: GainsDecimal }[] = [];
+      for (const unit of held) {
+        let want = unit.quantity;
+        const parts = byRef.get(unit.ref) ?? [];
+        while (want.gt(0) && parts.length > 0) {
+          const part = splitPart(parts, want);
+          storeOf(asset, unit.pool).add(asLot(part));
+          want = want.minus(part.quantity);
+        }
+        if (want.gt(0)) uncovered.push({ pool: unit.pool, quantity: want });
       }
-      // Lots nobody's balance accounts for (data with gaps) stay visible in a pool of their own.
-      for (const part of store.take(store.quantity())) storeOf(asset, '(unallocated)').add(asLot(part));
+      // What no wallet's own units took, oldest first.
+      const rest = [...byRef.values()].flat().sort((a, b) => a.ts - b.ts);
+      for (const u of uncovered) {
+        let want = u.quantity;
+        while (want.gt(0) && rest.length > 0) {
+          const part = splitPart(rest, want);
+          storeOf(asset, u.pool).add(asLot(part));
+          want = want.minus(part.quantity);
+        }
+      }
+      for (const part of rest) storeOf(asset, '(unallocated)').add(asLot(part));
     }
-    balances.clear();
+    physical.clear();
   };
 
   const takeForMove = (store: LotStore, quantity: GainsDecimal): LotPart[] => store.take(quantity);
@@ -85,15 +125,20 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
   return {
     push(event: GainsEvent): Match[] {
       if (switchDay !== undefined && !perWallet && event.day >= switchDay) switchToWallets();
-      // Balances per wallet matter only for the switch to wallets (the US in 2025).
-      const tracking = switchDay !== undefined && !perWallet;
-      if (tracking) track(event.asset, event.pool, event.type === 'acquire' ? event.quantity : event.quantity.neg());
+      // Where the units are matters only for the switch to wallets (the US in 2025).
+      if (switchDay !== undefined && !perWallet) {
+        if (event.type === 'acquire') insertUnit(unitsOf(event.asset, event.pool), { ref: event.ref, ts: event.ts, quantity: event.quantity });
+        else {
+          const moved = takeUnits(unitsOf(event.asset, event.pool), event.quantity);
+          if (event.type === 'move') for (const u of moved) insertUnit(unitsOf(event.asset, event.toPool), u);
+        }
+      }
       if (event.type === 'acquire') {
         storeOf(event.asset, event.pool).add({ quantity: event.quantity, cost: event.cost, ts: event.ts, day: event.day, ref: event.ref });
         return [];
       }
       if (event.type === 'move') {
-        if (!perWallet) { if (tracking) track(event.asset, event.toPool, event.quantity); return []; }
+        if (!perWallet) return [];
         const parts = takeForMove(storeOf(event.asset, event.pool), event.quantity);
         const into = storeOf(event.asset, event.toPool);
         for (const part of parts) into.add(asLot(part));
@@ -183,6 +228,44 @@ function takeSelected(store: LotStore, event: Disposal, chosen: SelectedDisposal
     parts.push(...got);
   }
   return parts;
+}
+
+/** Units of one acquisition sitting in one wallet (the record kept for the switch to wallets). */
+interface PhysicalUnit { ref: string; ts: number; quantity: GainsDecimal }
+
+// Keeps a wallet's units in time order (a moved-in unit can be older than those already there).
+function insertUnit(units: PhysicalUnit[], u: PhysicalUnit): void {
+  let i = units.length;
+  while (i > 0 && units[i - 1]!.ts > u.ts) i--;
+  units.splice(i, 0, u);
+}
+
+// Takes `quantity` units out of a wallet, oldest first; returns them (maybe fewer).
+function takeUnits(units: PhysicalUnit[], quantity: GainsDecimal): PhysicalUnit[] {
+  const out: PhysicalUnit[] = [];
+  let left = quantity;
+  while (left.gt(0) && units.length > 0) {
+    const u = units[0]!;
+    if (u.quantity.lte(left)) {
+      out.push(units.shift()!);
+      left = left.minus(u.quantity);
+    } else {
+      out.push({ ...u, quantity: left });
+      u.quantity = u.quantity.minus(left);
+      left = ZERO;
+    }
+  }
+  return out;
+}
+
+// Takes up to `want` from the first of `parts` (removing it when used up, else cutting it pro
+// rata with the rest of its cost kept).
+function splitPart(parts: LotPart[], want: GainsDecimal): LotPart {
+  const first = parts[0]!;
+  if (first.quantity.lte(want)) return parts.shift()!;
+  const cost = proRata(first.cost, want, first.quantity);
+  parts[0] = { ...first, quantity: first.quantity.minus(want), cost: first.cost.minus(cost) };
+  return { ...first, quantity: want, cost };
 }
 
 function asLot(part: LotPart) {

@@ -114,3 +114,47 @@ describe('tax years', () => {
     expect(ruleSet('de').taxYear(2025)).toEqual({ from: '2025-01-01', to: '2026-01-01' });
   });
 });
+
+// Rev. Proc. 2024-28 (IRB 2024-31, https://www.irs.gov/irb/2024-31_irb): from 1 January 2025 basis
+// is tracked wallet by wallet (Treas. Reg. 1.1012-1(j)); the unused basis of the units held then is
+// allocated to the wallets, by a "specific unit allocation" or a "global allocation" written as a
+// rule (camusocpa.com's summary: "Allocation methods include specific unit allocation—assigning
+// basis to individual digital asset units—and global allocation, which uses a written rule to
+// allocate basis across wallets"). tradeledger's written rule follows the coins (docs/gains.md).
+describe('US: the allocation at the 2025 switch follows the coins, not the wallet names', () => {
+  // The issue's case: wallet A buys 1 XBT 2024-06-01 for 20,000 and sells it 2025-03-01 for
+  // 30,000; wallet B bought 1 XBT 2024-01-10 for 10,000. A holds the June coin, so it sells that:
+  // gain 10,000, short term, whatever the wallets are called.
+  const history = (a: string, b: string) => [
+    buy('2024-01-10', 'XBT', '1', '10000', b, 'b-jan'),
+    buy('2024-06-01', 'XBT', '1', '20000', a, 'a-jun'),
+    sell('2025-03-01', 'XBT', '1', '30000', a),
+  ];
+  const result = (a: string, b: string) => {
+    const m = ruleSet('us').matcher('universal');
+    const ms = run(m, history(a, b));
+    return {
+      sold: ms.map((x) => [x.pool === a ? 'A' : x.pool, x.acquiredDay, x.gain.toFixed(), ruleSet('us').classify(x)]),
+      held: m.holdings().map((h) => [h.pool === b ? 'B' : h.pool, h.acquiredDay, h.cost.toFixed()]),
+    };
+  };
+
+  it('named a/b and z/b: the same gain (10,000, short term), B keeps its January lot', () => {
+    const expected = { sold: [['A', '2024-06-01', '10000', 'short']], held: [['B', '2024-01-10', '10000']] };
+    expect(result('a', 'b')).toEqual(expected);
+    expect(result('z', 'b')).toEqual(expected);
+  });
+
+  it('units moved between own wallets before 2025 take their lot with them', () => {
+    const m = ruleSet('us').matcher('universal');
+    const ms = run(m, [
+      buy('2024-01-10', 'XBT', '1', '10000', 'y'),
+      buy('2024-06-01', 'XBT', '1', '20000', 'x'),
+      move('2024-07-01', 'XBT', '1', 'y', 'x'), // the January coin joins x
+      move('2024-08-01', 'XBT', '1', 'x', 'w'), // x's oldest coin (January) moves on to w
+      sell('2025-03-01', 'XBT', '1', '30000', 'w'),
+    ]);
+    expect(ms.map((x) => [x.pool, x.acquiredDay, x.gain.toFixed()])).toEqual([['w', '2024-01-10', '20000']]);
+    expect(m.holdings().map((h) => [h.pool, h.acquiredDay])).toEqual([['x', '2024-06-01']]);
+  });
+});
