@@ -3,20 +3,22 @@ import { TradeledgerError } from '../errors.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { migrate } from '../db/migrate.js';
 import { runGains } from '../gains/runGains.js';
-import { ruleSetNames } from '../gains/ruleSets.js';
+import { resolveZone, ruleSetNames } from '../gains/ruleSets.js';
 import type { RuleSetName } from '../gains/ruleSets.js';
 import { toPenny } from '../gains/gainsDecimal.js';
+import { brokerReportingFromConfig } from '../gains/brokerReporting.js';
 
 interface GainsFlags {
   year: string;
   rules: RuleSetName;
   fiat: string;
-  tz: string;
+  tz?: string;
   account?: string;
   pools: 'universal' | 'wallet';
   out?: string;
   force?: boolean;
   lots?: string;
+  config?: string;
 }
 
 /**
@@ -31,11 +33,12 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
     .requiredOption('--year <YYYY>', 'the tax year (UK: the year starting 6 April YYYY; Australia: 1 July YYYY; others: the calendar year)')
     .addOption(new Option('--rules <rules>', 'matching rules').choices([...ruleSetNames]).makeOptionMandatory())
     .requiredOption('--fiat <code>', 'the currency of every value, e.g. GBP, USD, EUR')
-    .option('--tz <zone>', 'IANA time zone that days and the tax year are counted in', 'UTC')
+    .option('--tz <zone>', 'IANA time zone that days and the tax year are counted in (default: uk Europe/London, de Europe/Berlin, fifo/lifo/hifo/average UTC; us, ca and au ask for it)')
     .option('--account <uid>', 'only this account or imported wallet (default: all)')
     .addOption(new Option('--pools <pools>', 'fifo/lifo/hifo/average/de/au: one pool across wallets, or one per account/wallet').choices(['universal', 'wallet']).default('universal'))
     .option('--out <dir>', 'output folder (default ./tradeledger-reports/gains/<year>-<rules>-<fiat>)')
     .option('--lots <file>', 'US only: a CSV naming the acquisition lots of disposals (specific identification; docs/gains.md); others stay FIFO')
+    .option('--config <file>', 'US: the config file (or TRADELEDGER_CONFIG) whose accounts say how the broker reported (form1099DA), for the Form 8949 box')
     .option('--force', 'replace files already in the output folder (never through a symlink)')
     .exitOverride()
     .addHelpText('after', '\nExample: tradeledger gains --year 2025 --rules uk --fiat GBP --tz Europe/London')
@@ -46,11 +49,15 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
       if (!/^[A-Za-z]{3}$/.test(flags.fiat)) {
         throw new TradeledgerError('GAINS_BAD_FLAG', `--fiat "${flags.fiat}" is not a currency code`, { kind: 'config', hint: 'Use a three-letter code such as GBP, USD or EUR.' });
       }
+      const zone = resolveZone(flags.rules, flags.tz);
+      const configFile = flags.config ?? (process.env.TRADELEDGER_CONFIG || undefined);
+      const brokerReporting = flags.rules === 'us' && configFile !== undefined ? brokerReportingFromConfig(configFile) : undefined;
+      process.stdout.write(`${zone.note}\n`);
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
       await migrate(url);
       const { outDir, summary } = await runGains({
-        databaseUrl: url, rules: flags.rules, year: Number(flags.year), fiat: flags.fiat, tz: flags.tz,
-        account: flags.account ?? '', pools: flags.pools, outDir: flags.out, force: flags.force ?? false, lots: flags.lots,
+        databaseUrl: url, rules: flags.rules, year: Number(flags.year), fiat: flags.fiat, tz: zone.tz,
+        account: flags.account ?? '', pools: flags.pools, outDir: flags.out, force: flags.force ?? false, lots: flags.lots, brokerReporting,
         onFile: (f) => process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows\n`),
       });
       const t = summary.total;

@@ -4,6 +4,7 @@ import { canadaMatcher } from './canadaMatcher.js';
 import { heldMoreThanOneYear } from './dayNumber.js';
 import type { Match, Matcher } from './gainsEvent.js';
 import type { LotSelections } from './lotSelections.js';
+import { TradeledgerError } from '../errors.js';
 
 /** The --rules values. */
 export const ruleSetNames = ['uk', 'us', 'de', 'au', 'ca', 'fifo', 'lifo', 'hifo', 'average'] as const;
@@ -23,6 +24,12 @@ export interface RuleSet {
   taxYear(year: number): { from: string; to: string };
   /** Days after the year's end whose acquisitions can still match its disposals (UK 30-day rule). */
   lookaheadDays: number;
+  /**
+   * The zone days are counted in when --tz is not given: the country's one zone (uk:
+   * Europe/London, de: Europe/Berlin); 'ask' where a country has several (us, ca, au), so --tz is
+   * required; 'UTC' for the general methods, which belong to no country.
+   */
+  zone: string;
 }
 
 const calendarYear = (y: number) => ({ from: `${y}-01-01`, to: `${y + 1}-01-01` });
@@ -47,6 +54,7 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     taxYear: (y) => ({ from: `${y}-04-06`, to: `${y + 1}-04-06` }),
     lookaheadDays: 31,
     specificIdentification: false,
+    zone: 'Europe/London',
   },
   // IRS: short term when held one year or less (Pub. 544, Form 8949 Part I/II); FIFO unless units
   // are specifically identified (Treas. Reg. 1.1012-1(j)); wallet by wallet from 1 January 2025
@@ -59,6 +67,7 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     classify: shortOrLong,
     taxYear: calendarYear,
     lookaheadDays: 0,
+    zone: 'ask',
   },
   // § 23 Abs. 1 Satz 1 Nr. 2 EStG: taxable when held not more than one year; FIFO (§ 23 Abs. 1
   // Satz 1 Nr. 2 Satz 3 EStG for like currency amounts; the prevailing method for crypto units).
@@ -69,6 +78,7 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     taxYear: calendarYear,
     lookaheadDays: 0,
     specificIdentification: false,
+    zone: 'Europe/Berlin',
   },
   // ATO: the 50% CGT discount when the asset was acquired at least 12 months before the CGT
   // event, not counting either day; income year 1 July to 30 June. Lots: FIFO, this tool's
@@ -80,6 +90,7 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     taxYear: (y) => ({ from: `${y}-07-01`, to: `${y + 1}-07-01` }),
     lookaheadDays: 0,
     specificIdentification: false,
+    zone: 'ask',
   },
   // CRA: identical properties have one adjusted cost base, the average cost of all held; a
   // superficial loss (ITA s. 54, 40(2)(g)(i)) is denied and added to the substituted property's
@@ -92,9 +103,36 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     taxYear: calendarYear,
     lookaheadDays: 30,
     specificIdentification: false,
+    zone: 'ask',
   },
-  fifo: { name: 'fifo', title: 'FIFO', matcher: (pools) => lotMatcher({ method: 'fifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false },
-  lifo: { name: 'lifo', title: 'LIFO', matcher: (pools) => lotMatcher({ method: 'lifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false },
-  hifo: { name: 'hifo', title: 'HIFO', matcher: (pools) => lotMatcher({ method: 'hifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false },
-  average: { name: 'average', title: 'Average cost', matcher: (pools) => lotMatcher({ method: 'average', pools }), classify: () => 'average', taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false },
+  fifo: { name: 'fifo', title: 'FIFO', matcher: (pools) => lotMatcher({ method: 'fifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false, zone: 'UTC' },
+  lifo: { name: 'lifo', title: 'LIFO', matcher: (pools) => lotMatcher({ method: 'lifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false, zone: 'UTC' },
+  hifo: { name: 'hifo', title: 'HIFO', matcher: (pools) => lotMatcher({ method: 'hifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false, zone: 'UTC' },
+  average: { name: 'average', title: 'Average cost', matcher: (pools) => lotMatcher({ method: 'average', pools }), classify: () => 'average', taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false, zone: 'UTC' },
 };
+
+const zoneExamples: Partial<Record<RuleSetName, string>> = {
+  us: 'America/New_York, America/Chicago, America/Denver, America/Los_Angeles',
+  ca: 'America/Toronto, America/Vancouver, America/Edmonton, America/Halifax',
+  au: 'Australia/Sydney, Australia/Melbourne, Australia/Brisbane, Australia/Perth',
+};
+
+/**
+ * The zone a run counts days in: --tz when given, else the rule set's own zone, with a line that
+ * says which was taken. A country with several zones (us, ca, au) gets no default: a trade late
+ * in the evening lands on another day in UTC, which can move it across a holding period's
+ * anniversary or the end of the tax year, so the run stops and asks.
+ *
+ * @example
+ * resolveZone('uk', undefined); // { tz: 'Europe/London', note: 'dates counted in Europe/London (the default for --rules uk; --tz to change)' }
+ */
+export function resolveZone(rules: RuleSetName, tz: string | undefined): { tz: string; note: string } {
+  if (tz !== undefined && tz !== '') return { tz, note: `dates counted in ${tz} (--tz)` };
+  const zone = ruleSets[rules].zone;
+  if (zone === 'ask') {
+    throw new TradeledgerError('GAINS_BAD_FLAG', `--rules ${rules} needs --tz: the country has several time zones, and the day a trade falls on decides holding periods and the tax year`, {
+      kind: 'config', hint: `Add --tz with your zone, e.g. --tz ${zoneExamples[rules]!.split(', ')[0]} (others: ${zoneExamples[rules]}).`,
+    });
+  }
+  return { tz: zone, note: `dates counted in ${zone} (the default for --rules ${rules}; --tz to change)` };
+}

@@ -21,6 +21,7 @@ import { GainsSummaryBuilder } from './gainsSummary.js';
 import type { GainsSummary } from './gainsSummary.js';
 import { gainsSummaryText } from './gainsSummaryText.js';
 import { readLotSelections } from './lotSelections.js';
+import type { BrokerReporting } from './brokerReporting.js';
 
 /** Options of {@link runGains}. */
 export interface RunGainsOptions {
@@ -40,6 +41,12 @@ export interface RunGainsOptions {
   reportsDir?: string;
   /** US specific identification: a lot-selection CSV (lotSelections.ts), validated before any work. */
   lots?: string;
+  /**
+   * US Form 8949: how each account's broker reported its sales (account uid or imported wallet
+   * name -> 'basis-reported' | 'basis-not-reported' | 'none'), from the config's `form1099DA`;
+   * the box follows it (reports/gains-form-8949.sql). Absent: 'none' (box I/L, C/F before 2025).
+   */
+  brokerReporting?: Record<string, BrokerReporting>;
   onFile?: (file: ManifestFile) => void;
 }
 
@@ -204,7 +211,7 @@ async function writeFiles(client: pg.Client, runId: string, options: RunGainsOpt
   const files: ManifestFile[] = [];
   for (const { query, file } of outputQueries(options.rules)) {
     const sql = await readFile(path.join(reportsDir, `${query}.sql`), 'utf8');
-    const result = await streamQueryToCsv(client, bindNamedParameters(sql, { run_id: runId, box_short: 'I', box_long: 'L' }), output.temporary(file), { flags: 'wx' });
+    const result = await streamQueryToCsv(client, bindNamedParameters(sql, { run_id: runId, broker_reporting: JSON.stringify(options.brokerReporting ?? {}) }), output.temporary(file), { flags: 'wx' });
     const entry = { file, query: `reports/${query}.sql`, ...result };
     files.push(entry);
     options.onFile?.(entry);

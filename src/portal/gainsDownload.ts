@@ -58,7 +58,7 @@ export function gainsRequest(query: Record<string, string | undefined>): GainsRe
   const files = gainsFiles(rules as RuleSetName);
   const file = query.file || files[0]!;
   if (!files.includes(file)) throw bad(`the ${rules} gains folder has no file "${file}"`, `Pick one of ${files.join(', ')}.`);
-  return { rules: rules as RuleSetName, year: Number(year), fiat: fiat.toUpperCase(), tz: query.tz || 'UTC', account: query.account ?? '', pools, file };
+  return { rules: rules as RuleSetName, year: Number(year), fiat: fiat.toUpperCase(), tz: query.tz || portalZone(rules as RuleSetName), account: query.account ?? '', pools, file };
 }
 
 /**
@@ -146,4 +146,11 @@ export async function prepareGainsZip(databaseUrl: string, request: GainsRequest
 export function gainsDownloadName(request: GainsRequest): string {
   const who = request.account === '' ? 'all' : request.account.replace(/[^A-Za-z0-9_-]/g, '_');
   return `tradeledger_${who}_gains_${gainsLabel(request)}`;
+}
+
+// The rule set's own zone when the form names none (uk: Europe/London, de: Europe/Berlin); where a
+// country has several (us, ca, au) the portal keeps UTC unless the user picks one (the CLI asks).
+function portalZone(rules: RuleSetName): string {
+  const zone = ruleSet(rules).zone;
+  return zone === 'ask' ? 'UTC' : zone;
 }

@@ -63,7 +63,9 @@ describe('tradeledger import transactions, then tradeledger gains', () => {
 
   it('Germany: the Anlage SO totals and the Freigrenze (EUR 1,000 from 2024: 179.90 stays tax-free)', async () => {
     const out = path.join(dir, 'de');
-    const r = await runCli(['gains', '--year', '2024', '--rules', 'de', '--fiat', 'GBP', '--tz', 'Europe/Berlin', '--out', out], { DATABASE_URL: fresh.url });
+    // No --tz: Germany's own zone, said on stdout.
+    const r = await runCli(['gains', '--year', '2024', '--rules', 'de', '--fiat', 'GBP', '--out', out], { DATABASE_URL: fresh.url });
+    expect(r.stdout).toContain('dates counted in Europe/Berlin (the default for --rules de; --tz to change)');
     expect(r.code).toBe(0);
     const summary = JSON.parse(await readFile(path.join(out, 'summary.json'), 'utf8'));
     expect(summary.anlageSO).toMatchObject({ taxableGains: '179.9', net: '179.9', freigrenze: '1000', belowFreigrenze: true, taxableAmount: '0' });
@@ -76,6 +78,12 @@ describe('tradeledger import transactions, then tradeledger gains', () => {
     expect(r.stderr).not.toContain('    at ');
     const rules = await runCli(['gains', '--year', '2024', '--rules', 'xx', '--fiat', 'GBP'], { DATABASE_URL: fresh.url });
     expect(rules.code).toBe(2);
+    // A country with several zones: --tz is asked for, with examples.
+    const us = await runCli(['gains', '--year', '2024', '--rules', 'us', '--fiat', 'USD'], { DATABASE_URL: fresh.url });
+    expect(us.code).toBe(2);
+    expect(us.stderr).toContain('--rules us needs --tz');
+    expect(us.stderr).toContain('--tz America/New_York');
+    expect(us.stderr).not.toContain('    at ');
   });
 
   it('a withdrawal from one imported wallet and its deposit into another are one own-account move', async () => {
@@ -104,7 +112,7 @@ describe('tradeledger import transactions, then tradeledger gains', () => {
     await writeFile(path.join(dir, 'ada.csv'), [header, '2025-01-10 10:00 UTC,100,GBP,10,ADA,,,100,GBP,,,', '2025-02-10 10:00 UTC,300,GBP,10,ADA,,,300,GBP,,,', '2025-03-10 10:00 UTC,5,ADA,200,GBP,,,200,GBP,,,', ''].join('\n'));
     expect((await runCli(['import', 'transactions', path.join(dir, 'ada.csv'), '--wallet', 'wallet-ada'], { DATABASE_URL: fresh.url })).code).toBe(0);
     const out = path.join(dir, 'us-ada');
-    const args = ['gains', '--year', '2025', '--rules', 'us', '--fiat', 'GBP', '--out', out];
+    const args = ['gains', '--year', '2025', '--rules', 'us', '--fiat', 'GBP', '--tz', 'UTC', '--out', out];
     expect((await runCli(args, { DATABASE_URL: fresh.url })).code).toBe(0);
     const fifo = (await csv(path.join(out, 'gains.csv'))).filter((g) => g.asset === 'ADA');
     expect(fifo.map((g) => [g.matching, g.date_acquired, g.quantity, g.cost, g.gain])).toEqual([['fifo', '2025-01-10', '5', '50.00', '150.00']]);

@@ -61,12 +61,12 @@ describe('runGains over the valued ledger', () => {
     expect(trace.rows).toEqual([{ side: 'disposal', line: 3, kind: 'trade_sell' }]);
   });
 
-  it('US: a short-term Part I row in box I of form-8949.csv', async () => {
+  it('US 2024: a short-term Part I row; before 2025 the form has no digital-asset boxes, so no 1099 is box C', async () => {
     const out = await mkdtemp(path.join(tmpdir(), 'gains-'));
     await runGains({ databaseUrl: fresh.url, rules: 'us', year: 2024, fiat: 'GBP', tz: 'UTC', outDir: out });
     const rows = await csv(out, 'form-8949.csv');
     expect(rows.map((r) => [r.part, r.box, r.description, r.date_acquired, r.date_sold, r.proceeds, r.cost, r.gain_or_loss])).toEqual([
-      ['I', 'I', '4000 TOKE', '01/01/2024', '08/30/2024', '160000.00', '57142.86', '102857.14'],
+      ['I', 'C', '4000 TOKE', '01/01/2024', '08/30/2024', '160000.00', '57142.86', '102857.14'],
     ]);
     const manifest = JSON.parse(await readFile(path.join(out, 'manifest.json'), 'utf8')) as { files: { file: string }[] };
     expect(manifest.files.map((f) => f.file)).toEqual(['gains.csv', 'income.csv', 'gains-data-quality.csv', 'form-8949.csv', 'summary.json', 'summary.txt']);
@@ -93,5 +93,23 @@ describe('runGains over the valued ledger', () => {
     await runGains({ databaseUrl: fresh.url, rules: 'us', year: 2024, fiat: 'GBP', tz: 'UTC', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
     const after = await sql<{ n: number }>`SELECT count(*)::int AS n FROM gains_runs`.execute(fresh.db);
     expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
+  });
+  it('US 2025: the Form 8949 box follows how the account\'s broker reported (G/J basis reported, H/K not, I/L no 1099-DA)', async () => {
+    // IRS Form 8949 instructions (2025): boxes G/H/I (Part I) and J/K/L (Part II) for digital
+    // assets, "Do not use boxes C or F for digital assets"; Form 1099-DA instructions, "Applicable
+    // Checkbox on Form 8949": "Code G ... short-term transaction for which the cost or other basis is
+    // being reported to the IRS. Code H ... is not being reported to the IRS."
+    await insertImported(fresh.db, 'ledger-us', [
+      { ts: '2025-02-01T12:00:00Z', sent: ['1000', 'GBP'], received: ['10', 'TOKU'], netWorth: ['1000', 'GBP'] },
+      { ts: '2025-03-01T12:00:00Z', sent: ['10', 'TOKU'], received: ['1500', 'GBP'], netWorth: ['1500', 'GBP'] },
+    ]);
+    const box = async (brokerReporting?: Record<string, 'basis-reported' | 'basis-not-reported' | 'none'>) => {
+      const out = await mkdtemp(path.join(tmpdir(), 'gains-'));
+      await runGains({ databaseUrl: fresh.url, rules: 'us', year: 2025, fiat: 'GBP', tz: 'UTC', account: 'ledger-us', outDir: out, brokerReporting });
+      return (await csv(out, 'form-8949.csv')).map((r) => [r.part, r.box, r.pool]);
+    };
+    expect(await box()).toEqual([['I', 'I', 'ledger-us']]);
+    expect(await box({ 'ledger-us': 'basis-reported' })).toEqual([['I', 'G', 'ledger-us']]);
+    expect(await box({ 'ledger-us': 'basis-not-reported', other: 'basis-reported' })).toEqual([['I', 'H', 'ledger-us']]);
   });
 });

@@ -14,6 +14,8 @@ const secretRefs = {
 const accountFields = {
   name: z.string().min(1).regex(/^[A-Za-z0-9_.-]+$/, 'use letters, digits, "_", "." or "-"'),
   uid: z.string().regex(/^\d+$/, 'a UID is digits only').optional(),
+  // US Form 8949: how the broker reported this account's sales on Form 1099-DA (docs/gains.md).
+  form1099DA: z.enum(['basis-reported', 'basis-not-reported', 'none']).optional(),
   ...secretRefs,
 };
 
