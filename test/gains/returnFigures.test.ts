@@ -150,3 +150,29 @@ describe('Canada: taxable capital gain (CRA)', () => {
     expect([loss.taxableCapitalGain.toFixed(), loss.netCapitalLoss.toFixed()]).toEqual(['0', '150']);
   });
 });
+
+describe('Germany: Anlage SO', () => {
+  // t-online (Dec 2024): "In der Anlage SO tragen Sie in den Zeilen 41 bis 46 ein, was Sie verkauft
+  // haben (Zeile 42), wann Sie es angeschafft und verkauft haben (Zeile 43), den Verkaufspreis
+  // (Zeile 44), die Anschaffungskosten (Zeile 45), die Werbungskosten im Zusammenhang mit dem
+  // Veräußerungsgeschäft (Zeile 46) und den ermittelten Gewinn beziehungsweise Verlust (Zeile 47)."
+  // https://www.t-online.de/finanzen/frag-t-online-ihr-geld/id_100542556/bitcoin-muessen-gewinne-versteuert-werden-.html
+  it('a sale split into an exempt and a taxable part is one disposal; the taxable part fills lines 44-47', () => {
+    const s = summarise('de', 2024, [
+      buy('2023-01-02', 'BTC', '1', '100'), // held over a year on 1 June 2024: exempt
+      buy('2024-03-01', 'BTC', '1', '200'), // taxable
+      sellWithCosts('2024-06-01', 'BTC', '2', '500', '10'),
+    ]);
+    expect(s.total.disposals).toBe(1);
+    expect(Object.keys(s.byClass).sort()).toEqual(['exempt', 'taxable']);
+    expect(s.anlageSO!.lines).toEqual([
+      { line: '42', label: 'Bezeichnung des Wirtschaftsguts', value: 'Kryptowährungen' },
+      { line: '44', label: 'Veräußerungspreis', value: '250' },
+      { line: '45', label: 'Anschaffungskosten', value: '200' },
+      { line: '46', label: 'Werbungskosten', value: '5' },
+      { line: '47', label: 'Gewinn / Verlust', value: '45' },
+    ]);
+    expect(s.anlageSO).toMatchObject({ exemptNet: '145', belowFreigrenze: true, taxableAmount: '0' });
+    expect(gainsSummaryText(s)).toContain('Zeile 44  Veräußerungspreis');
+  });
+});
