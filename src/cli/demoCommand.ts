@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { DAY_MS } from '../api/endpoints.js';
@@ -18,6 +17,7 @@ import { runReports } from '../reports/runReports.js';
 import { summaryLine, valuationSummary } from '../valuation/valuationSummary.js';
 import { reportPeriod } from '../reports/reportPeriod.js';
 import { reportFormats } from '../reports/reportFormats.js';
+import { freeFolder } from '../reports/freeFolder.js';
 import { demoGains } from '../gains/demoGains.js';
 
 interface DemoFlags { scale: string; seed: string; rateLimits?: boolean }
@@ -108,10 +108,3 @@ export function demoCommand(setExit: (code: number) => void): Command {
     });
 }
 
-// The first of FOLDER, FOLDER-2, FOLDER-3, ... that does not exist yet.
-function freeFolder(folder: string): string {
-  for (let n = 1; ; n++) {
-    const candidate = n === 1 ? folder : `${folder}-${n}`;
-    if (!existsSync(candidate)) return candidate;
-  }
-}
