@@ -89,12 +89,13 @@ export function demoCommand(setExit: (code: number) => void): Command {
             '',
             `The data is in ${redactUrl(url)}. Next:`,
             // Each line under 80 columns, so none wraps on a terminal.
-            '  tradeledger status                      watermark, rows and gaps per stream',
-            '  psql "$(tradeledger db url)" -c "\\dt"   the tables (schema in the README)',
-            `  tradeledger report --year ${year} --tz Europe/Berlin --format koinly`,
-            '                                          reports in your own zone and tool',
-            '  tradeledger users add me --role admin && tradeledger serve',
-            '                                          the portal: http://127.0.0.1:8080',
+            // Run as printed from the clone's folder (npx finds the package's own bin there).
+            '  npx tradeledger status                    # watermark, rows and gaps per stream',
+            '  psql "$(npx tradeledger db url)" -c "\\dt"  # the tables (docs/schema.md)',
+            `  npx tradeledger report --year ${year} --tz Europe/Berlin --format koinly`,
+            '                                            # reports in your own zone and tool',
+            '  npx tradeledger users add me --role admin && npx tradeledger serve',
+            '                                            # the portal: http://127.0.0.1:8080',
             '',
           ].join('\n'));
           setExit(result.status === 'ok' ? exitCodes.ok : exitCodes.partial);
