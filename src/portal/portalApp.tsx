@@ -52,7 +52,8 @@ export interface PortalOptions {
   /** The clock for sessions and rate limits (tests move it forward); default Date.now. */
   now?: () => number;
   /** Behind a TLS reverse proxy: believe X-Forwarded-Proto/-For/-Host (Secure cookies, real addresses). */
-  trustProxy?: boolean;
+  /** Reverse proxies in front (true = 1): whose X-Forwarded-* headers are believed. */
+  trustProxy?: boolean | number;
   /** One JSON line per notable event (refused requests, errors); default stderr. */
   log?: (line: string) => void;
   reportsDir?: string;

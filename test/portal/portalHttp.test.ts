@@ -117,14 +117,26 @@ describe('behind a TLS reverse proxy', () => {
   });
   afterAll(() => proxied?.close());
 
-  it('marks the cookie Secure, and records the forwarded client address', async () => {
-    const headers = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.7, 10.0.0.1' };
+  it('marks the cookie Secure, and records the address the proxy saw, not one the client wrote', async () => {
+    // The client sent "X-Forwarded-For: 6.6.6.6"; the one proxy appended the address it saw.
+    const headers = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '6.6.6.6, 203.0.113.7' };
     const { setCookie } = await signIn(proxied.url, f.admin, headers);
     expect(setCookie).toMatch(/; HttpOnly/);
     expect(setCookie).toMatch(/; Secure/);
     expect(setCookie).toMatch(/; SameSite=Strict/);
     const { rows } = await f.pool.query(`SELECT address FROM portal_sessions ORDER BY id DESC LIMIT 1`);
     expect(rows[0].address).toBe('203.0.113.7');
+  });
+
+  it('behind two proxies, the entry the outer one wrote', async () => {
+    const twoHops = await startPortal({ databaseUrl: f.fresh.url, host: '127.0.0.1', port: 0, trustProxy: 2, log: () => {} });
+    try {
+      await signIn(twoHops.url, f.admin, { 'x-forwarded-for': '6.6.6.6, 198.51.100.4, 10.0.0.2' });
+      const { rows } = await f.pool.query(`SELECT address FROM portal_sessions ORDER BY id DESC LIMIT 1`);
+      expect(rows[0].address).toBe('198.51.100.4');
+    } finally {
+      await twoHops.close();
+    }
   });
 
   it('without the proxy flag, a client cannot fake its address or TLS', async () => {
