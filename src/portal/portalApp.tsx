@@ -21,7 +21,7 @@ import type { DownloadSubject } from './auditDownload.js';
 import { gainsLabel, gainsPeriod, gainsRequest, prepareGainsFile, prepareGainsZip } from './gainsDownload.js';
 import type { GainsRequest } from './gainsDownload.js';
 import { chartData } from './chartData.js';
-import { clearUserFailures, loginBlocked, recordLoginFailure } from './loginThrottle.js';
+import { claimLoginAttempt, loginSucceeded, pruneLoginFailures } from './loginThrottle.js';
 import { dummyPasswordHash, verifyPassword } from './passwordHash.js';
 import type { PortalUser } from './portalUser.js';
 import { prepareCsv, prepareZip } from './reportDownload.js';
@@ -167,7 +167,8 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
       log(JSON.stringify({ type: 'portal-csrf-refused', at: new Date(now()).toISOString(), path: '/login', address, reason }));
       return again(403, 'The sign-in form had expired or came from another site. Please try again.');
     }
-    const block = await loginBlocked(pool, username, address, now(), policy);
+    const attempt = await claimLoginAttempt(pool, username, address, now(), policy);
+    const block = attempt.blocked;
     if (block) {
       log(JSON.stringify({ type: 'portal-login-locked', at: new Date(now()).toISOString(), by: block.by, user: username, address }));
       const minutes = Math.ceil(block.retryAfterSeconds / 60);
@@ -177,12 +178,13 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     const { rows } = await pool.query('SELECT id, username, role, password_hash FROM portal_users WHERE lower(username) = lower($1)', [username]);
     const user = rows[0];
     const ok = await verifyPassword(password, user?.password_hash ?? await dummyPasswordHash);
-    if (!user || !ok) {
-      await recordLoginFailure(pool, username, address, now());
+    if (!user || !ok || attempt.blocked) {
+      // The attempt was counted as a failure when it was claimed.
+      await pruneLoginFailures(pool, now());
       log(JSON.stringify({ type: 'portal-login-failed', at: new Date(now()).toISOString(), user: username, address }));
       return again(401, 'Wrong user name or password.');
     }
-    await clearUserFailures(pool, username);
+    await loginSucceeded(pool, username, attempt.attemptId);
     const token = await openSession(pool, String(user.id), now(), policy, address, c.req.header('user-agent') ?? '');
     deleteCookie(c, loginCookie, { path: '/' });
     setCookie(c, sessionCookie, token, cookieOptions(c));

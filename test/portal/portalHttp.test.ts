@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalFixture, wholeHistory } from './portalFixture.js';
 import { startPortal } from '../../src/portal/startPortal.js';
 import type { RunningPortal } from '../../src/portal/startPortal.js';
+import { addUser } from '../../src/portal/portalUsers.js';
 
 const f = portalFixture();
 
@@ -113,6 +114,46 @@ function postRaw(url: string, chunks: Buffer[], headers: Record<string, string>)
     req.end();
   });
 }
+
+describe('sign-in limits under parallel attempts', () => {
+  // Checked, then verified, then counted, 40 parallel wrong passwords for one user got 40
+  // password checks (limit 5) and 100 from one address got 92 (limit 20). Each attempt is now
+  // counted before its password is checked, under a lock per user name and per address.
+  let proxied: RunningPortal;
+  beforeAll(async () => {
+    proxied = await startPortal({ databaseUrl: f.fresh.url, host: '127.0.0.1', port: 0, trustProxy: true, log: () => {} });
+    await addUser(f.pool, { username: 'parallel-target', password: 'the right one 1', role: 'admin', accounts: [] });
+  });
+  afterAll(() => proxied?.close());
+
+  const attempt = async (username: string, address: string) => {
+    const headers = { 'x-forwarded-for': address };
+    const form = await fetch(`${proxied.url}/login`, { headers });
+    const cookie = form.headers.getSetCookie()[0]!.split(';')[0]!;
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+    return { cookie, csrf, headers, username };
+  };
+  const post = (a: Awaited<ReturnType<typeof attempt>>, password: string) => fetch(`${proxied.url}/login`, {
+    method: 'POST', redirect: 'manual',
+    headers: { cookie: a.cookie, origin: proxied.url, 'content-type': 'application/x-www-form-urlencoded', ...a.headers },
+    body: new URLSearchParams({ _csrf: a.csrf, username: a.username, password }).toString(),
+  }).then((r) => r.status);
+
+  it('40 parallel wrong passwords for one user: 5 are checked, 35 refused; the right one is then refused too', async () => {
+    const forms = await Promise.all(Array.from({ length: 40 }, (_, i) => attempt('parallel-target', `198.18.0.${i + 1}`)));
+    const statuses = await Promise.all(forms.map((a) => post(a, 'wrong password')));
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(35);
+    expect(await post(await attempt('parallel-target', '198.18.1.1'), 'the right one 1')).toBe(429);
+  });
+
+  it('30 parallel attempts from one address: 20 are checked, 10 refused', async () => {
+    const forms = await Promise.all(Array.from({ length: 30 }, (_, i) => attempt(`nobody-${i}`, '198.18.2.2')));
+    const statuses = await Promise.all(forms.map((a) => post(a, 'wrong password')));
+    expect(statuses.filter((s) => s === 401)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+  });
+});
 
 describe('the sessions page', () => {
   it('lists the user\'s sessions and signs out another one; another user\'s session cannot be touched', async () => {
