@@ -13,4 +13,6 @@ export interface SandboxState {
   skewMs: number;
   faults: FaultInjector;
   logRequests: boolean;
+  /** The rate limiter's clock (monotonic ms); performance.now() unless a test gives one to count tokens without timing. */
+  rateClock?: () => number;
 }
