@@ -17,6 +17,13 @@ export class RateBudgets {
   /** `clock` is the real one except in tests that count grants per simulated second. */
   constructor(readonly clock: RateClock = systemClock) {}
 
+  /** Callers waiting right now, over every budget. */
+  get waiting(): number {
+    let n = 0;
+    for (const budget of this.#budgets.values()) n += budget.waiting;
+    return n;
+  }
+
   /** The budget for this key and scope, created at `ratePerSecond` on first use. */
   get(budgetKey: string, scope: string, ratePerSecond: number, burst = 1): RateBudget {
     const key = `${budgetKey}\u0000${scope}`;
