@@ -30,8 +30,8 @@ export interface SandboxOptions {
   accounts?: number;
   /** Serve this world instead of generating one from seed/scale/now. */
   world?: World;
-  /** The rate limiter's clock (monotonic ms; default performance.now()): tests hold it still to count tokens. */
-  rateClock?: () => number;
+  /** The rate limiter's clock (default performance.now() at arrival); see SandboxState.rateClock. */
+  rateClock?: SandboxState['rateClock'];
 }
 
 export interface RunningSandbox {
