@@ -9,7 +9,7 @@ const databaseFolders = ['test/db', 'test/extract', 'test/load', 'test/reports',
 export default defineConfig({
   test: {
     // Timeouts bound a hang; they assert no speed. CI may share the machine with other work: at
-    // load 20 on 2 cores a whole sync of the tiny sandbox or a test running four CLI commands took
+    // load 20-24 on 2 cores a whole sync of the tiny sandbox or a test running four CLI commands took
     // ~55 s (against 60 s), so the defaults leave room for three times that.
     testTimeout: 180_000,
     hookTimeout: 300_000,
