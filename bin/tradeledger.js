@@ -11,7 +11,9 @@ if (process.env.TRADELEDGER_FROM_SOURCE !== '1' && builtIsCurrent(fileURLToPath(
   ({ main } = await import('../dist/cli/main.js'));
 } else {
   const { register } = await import('tsx/esm/api');
-  register();
+  // The project's tsconfig.json (JSX for the portal's pages, among others), wherever the command
+  // is run from: tsx would otherwise look for one in the working folder.
+  register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
   ({ main } = await import('../src/cli/main.ts'));
 }
 process.exitCode = await main(process.argv.slice(2));

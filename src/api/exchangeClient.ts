@@ -190,7 +190,8 @@ export class ExchangeClient {
         if (waited >= 1) this.#emit({ type: 'rate-wait', endpoint: name, endpointId: def.id, ms: waited, attempt });
       }
       const sentAt = Date.now();
-      budget?.sent(sentAt);
+      // On the budget's clock (the real one outside tests), for a 429's pause below.
+      const budgetSentAt = budget?.sent();
       const outcome = await this.#send(name, def, params, body, opts.signal);
       const receivedAt = Date.now();
       if (!('failure' in outcome)) {
@@ -204,7 +205,7 @@ export class ExchangeClient {
       if (f.exchangeCode === '429') {
         if (budget !== undefined) {
           // The paused budget does the waiting, for this caller and every other one.
-          this.#emit({ ...event, type: 'rate-limited', ms: budget.pause(f.retryAfterMs, sentAt) });
+          this.#emit({ ...event, type: 'rate-limited', ms: budget.pause(f.retryAfterMs, budgetSentAt) });
           delay = 0;
         } else if (f.retryAfterMs !== undefined) {
           delay = f.retryAfterMs;

@@ -1,5 +1,23 @@
 import { backoffMs } from './backoff.js';
 
+/**
+ * The time source of a rate budget: wall-clock ms and timers. Production uses `systemClock`;
+ * tests pass a manual clock (test/support/manualClock.ts) so that they count grants per
+ * simulated second instead of measuring elapsed time.
+ */
+export interface RateClock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** The real clock: Date.now() and Node's timers. */
+export const systemClock: RateClock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
 interface Waiter {
   enqueuedAt: number;
   resolve: (waitedMs: number) => void;
@@ -32,15 +50,22 @@ export class RateBudget {
   #pausedAt = 0;
   #strikes = 0;
   #queue: Waiter[] = [];
-  #timer: NodeJS.Timeout | undefined;
+  #timer: unknown;
+  readonly #clock: RateClock;
 
-  constructor(ratePerSecond: number, burst = 1) {
+  constructor(ratePerSecond: number, burst = 1, clock: RateClock = systemClock) {
     if (!(ratePerSecond > 0)) throw new RangeError(`ratePerSecond must be positive, got ${ratePerSecond}`);
     this.ratePerSecond = ratePerSecond;
     this.intervalMs = 1000 / ratePerSecond;
     // Never more than one second's worth at once.
     this.burst = Math.max(1, Math.min(Math.floor(burst), Math.floor(ratePerSecond)));
     this.#toleranceMs = Math.min(this.intervalMs / 4, 25);
+    this.#clock = clock;
+  }
+
+  /** The budget's clock reading (ms): what `sent` and `pause` expect as their times. */
+  now(): number {
+    return this.#clock.now();
   }
 
   /** Callers waiting right now. */
@@ -53,7 +78,7 @@ export class RateBudget {
     return new Promise<number>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
       const waiter: Waiter = {
-        enqueuedAt: Date.now(), resolve, reject, signal,
+        enqueuedAt: this.#clock.now(), resolve, reject, signal,
         onAbort: () => {
           const i = this.#queue.indexOf(waiter);
           if (i >= 0) this.#queue.splice(i, 1);
@@ -73,8 +98,8 @@ export class RateBudget {
    * pause began does not escalate it: several requests in flight often fail together.
    * Returns the remaining pause in ms.
    */
-  pause(retryAfterMs?: number, sentAt = Date.now()): number {
-    const now = Date.now();
+  pause(retryAfterMs?: number, sentAt = this.#clock.now()): number {
+    const now = this.#clock.now();
     if (sentAt >= this.#pausedAt) {
       this.#strikes += 1;
       this.#pausedAt = now;
@@ -93,9 +118,11 @@ export class RateBudget {
    * that moment: a grant that went out late (queued behind the per-IP budget, or on a busy event
    * loop while hundreds of partitions start at once) must not let the next request arrive at the
    * server closer than its limit allows, which is what produced the first-seconds 429s.
+   * Returns `at`, the time to give `pause` should this request meet a 429.
    */
-  sent(at = Date.now()): void {
+  sent(at = this.#clock.now()): number {
     this.#tat = Math.max(this.#tat, at + this.intervalMs);
+    return at;
   }
 
   /** A request went through: the next 429 starts the back-off from its first step again. */
@@ -104,13 +131,13 @@ export class RateBudget {
   }
 
   #pump(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
-    const now = Date.now();
+    const now = this.#clock.now();
     while (this.#queue.length > 0) {
       const earliest = Math.max(this.#tat - (this.burst - 1) * this.intervalMs, this.#pausedUntil);
       if (now < earliest) {
-        this.#timer = setTimeout(() => this.#pump(), Math.ceil(earliest - now));
+        this.#timer = this.#clock.setTimeout(() => this.#pump(), Math.ceil(earliest - now));
         return;
       }
       const waiter = this.#queue.shift() as Waiter;

@@ -1,4 +1,4 @@
-import { RateBudget } from './rateBudget.js';
+import { RateBudget, systemClock, type RateClock } from './rateBudget.js';
 
 /**
  * The registry of rate budgets, one per (budget key, scope). The budget key is the account's
@@ -14,12 +14,22 @@ import { RateBudget } from './rateBudget.js';
 export class RateBudgets {
   readonly #budgets = new Map<string, RateBudget>();
 
+  /** `clock` is the real one except in tests that count grants per simulated second. */
+  constructor(readonly clock: RateClock = systemClock) {}
+
+  /** Callers waiting right now, over every budget. */
+  get waiting(): number {
+    let n = 0;
+    for (const budget of this.#budgets.values()) n += budget.waiting;
+    return n;
+  }
+
   /** The budget for this key and scope, created at `ratePerSecond` on first use. */
   get(budgetKey: string, scope: string, ratePerSecond: number, burst = 1): RateBudget {
     const key = `${budgetKey}\u0000${scope}`;
     let budget = this.#budgets.get(key);
     if (budget === undefined) {
-      budget = new RateBudget(ratePerSecond, burst);
+      budget = new RateBudget(ratePerSecond, burst, this.clock);
       this.#budgets.set(key, budget);
     }
     return budget;

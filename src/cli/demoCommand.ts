@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { DAY_MS } from '../api/endpoints.js';
@@ -18,6 +17,7 @@ import { runReports } from '../reports/runReports.js';
 import { summaryLine, valuationSummary } from '../valuation/valuationSummary.js';
 import { reportPeriod } from '../reports/reportPeriod.js';
 import { reportFormats } from '../reports/reportFormats.js';
+import { freeFolder } from '../reports/freeFolder.js';
 import { demoGains } from '../gains/demoGains.js';
 
 interface DemoFlags { scale: string; seed: string; rateLimits?: boolean }
@@ -89,12 +89,13 @@ export function demoCommand(setExit: (code: number) => void): Command {
             '',
             `The data is in ${redactUrl(url)}. Next:`,
             // Each line under 80 columns, so none wraps on a terminal.
-            '  tradeledger status                      watermark, rows and gaps per stream',
-            '  psql "$(tradeledger db url)" -c "\\dt"   the tables (schema in the README)',
-            `  tradeledger report --year ${year} --tz Europe/Berlin --format koinly`,
-            '                                          reports in your own zone and tool',
-            '  tradeledger users add me --role admin && tradeledger serve',
-            '                                          the portal: http://127.0.0.1:8080',
+            // Run as printed from the clone's folder (npx finds the package's own bin there).
+            '  npx tradeledger status                    # watermark, rows and gaps per stream',
+            '  psql "$(npx tradeledger db url)" -c "\\dt"  # the tables (docs/schema.md)',
+            `  npx tradeledger report --year ${year} --tz Europe/Berlin --format koinly`,
+            '                                            # reports in your own zone and tool',
+            '  npx tradeledger users add me --role admin && npx tradeledger serve',
+            '                                            # the portal: http://127.0.0.1:8080',
             '',
           ].join('\n'));
           setExit(result.status === 'ok' ? exitCodes.ok : exitCodes.partial);
@@ -108,10 +109,3 @@ export function demoCommand(setExit: (code: number) => void): Command {
     });
 }
 
-// The first of FOLDER, FOLDER-2, FOLDER-3, ... that does not exist yet.
-function freeFolder(folder: string): string {
-  for (let n = 1; ; n++) {
-    const candidate = n === 1 ? folder : `${folder}-${n}`;
-    if (!existsSync(candidate)) return candidate;
-  }
-}

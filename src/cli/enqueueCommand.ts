@@ -3,6 +3,7 @@ import { makeWorkerUtils } from 'graphile-worker';
 import { createDb } from '../db/createDb.js';
 import { migrate } from '../db/migrate.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
+import { requireSharedDatabase } from '../worker/workerConnections.js';
 import { accountsToQueue } from '../worker/accountsToQueue.js';
 import { enqueueSyncs } from '../worker/enqueueSyncs.js';
 import { engineLogger, jsonWorkerLog } from '../worker/workerLog.js';
@@ -26,10 +27,11 @@ export function enqueueCommand(_setExit: (code: number) => void): Command {
     .option('--json', 'print the queued jobs as JSON')
     .action(async (flags: { config?: string; account?: string; streams?: string; json?: boolean }) => {
       const config = loadConfig({ config: flags.config, account: list(flags.account), streams: list(flags.streams) }, process.env);
+      requireSharedDatabase('enqueue', process.env);
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`tradeledger: ${m}\n`) });
       await migrate(url);
       const db = createDb(url, { maxConnections: 2 });
-      const utils = await makeWorkerUtils({ connectionString: url, logger: engineLogger(jsonWorkerLog(process.stderr)) });
+      const utils = await makeWorkerUtils({ connectionString: url, maxPoolSize: 2, logger: engineLogger(jsonWorkerLog(process.stderr)) });
       try {
         await utils.migrate();
         const targets = (await accountsToQueue(db, config.accounts, config.source)).map((t) => ({ ...t, ...(config.sync.streams ? { streams: [...config.sync.streams] } : {}) }));

@@ -36,7 +36,7 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
     .option('--tz <zone>', 'IANA time zone that days and the tax year are counted in (default: uk Europe/London, de Europe/Berlin, fifo/lifo/hifo/average UTC; us, ca and au ask for it)')
     .option('--account <uid>', 'only this account or imported wallet (default: all)')
     .addOption(new Option('--pools <pools>', 'fifo/lifo/hifo/average/de/au: one pool across wallets, or one per account/wallet').choices(['universal', 'wallet']).default('universal'))
-    .option('--out <dir>', 'output folder (default ./tradeledger-reports/gains/<year>-<rules>-<fiat>)')
+    .option('--out <dir>', 'output folder (default ./tradeledger-reports/gains/<year>-<rules>-<fiat>; -2, -3, ... beside an existing one)')
     .option('--lots <file>', 'US only: a CSV naming the acquisition lots of disposals (specific identification; docs/gains.md); others stay FIFO')
     .option('--config <file>', 'US: the config file (or TRADELEDGER_CONFIG) whose accounts say how the broker reported (form1099DA), for the Form 8949 box')
     .option('--force', 'replace files already in the output folder (never through a symlink)')

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { TradeledgerError, exitCodeOf, exitCodes } from '../errors.js';
 import { isConnectionProblem } from '../db/connectionProblem.js';
 
@@ -7,20 +7,24 @@ type MakeCommand = (setExit: (code: number) => void) => Command;
 
 // Every command, in the order `--help` lists them, each loaded only when needed: `tradeledger sync`
 // then loads the sync and not the portal, the sandbox, the reports or the gains engine (the whole
-// CLI costs ~190 MB of resident memory before doing anything; the sync alone ~145 MB).
-const commands: readonly (readonly [string, () => Promise<MakeCommand>])[] = [
-  ['demo', async () => (await import('./demoCommand.js')).demoCommand],
-  ['sync', async () => (await import('./syncCommand.js')).syncCommand],
-  ['status', async () => (await import('./statusCommand.js')).statusCommand],
-  ['report', async () => (await import('./reportCommand.js')).reportCommand],
-  ['gains', async () => (await import('./gainsCommand.js')).gainsCommand],
-  ['import', async () => (await import('./importCommand.js')).importCommand],
-  ['db', async () => (await import('./dbCommand.js')).dbCommand],
-  ['sandbox', async () => (await import('./sandboxCommand.js')).sandboxCommand],
-  ['serve', async () => (await import('./serveCommand.js')).serveCommand],
-  ['users', async () => (await import('./usersCommand.js')).usersCommand],
-  ['worker', async () => (await import('./workerCommand.js')).workerCommand],
-  ['enqueue', async () => (await import('./enqueueCommand.js')).enqueueCommand],
+// CLI costs ~190 MB of resident memory before doing anything; the sync alone ~145 MB). The help
+// line of each (its term and description) is here too, so that `--help`, a bare `tradeledger` and
+// a typo load no command at all (loading them all cost ~1.6 s of CPU); test/cli/helpText.test.ts
+// holds these lines equal to the commands' own.
+interface CommandEntry { name: string; term: string; description: string; load: () => Promise<MakeCommand> }
+export const commandEntries: readonly CommandEntry[] = [
+  { name: 'demo', term: 'demo [options]', description: 'Try everything without an account: start the sandbox, sync all of it into the database, write this year\'s reports.', load: async () => (await import('./demoCommand.js')).demoCommand },
+  { name: 'sync', term: 'sync [options]', description: 'Copy the accounts\' history into PostgreSQL, incrementally (resumes after any crash).', load: async () => (await import('./syncCommand.js')).syncCommand },
+  { name: 'status', term: 'status [options]', description: 'Show per account and stream: the last run, the watermark, row counts and known history gaps.', load: async () => (await import('./statusCommand.js')).statusCommand },
+  { name: 'report', term: 'report [options]', description: 'Write a period\'s ledger and tax CSVs (plus manifest.json) from the synced database.', load: async () => (await import('./reportCommand.js')).reportCommand },
+  { name: 'gains', term: 'gains [options]', description: 'Compute a tax year\'s capital gains (lot matching per jurisdiction) and write gains.csv, income.csv, summaries and forms.', load: async () => (await import('./gainsCommand.js')).gainsCommand },
+  { name: 'import', term: 'import', description: 'Import files the exchange cannot know: FX rates, transactions from elsewhere.', load: async () => (await import('./importCommand.js')).importCommand },
+  { name: 'db', term: 'db [options]', description: 'Manage the database: migrate, print its URL, show status, stop the embedded server.', load: async () => (await import('./dbCommand.js')).dbCommand },
+  { name: 'sandbox', term: 'sandbox [options]', description: 'Run a local twin of the exchange V2 API (signed, rate-limited, paged, with fault injection). Prints one JSON line {baseUrl, accounts} on stdout, then serves until Ctrl-C.', load: async () => (await import('./sandboxCommand.js')).sandboxCommand },
+  { name: 'serve', term: 'serve [options]', description: 'Start the accountants\' web portal (users: tradeledger users add).', load: async () => (await import('./serveCommand.js')).serveCommand },
+  { name: 'users', term: 'users', description: 'Manage who may sign in to the portal (tradeledger serve).', load: async () => (await import('./usersCommand.js')).usersCommand },
+  { name: 'worker', term: 'worker [options]', description: 'Run sync jobs (one account per job) from the database\'s job queue; run several, on several machines.', load: async () => (await import('./workerCommand.js')).workerCommand },
+  { name: 'enqueue', term: 'enqueue [options]', description: 'Queue a sync job per account for `tradeledger worker` (a pending job is never doubled).', load: async () => (await import('./enqueueCommand.js')).enqueueCommand },
 ];
 
 /**
@@ -40,9 +44,16 @@ export async function main(argv: string[]): Promise<number> {
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   const setExit = (code: number) => { exitCode = code; };
   try {
-    // A named command loads alone; anything else (help, --version, a typo to suggest a fix for) loads them all.
-    const named = commands.filter(([name]) => name === argv[0]);
-    for (const [, load] of named.length === 1 ? named : commands) program.addCommand((await load())(setExit));
+    // A named command (or `help <command>`) loads alone; anything else (help, --version, a typo to
+    // suggest a fix for) gets each command's help line only.
+    const named = commandEntries.find((c) => c.name === argv[0] || (argv[0] === 'help' && c.name === argv[1]));
+    if (named) program.addCommand((await named.load())(setExit));
+    else {
+      const terms = new Map(commandEntries.map((c) => [c.name, c.term]));
+      const plain = new Help();
+      program.configureHelp({ subcommandTerm: (cmd) => terms.get(cmd.name()) ?? plain.subcommandTerm(cmd) });
+      for (const c of commandEntries) program.command(c.name).description(c.description);
+    }
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (err) {

@@ -34,7 +34,7 @@ export function reportCommand(_setExit: (code: number) => void): Command {
     .option('--account <uid>', 'only this account: a UID or an imported wallet name (default: every account)')
     .option('--fiat <code>', 'currency for valued-ledger.csv and Koinly Net Worth (non-USD needs `tradeledger import fx`)', 'USD')
     .addOption(new Option('--format <format>', 'native CSVs, or one file for a tax tool').choices(reportFormats).default('native'))
-    .option('--out <dir>', 'output folder (default ./tradeledger-reports/<year or from_to>/<format>)')
+    .option('--out <dir>', 'output folder (default ./tradeledger-reports/<year or from_to>/<format>; -2, -3, ... beside an existing one)')
     .option('--force', 'replace report files already in the output folder (never through a symlink)')
     .exitOverride()
     .addHelpText('after', '\nExample: tradeledger report --year 2025 --tz Asia/Tokyo --format koinly\nExisting files are never overwritten without --force. Exit codes: 0 written, 2 bad flags, output folder or account, 4 database problem.')

@@ -4,7 +4,7 @@ import { migrate } from '../db/migrate.js';
 import { TradeledgerError } from '../errors.js';
 import { startPortal } from '../portal/startPortal.js';
 
-interface ServeFlags { port: string; host: string; trustProxy?: boolean }
+interface ServeFlags { port?: string; host: string; trustProxy?: boolean | string }
 
 /**
  * `tradeledger serve`: the accountants' web portal on the same database, until Ctrl-C or SIGTERM.
@@ -15,19 +15,24 @@ interface ServeFlags { port: string; host: string; trustProxy?: boolean }
 export function serveCommand(_setExit: (code: number) => void): Command {
   return new Command('serve')
     .description('Start the accountants\' web portal (users: tradeledger users add).')
-    .option('--port <n>', 'TCP port', '8080')
+    .option('--port <n>', 'TCP port (env TRADELEDGER_PORTAL_PORT; default 8080)')
     .option('--host <address>', 'address to listen on; keep 127.0.0.1 behind a TLS reverse proxy', '127.0.0.1')
-    .option('--trust-proxy', 'behind a reverse proxy: trust X-Forwarded-Proto/-For/-Host (Secure cookies, client addresses)')
+    .option('--trust-proxy [hops]', 'behind reverse proxies (default 1): trust X-Forwarded-Proto/-Host and the address the outermost of them saw (Secure cookies, client addresses)')
     .exitOverride()
     .addHelpText('after', '\nExample: tradeledger users add anna --role admin && tradeledger serve --port 8080')
     .action(async (flags: ServeFlags) => {
-      const port = Number(flags.port);
+      const given = flags.port ?? process.env.TRADELEDGER_PORTAL_PORT ?? '8080';
+      const port = /^\d{1,5}$/.test(given) ? Number(given) : NaN;
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
-        throw new TradeledgerError('PORTAL_BAD_FLAG', `--port "${flags.port}" is not a port number`, { kind: 'config', hint: 'Use a number from 1 to 65535, e.g. --port 8080.' });
+        throw new TradeledgerError('PORTAL_BAD_FLAG', `${flags.port === undefined ? 'TRADELEDGER_PORTAL_PORT' : '--port'} "${given}" is not a port number`, { kind: 'config', hint: 'Use a number from 1 to 65535, e.g. --port 8080.' });
+      }
+      const hops = flags.trustProxy === undefined || flags.trustProxy === false ? 0 : flags.trustProxy === true ? 1 : /^[1-9]$/.test(flags.trustProxy) ? Number(flags.trustProxy) : NaN;
+      if (Number.isNaN(hops)) {
+        throw new TradeledgerError('PORTAL_BAD_FLAG', `--trust-proxy "${String(flags.trustProxy)}" is not a number of proxies`, { kind: 'config', hint: 'Give the number of reverse proxies in front of the portal, 1 to 9 (--trust-proxy alone means 1).' });
       }
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
       await migrate(url);
-      const portal = await startPortal({ databaseUrl: url, host: flags.host, port, trustProxy: flags.trustProxy ?? false });
+      const portal = await startPortal({ databaseUrl: url, host: flags.host, port, trustProxy: hops });
       process.stdout.write(`tradeledger portal at ${portal.url} (Ctrl-C to stop)\n`);
       await new Promise<void>((resolve) => {
         const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); resolve(); };

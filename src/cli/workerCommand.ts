@@ -1,11 +1,12 @@
 import { Command } from 'commander';
 import { TradeledgerError, exitCodes } from '../errors.js';
-import { createDb } from '../db/createDb.js';
+import { createDb, poolOf } from '../db/createDb.js';
 import { migrate } from '../db/migrate.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import type { SyncEvent } from '../extract/syncEvent.js';
 import { accountsToQueue } from '../worker/accountsToQueue.js';
 import { runWorker } from '../worker/runWorker.js';
+import { checkConnectionRoom, requireSharedDatabase, workerConnections } from '../worker/workerConnections.js';
 import { jsonWorkerLog } from '../worker/workerLog.js';
 import { loadConfig } from './config/loadConfig.js';
 import { configError } from './config/configError.js';
@@ -29,11 +30,16 @@ export function workerCommand(_setExit: (code: number) => void): Command {
     .action(async (flags: { config?: string; concurrency?: string }) => {
       const config = loadConfig({ config: flags.config }, process.env);
       const concurrency = flags.concurrency === undefined ? config.worker.concurrency : wholeFlag('--concurrency', flags.concurrency);
+      requireSharedDatabase('worker', process.env);
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`tradeledger: ${m}\n`) });
       await migrate(url);
-      const db = createDb(url, { maxConnections: Math.min(60, concurrency * 12 + 2), applicationName: 'tradeledger worker' });
+      const budget = workerConnections(concurrency);
+      const db = createDb(url, { maxConnections: budget.sync, applicationName: 'tradeledger worker' });
       const log = jsonWorkerLog(process.stderr);
       try {
+        const room = await checkConnectionRoom(poolOf(db), budget, concurrency);
+        const free = room.maxConnections - room.reserved - room.inUse;
+        if (budget.total > free) log.write({ type: 'worker-connections', level: 'warn', budget: budget.total, free, maxConnections: room.maxConnections, message: `this worker may open ${budget.total} connections and ${free} are free now` });
         const sink = (e: SyncEvent) => { if (kept.has(e.type)) log.write(e); };
         const worker = await runWorker({
           url, db, concurrency, schedule: config.schedule, log, stopGraceMs: config.worker.stopGraceMs,

@@ -22,6 +22,7 @@ import type { GainsSummary } from './gainsSummary.js';
 import { gainsSummaryText } from './gainsSummaryText.js';
 import { readLotSelections } from './lotSelections.js';
 import type { BrokerReporting } from './brokerReporting.js';
+import { freeFolder } from '../reports/freeFolder.js';
 
 /** Options of {@link runGains}. */
 export interface RunGainsOptions {
@@ -78,7 +79,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
   const { from, to } = rules.taxYear(options.year);
   const readTo = addDays(to, rules.lookaheadDays);
   const label = `${options.year}-${options.rules}-${fiat}`;
-  const outDir = path.resolve(options.outDir ?? path.join('tradeledger-reports', 'gains', label));
+  const outDir = path.resolve(options.outDir ?? freeFolder(path.join('tradeledger-reports', 'gains', label)));
   // The same rules as every report (reportOutput): the folder is checked before any work, an
   // existing file needs `force`, a symlinked target is refused, and the files appear only once
   // all of them are complete.

@@ -16,7 +16,7 @@ export interface LoginBlock {
  * @example
  * const block = await loginBlocked(pool, 'anna', '10.0.0.7', Date.now(), policy);
  */
-export async function loginBlocked(pool: pg.Pool, username: string, address: string, nowMs: number, policy: SessionPolicy): Promise<LoginBlock | undefined> {
+export async function loginBlocked(pool: pg.Pool | pg.PoolClient, username: string, address: string, nowMs: number, policy: SessionPolicy): Promise<LoginBlock | undefined> {
   const since = new Date(nowMs - policy.windowMs);
   const { rows } = await pool.query(
     `SELECT 'user' AS by, count(*)::int AS n, min(failed_at) AS oldest FROM portal_login_failures WHERE username = $1 AND failed_at > $3
@@ -31,6 +31,65 @@ export async function loginBlocked(pool: pg.Pool, username: string, address: str
     }
   }
   return undefined;
+}
+
+/** A sign-in attempt counted as a failure until {@link loginSucceeded} takes it back. */
+export type LoginAttempt = { blocked: LoginBlock } | { blocked?: undefined; attemptId: string };
+
+/**
+ * Checks the limits and counts this attempt as a failure in one transaction, under advisory
+ * locks on the user name and the address, before the (slow) password check: parallel attempts
+ * then queue here, and the sixth of 40 parallel wrong passwords for one user is refused instead
+ * of all 40 being checked (check-then-verify-then-count let them all through). A right password
+ * takes its attempt back with {@link loginSucceeded}.
+ *
+ * @example
+ * const a = await claimLoginAttempt(pool, 'anna', '10.0.0.7', Date.now(), policy);
+ * if (a.blocked) refuse(a.blocked); else if (ok) await loginSucceeded(pool, 'anna', a.attemptId);
+ */
+export async function claimLoginAttempt(pool: pg.Pool, username: string, address: string, nowMs: number, policy: SessionPolicy): Promise<LoginAttempt> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    // Always the user's lock first, then the address's: two attempts never wait on each other in a cycle.
+    await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('tradeledger.login.user:' || $1, 0)), pg_advisory_xact_lock(hashtextextended('tradeledger.login.address:' || $2, 0))`, [username.toLowerCase(), address]);
+    const blocked = await loginBlocked(client, username, address, nowMs, policy);
+    if (blocked) {
+      await client.query('ROLLBACK');
+      return { blocked };
+    }
+    const { rows: [row] } = await client.query<{ id: string }>('INSERT INTO portal_login_failures (username, address, failed_at) VALUES ($1, $2, $3) RETURNING id::text',
+      [username.toLowerCase().slice(0, 100), address, new Date(nowMs)]);
+    await client.query('COMMIT');
+    return { attemptId: row!.id };
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * A right password: the attempt was not a failure, and the user name's failures are forgotten
+ * (the address's stay counted).
+ *
+ * @example
+ * await loginSucceeded(pool, 'anna', attemptId);
+ */
+export async function loginSucceeded(pool: pg.Pool, username: string, attemptId: string): Promise<void> {
+  await pool.query('DELETE FROM portal_login_failures WHERE id = $1', [attemptId]);
+  await clearUserFailures(pool, username);
+}
+
+/**
+ * Prunes failures older than a day (the window is minutes; the rows are only evidence).
+ *
+ * @example
+ * await pruneLoginFailures(pool, Date.now());
+ */
+export async function pruneLoginFailures(pool: pg.Pool, nowMs: number): Promise<void> {
+  await pool.query('DELETE FROM portal_login_failures WHERE failed_at < $1', [new Date(nowMs - 86_400_000)]);
 }
 
 /**

@@ -3,6 +3,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Transform, pipeline } from 'node:stream';
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { bodyLimit } from 'hono/body-limit';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
@@ -20,7 +21,7 @@ import type { DownloadSubject } from './auditDownload.js';
 import { gainsLabel, gainsPeriod, gainsRequest, prepareGainsFile, prepareGainsZip } from './gainsDownload.js';
 import type { GainsRequest } from './gainsDownload.js';
 import { chartData } from './chartData.js';
-import { clearUserFailures, loginBlocked, recordLoginFailure } from './loginThrottle.js';
+import { claimLoginAttempt, loginSucceeded, pruneLoginFailures } from './loginThrottle.js';
 import { dummyPasswordHash, verifyPassword } from './passwordHash.js';
 import type { PortalUser } from './portalUser.js';
 import { prepareCsv, prepareZip } from './reportDownload.js';
@@ -52,7 +53,8 @@ export interface PortalOptions {
   /** The clock for sessions and rate limits (tests move it forward); default Date.now. */
   now?: () => number;
   /** Behind a TLS reverse proxy: believe X-Forwarded-Proto/-For/-Host (Secure cookies, real addresses). */
-  trustProxy?: boolean;
+  /** Reverse proxies in front (true = 1): whose X-Forwarded-* headers are believed. */
+  trustProxy?: boolean | number;
   /** One JSON line per notable event (refused requests, errors); default stderr. */
   log?: (line: string) => void;
   reportsDir?: string;
@@ -93,6 +95,7 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
   health.read().catch(() => {}); // warm the cache before the first page view
   const assets = await loadStaticAssets();
   const app = new Hono<Env>();
+  const maxBodyBytes = 64 * 1024;
 
   const cookieOptions = (c: Context) => ({ httpOnly: true, sameSite: 'Strict' as const, secure: publicOrigin(c, trustProxy).secure, path: '/' });
   const deny = async (c: Context<Env>, status: 403 | 404, account: string | undefined, message: string) => {
@@ -118,6 +121,16 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     c.set('address', clientAddress(c, trustProxy));
     await next();
   });
+  // Every form the portal serves is a few hundred bytes. A larger body is refused from its
+  // Content-Length (or as it streams past the limit) before anything parses it: a 300 MB POST to
+  // /login, before sign-in, took the process to 1.57 GB and stalled every other request.
+  app.use('*', bodyLimit({
+    maxSize: maxBodyBytes,
+    onError: (c) => {
+      log(JSON.stringify({ type: 'portal-body-too-large', at: new Date(now()).toISOString(), path: c.req.path, address: c.get('address') }));
+      return c.text(`request body too large (the limit is ${maxBodyBytes / 1024} KiB)`, 413);
+    },
+  }));
 
   app.get('/assets/:name', (c) => {
     const asset = assets.get(c.req.param('name'));
@@ -154,7 +167,8 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
       log(JSON.stringify({ type: 'portal-csrf-refused', at: new Date(now()).toISOString(), path: '/login', address, reason }));
       return again(403, 'The sign-in form had expired or came from another site. Please try again.');
     }
-    const block = await loginBlocked(pool, username, address, now(), policy);
+    const attempt = await claimLoginAttempt(pool, username, address, now(), policy);
+    const block = attempt.blocked;
     if (block) {
       log(JSON.stringify({ type: 'portal-login-locked', at: new Date(now()).toISOString(), by: block.by, user: username, address }));
       const minutes = Math.ceil(block.retryAfterSeconds / 60);
@@ -164,12 +178,13 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     const { rows } = await pool.query('SELECT id, username, role, password_hash FROM portal_users WHERE lower(username) = lower($1)', [username]);
     const user = rows[0];
     const ok = await verifyPassword(password, user?.password_hash ?? await dummyPasswordHash);
-    if (!user || !ok) {
-      await recordLoginFailure(pool, username, address, now());
+    if (!user || !ok || attempt.blocked) {
+      // The attempt was counted as a failure when it was claimed.
+      await pruneLoginFailures(pool, now());
       log(JSON.stringify({ type: 'portal-login-failed', at: new Date(now()).toISOString(), user: username, address }));
       return again(401, 'Wrong user name or password.');
     }
-    await clearUserFailures(pool, username);
+    await loginSucceeded(pool, username, attempt.attemptId);
     const token = await openSession(pool, String(user.id), now(), policy, address, c.req.header('user-agent') ?? '');
     deleteCookie(c, loginCookie, { path: '/' });
     setCookie(c, sessionCookie, token, cookieOptions(c));

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { checkReportAccount } from '../reports/checkReportAccount.js';
 import { TradeledgerError } from '../errors.js';
 import { hashPassword } from './passwordHash.js';
 import type { PortalRole } from './portalUser.js';
@@ -60,6 +61,8 @@ export async function addUser(pool: pg.Pool, user: { username: string; password:
       kind: 'config', hint: 'Drop --account, or use --role accountant.',
     });
   }
+  // A grant of a UID the database does not know would show the accountant nothing, silently.
+  for (const account of user.accounts) await checkReportAccount(pool, account);
   const hash = await hashPassword(user.password);
   const client = await pool.connect();
   try {
@@ -138,6 +141,7 @@ export async function setGrants(pool: pg.Pool, username: string, accounts: strin
   if (user.role === 'admin') {
     throw new TradeledgerError('PORTAL_BAD_USER', `"${username}" is an admin and sees every account already`, { kind: 'config', hint: 'Grants are for accountants.' });
   }
+  if (grant) for (const account of accounts) await checkReportAccount(pool, account);
   for (const account of accounts) {
     await pool.query(grant
       ? 'INSERT INTO portal_grants (user_id, account_uid) VALUES ($1, $2) ON CONFLICT DO NOTHING'

@@ -9,7 +9,7 @@ import { TradeledgerError } from '../errors.js';
  * @example
  * await checkReportAccount(client, '12345'); // throws: no account "12345" ... known: 100001 (main), ...
  */
-export async function checkReportAccount(client: pg.ClientBase, account: string): Promise<void> {
+export async function checkReportAccount(client: pg.ClientBase | pg.Pool, account: string): Promise<void> {
   if (account === '') return;
   const { rows } = await client.query<{ uid: string; name: string | null }>('SELECT uid, name FROM accounts ORDER BY uid');
   if (rows.some((r) => r.uid === account)) return;

@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import pg from 'pg';
+import { freeFolder } from './freeFolder.js';
 import { TradeledgerError } from '../errors.js';
 import { databaseError } from '../db/databaseError.js';
 import { bindNamedParameters } from './bindNamedParameters.js';
@@ -30,7 +31,8 @@ export interface RunReportsOptions {
   fiat?: string;
   /**
    * Output folder; default ./tradeledger-reports/<period label>/<format>, one folder per format so
-   * that each manifest.json sits beside exactly the files it describes.
+   * that each manifest.json sits beside exactly the files it describes; when that folder exists
+   * already, <period label>-2/<format> (then -3, ...), so a default run never collides.
    */
   outDir?: string;
   reportsDir?: string;
@@ -67,7 +69,7 @@ export interface RunReportsResult {
 export async function runReports(options: RunReportsOptions): Promise<RunReportsResult> {
   const { period, format } = options;
   const account = options.account ?? '';
-  const outDir = path.resolve(options.outDir ?? path.join('tradeledger-reports', period.label, format));
+  const outDir = path.resolve(options.outDir ?? freeFolder(path.join('tradeledger-reports', period.label), format));
   const reportsDir = options.reportsDir ?? defaultReportsDir;
   const fiat = (options.fiat ?? 'USD').toUpperCase();
   if (!/^[A-Z]{3}$/.test(fiat)) {

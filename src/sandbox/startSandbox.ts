@@ -30,6 +30,8 @@ export interface SandboxOptions {
   accounts?: number;
   /** Serve this world instead of generating one from seed/scale/now. */
   world?: World;
+  /** The rate limiter's clock (default performance.now() at arrival); see SandboxState.rateClock. */
+  rateClock?: SandboxState['rateClock'];
 }
 
 export interface RunningSandbox {
@@ -58,6 +60,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const world = options.world ?? makeWorld(seed, options.scale ?? 'small', options.now, options.accounts ?? 0);
   const state: SandboxState = {
     seed, rateLimit: options.rateLimit ?? true, taxSpanDays: options.taxSpanDays ?? 30, skewMs: 0, faults, logRequests: options.logRequests ?? false,
+    rateClock: options.rateClock,
   };
   const { server, stats } = createSandboxServer(world, state);
   const host = options.host ?? '127.0.0.1';

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { makeWorkerUtils, run } from 'graphile-worker';
+import { workerConnections } from './workerConnections.js';
 import type { Runner, TaskList, WorkerEvents } from 'graphile-worker';
 import type { Kysely } from 'kysely';
 import type { SyncOptions } from '../extract/syncOptions.js';
@@ -67,14 +68,16 @@ export async function runWorker(o: WorkerOptions): Promise<RunningWorker> {
     o.log.write({ type: 'job-failed', jobId: job.id, task: job.task_identifier, permanent: false, attempts: job.attempts, message: error instanceof Error ? error.message : String(error) });
   });
   const quiet = engineLogger(o.log);
-  const utils = await makeWorkerUtils({ connectionString: o.url, logger: quiet });
+  // Pool sizes as workerConnections() counts them (docs/operations.md).
+  const budget = workerConnections(o.concurrency);
+  const utils = await makeWorkerUtils({ connectionString: o.url, maxPoolSize: budget.utilities, logger: quiet });
   let runner: Runner | undefined;
   let registration: WorkerRegistration | undefined;
   try {
     await utils.migrate();
     runner = await run({
       connectionString: o.url, concurrency: o.concurrency, noHandleSignals: true, pollInterval: o.pollMs ?? 2000,
-      maxPoolSize: o.concurrency + 2, logger: quiet, events, taskList,
+      maxPoolSize: budget.engine, logger: quiet, events, taskList,
       parsedCronItems: o.schedule === undefined ? [] : nightlySchedule(o.schedule),
       // Give a running sync a moment to reach its next commit before it is abandoned.
       gracefulShutdownAbortTimeout: o.stopGraceMs ?? 10_000,

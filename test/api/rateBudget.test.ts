@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { RateBudget } from '../../src/api/rateBudget.js';
 import { RateBudgets } from '../../src/api/rateBudgets.js';
+import { ManualClock } from '../support/manualClock.js';
 
-async function grantTimes(budget: RateBudget, n: number): Promise<number[]> {
+// Timing runs on a ManualClock: a test advances simulated time and checks when each grant came,
+// so a busy machine (late timers, a slow event loop) cannot change what it sees.
+
+/** When (simulated ms) each of `n` callers was granted, advancing the clock until all were. */
+async function grantTimes(clock: ManualClock, budget: RateBudget, n: number): Promise<number[]> {
   const times: number[] = [];
-  await Promise.all(Array.from({ length: n }, () => budget.acquire().then(() => times.push(performance.now()))));
+  const all = Promise.all(Array.from({ length: n }, () => budget.acquire().then(() => times.push(clock.now()))));
+  while (times.length < n) await clock.advance(1);
+  await all;
   return times;
 }
 
@@ -20,35 +27,46 @@ describe('RateBudget', () => {
   });
 
   it('spaces grants by its interval', async () => {
-    const budget = new RateBudget(50);
-    const times = await grantTimes(budget, 30);
-    const gaps = times.slice(1).map((t, i) => t - (times[i] as number)).sort((a, b) => a - b);
-    // A late timer may pull one grant up to a quarter interval early; a loaded machine can add
-    // more noise to single gaps, so check the median gap and the whole span.
-    expect(gaps[Math.floor(gaps.length / 2)] as number).toBeGreaterThanOrEqual(budget.intervalMs * 0.75);
-    expect((times.at(-1) as number) - (times[0] as number)).toBeGreaterThanOrEqual(29 * budget.intervalMs * 0.75);
+    const clock = new ManualClock();
+    const budget = new RateBudget(50, 1, clock);
+    const times = await grantTimes(clock, budget, 30);
+    const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
+    // The first grant after idling counts as up to a quarter interval late (the timer-lag
+    // tolerance), so the second may come that much sooner; every later one is a full interval on.
+    expect(gaps[0]).toBeGreaterThanOrEqual(budget.intervalMs * 0.75);
+    expect(gaps.slice(1)).toEqual(Array.from({ length: 28 }, () => budget.intervalMs));
+    // Count-based: a simulated second holds no more than one second's worth (plus that tolerance).
+    expect(times.filter((t) => t < (times[0] as number) + 1000).length).toBeLessThanOrEqual(budget.ratePerSecond + 1);
   });
 
-  it('runs at its rate: twice the rate takes about half the time', async () => {
-    const slowTimes = await grantTimes(new RateBudget(20), 16);
-    const fastTimes = await grantTimes(new RateBudget(40), 16);
+  it('runs at its rate: twice the rate takes half the time', async () => {
+    const slowClock = new ManualClock();
+    const slowTimes = await grantTimes(slowClock, new RateBudget(20, 1, slowClock), 16);
+    const fastClock = new ManualClock();
+    const fastTimes = await grantTimes(fastClock, new RateBudget(40, 1, fastClock), 16);
     const span = (t: number[]): number => (t.at(-1) as number) - (t[0] as number);
-    const ratio = span(slowTimes) / span(fastTimes);
-    // Wide bounds: the machine is shared, and timer lag only ever shrinks the ratio.
-    expect(ratio).toBeGreaterThan(1.5);
-    expect(ratio).toBeLessThan(2.5);
+    // 15 gaps of 50 ms (less the first grant's tolerance of 12.5, rounded up) against 15 of 25 (less 6.25).
+    expect(span(slowTimes)).toBe(14 * 50 + 38);
+    expect(span(fastTimes)).toBe(14 * 25 + 19);
+    expect(span(slowTimes) / span(fastTimes)).toBeCloseTo(2, 1);
   });
 
   it('keeps a full interval after a request that left late', async () => {
-    const budget = new RateBudget(10);
+    const clock = new ManualClock();
+    const budget = new RateBudget(10, 1, clock);
     await budget.acquire();
     // The granted request only reaches the wire 300 ms later (say, queued behind another budget).
-    await new Promise((r) => setTimeout(r, 300));
-    const sentAt = Date.now();
-    budget.sent(sentAt);
-    await budget.acquire();
+    await clock.advance(300);
+    const sentAt = budget.sent();
+    expect(sentAt).toBe(clock.now());
+    let granted = false;
+    const next = budget.acquire().then(() => (granted = true));
     // Without sent() the next grant would come at once (its slot was 100 ms after the grant).
-    expect(Date.now() - sentAt).toBeGreaterThanOrEqual(budget.intervalMs - 2);
+    await clock.advance(budget.intervalMs - 1);
+    expect(granted).toBe(false);
+    await clock.advance(1);
+    await next;
+    expect(granted).toBe(true);
   });
 
   it('serves callers first in, first out', async () => {
@@ -59,42 +77,53 @@ describe('RateBudget', () => {
   });
 
   it('reports how long a caller waited', async () => {
-    const budget = new RateBudget(20);
-    const first = await budget.acquire();
-    const second = await budget.acquire();
-    expect(first).toBeLessThan(second);
-    expect(second).toBeGreaterThan(budget.intervalMs * 0.5);
+    const clock = new ManualClock();
+    const budget = new RateBudget(20, 1, clock);
+    const first = budget.acquire();
+    const second = budget.acquire();
+    await clock.advance(100);
+    expect(await first).toBe(0);
+    // 50 ms less the first grant's quarter-interval tolerance (12.5), rounded up to a timer's ms.
+    expect(await second).toBe(38);
   });
 
   it('pauses every caller after a 429, for Retry-After when given', async () => {
-    const budget = new RateBudget(100);
-    await budget.acquire();
-    const t0 = performance.now();
-    await budget.acquire();
-    const unpaused = performance.now() - t0;
-    expect(budget.pause(300)).toBeGreaterThan(250);
-    const t1 = performance.now();
-    const waits = await Promise.all([budget.acquire(), budget.acquire()]);
-    const paused = performance.now() - t1;
-    expect(paused).toBeGreaterThan(unpaused * 2);
-    expect(Math.min(...waits)).toBeGreaterThan(250);
+    const clock = new ManualClock();
+    const budget = new RateBudget(100, 1, clock);
+    const waits: number[] = [];
+    void budget.acquire().then((w) => waits.push(w));
+    await clock.advance(0);
+    expect(waits).toEqual([0]);
+    expect(budget.pause(300)).toBe(300);
+    void budget.acquire().then((w) => waits.push(w));
+    void budget.acquire().then((w) => waits.push(w));
+    // Unpaused, the next grant was due within one interval (10 ms); paused, nothing goes before 300 ms.
+    await clock.advance(299);
+    expect(waits).toEqual([0]);
+    await clock.advance(1);
+    expect(waits).toEqual([0, 300]);
+    // Then paced again, one at a time, not a burst.
+    await clock.advance(budget.intervalMs);
+    expect(waits).toEqual([0, 300, 300 + budget.intervalMs]);
   });
 
   it('backs off exponentially over consecutive 429s and resets after a success', () => {
-    const budget = new RateBudget(10);
-    const first = budget.pause(undefined, Date.now());
-    const second = budget.pause(undefined, Date.now() + 1);
-    const third = budget.pause(undefined, Date.now() + 2);
+    const clock = new ManualClock();
+    const budget = new RateBudget(10, 1, clock);
+    const first = budget.pause(undefined, clock.now());
+    const second = budget.pause(undefined, clock.now() + 1);
+    const third = budget.pause(undefined, clock.now() + 2);
     expect(first).toBeGreaterThanOrEqual(125);
     expect(third).toBeGreaterThan(second);
     budget.succeeded();
     // Pauses never shorten a pause already running.
-    expect(budget.pause()).toBeGreaterThanOrEqual(third - 50);
+    expect(budget.pause()).toBe(third);
   });
 
   it('does not escalate for requests that were already in flight when the pause began', () => {
-    const budget = new RateBudget(10);
-    const sentEarlier = Date.now() - 10;
+    const clock = new ManualClock();
+    const budget = new RateBudget(10, 1, clock);
+    const sentEarlier = clock.now() - 10;
     const first = budget.pause(undefined, sentEarlier);
     for (let i = 0; i < 5; i++) budget.pause(undefined, sentEarlier);
     // Five more in-flight 429s: still the first step (at most 250 ms), not 2^5 times that.
@@ -102,12 +131,17 @@ describe('RateBudget', () => {
   });
 
   it('lets up to one second of requests go at once after idling, then paces', async () => {
-    const budget = new RateBudget(20, 1000);
+    const clock = new ManualClock();
+    const budget = new RateBudget(20, 1000, clock);
     expect(budget.burst).toBe(20);
-    const waits = await Promise.all(Array.from({ length: 24 }, () => budget.acquire()));
+    const all = Promise.all(Array.from({ length: 24 }, () => budget.acquire()));
+    await clock.advance(1000);
+    const waits = await all;
     const paced = waits.slice(20);
-    // The burst goes at once; the next four wait about 1, 2, 3 and 4 intervals.
-    expect(Math.max(...waits.slice(0, 20))).toBeLessThan(Math.min(...paced));
+    // The burst goes at once; the next four wait about 1, 2, 3 and 4 intervals (the first less
+    // the quarter-interval tolerance), one interval apart.
+    expect(waits.slice(0, 20)).toEqual(Array.from({ length: 20 }, () => 0));
+    expect(paced).toEqual([38, 88, 138, 188]);
     expect(paced[3] as number).toBeGreaterThan(budget.intervalMs * 3);
   });
 
@@ -125,6 +159,20 @@ describe('RateBudget', () => {
 });
 
 describe('RateBudgets', () => {
+  it('gives its budgets its clock (the real one by default)', async () => {
+    expect(new RateBudgets().get('1001', 'deposits', 9).now()).toBeGreaterThan(1_700_000_000_000);
+    const clock = new ManualClock(5_000);
+    const budget = new RateBudgets(clock).get('1001', 'deposits', 10);
+    expect(budget.now()).toBe(5_000);
+    await budget.acquire();
+    let granted = false;
+    void budget.acquire().then(() => (granted = true));
+    await clock.advance(74);
+    expect(granted).toBe(false);
+    await clock.advance(1);
+    expect(granted).toBe(true);
+  });
+
   it('gives one budget per (UID, endpoint)', () => {
     const budgets = new RateBudgets();
     const a = budgets.get('1001', 'marginRecords', 0.9);

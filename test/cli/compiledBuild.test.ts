@@ -55,7 +55,7 @@ describe('dist/ is used only while it is newer than every source', () => {
     writeFileSync(edited, readFileSync(edited, 'utf8')); // saved again: newer than the build
     expect(help()).not.toContain('COMPILED');
     expect(help()).toContain('Copy an exchange account');
-  }, 60_000);
+  }, 180_000);
 
   it('a source that does not compile: a clear message and no stamp, so the CLI keeps to the sources', () => {
     const root = tree();
@@ -71,5 +71,5 @@ describe('dist/ is used only while it is newer than every source', () => {
     expect(builtIsCurrent(root)).toBe(false);
     // Under npm ci (the prepare script) the install goes on.
     expect(build({ npm_lifecycle_event: 'prepare' }).status).toBe(0);
-  }, 60_000);
+  }, 180_000);
 });

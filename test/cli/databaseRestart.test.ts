@@ -95,6 +95,6 @@ describe('a PostgreSQL restart in the middle of a sync', () => {
     } finally {
       await holder.end();
     }
-  }, 60_000);
+  }, 180_000);
 });
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,8 +59,49 @@ describe('tradeledger demo', () => {
       if (format !== 'native') expect(manifest.files[0]?.rows).toBeGreaterThan(0);
     }
     expect(result.stdout).toContain(`Reports for ${year}`);
-    expect(result.stdout).toContain('tradeledger users add me --role admin && tradeledger serve');
+    expect(result.stdout).toContain('npx tradeledger users add me --role admin && npx tradeledger serve');
   });
+
+  // The README's Quick start and the demo's own hints, each line run as printed by bash, in the
+  // demo's folder, right after it. `npx tradeledger` in a clone runs the package's own bin; a
+  // shim on PATH does exactly that here (the temp folder is not a clone). The portal's port
+  // comes from TRADELEDGER_PORTAL_PORT so that 8080 may be busy on a shared machine.
+  it('then runs every command of the README\'s Quick start and of its own "Next:" hints as printed', async () => {
+    const readme = await readFile(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    const quick = /## Quick start[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme);
+    expect(quick, 'README has a Quick start with a sh block').not.toBeNull();
+    const readmeLines = quick![1]!.split('\n').filter((l) => l.trim() !== '');
+    const next = result.stdout.split('\n');
+    const hints = next.slice(next.findIndex((l) => l.endsWith('Next:')) + 1)
+      .filter((l) => /^  (npx|psql) /.test(l)).map((l) => l.trim());
+    expect(readmeLines.length).toBeGreaterThanOrEqual(3);
+    expect(hints.length).toBeGreaterThanOrEqual(4);
+    const shim = await mkdtemp(path.join(tmpdir(), 'tl-npx-'));
+    await writeFile(path.join(shim, 'npx'), `#!/bin/sh\n[ "$1" = tradeledger ] || exit 127\nshift\nexec "${process.execPath}" "${bin}" "$@"\n`, { mode: 0o755 });
+    const env = { PATH: `${shim}:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? '/tmp', DATABASE_URL: fresh.url };
+    try {
+      for (const line of [...readmeLines, ...hints]) {
+        const serves = / serve\b/.test(line);
+        const port = serves ? await freePort() : 0;
+        const run = runShell(line, { ...env, TRADELEDGER_PORTAL_PORT: String(port) }, cwd, serves ? 'demo password 1\n' : '');
+        let status = 0;
+        if (serves) {
+          // The portal runs until stopped: it must answer its sign-in page, then it is stopped.
+          try {
+            await expect.poll(async () => (status = await fetch(`http://127.0.0.1:${port}/login`).then((r) => r.status, () => 0)), { timeout: 60_000 }).toBe(200);
+          } catch { /* reported below, with what the portal printed */ } finally {
+            run.stop();
+          }
+        }
+        const r = await run.done;
+        if (serves) expect(status, `${line}\n${r.stdout}\n${r.stderr}`).toBe(200);
+        expect(r.stderr, line).not.toMatch(/unexpected error|command not found|\n\s+at /);
+        if (!serves) expect(r.code, `${line}\n${r.stdout}\n${r.stderr}`).toBe(0);
+      }
+    } finally {
+      await rm(shim, { recursive: true, force: true });
+    }
+  }, 240_000);
 
   it('writes the current tax year\'s gains under the UK and US rules', async () => {
     const year = new Date().getUTCFullYear();
@@ -116,4 +157,27 @@ function runInDir(args: string[], env: Record<string, string>, cwd: string, kill
   child.stdout.on('data', (d) => { stdout += String(d); });
   child.stderr.on('data', (d) => { stderr += String(d); });
   return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+// One line through bash, as a user types it; stop() ends it and its children (the portal).
+function runShell(line: string, env: Record<string, string>, cwd: string, stdin: string): { done: Promise<CliResult>; stop(): void } {
+  const child = spawn('bash', ['-c', line], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  child.stdin.end(stdin);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => { stdout += String(d); });
+  child.stderr.on('data', (d) => { stderr += String(d); });
+  return {
+    done: new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))),
+    stop: () => { try { process.kill(-child.pid!, 'SIGTERM'); } catch { /* already gone */ } },
+  };
 }

@@ -73,12 +73,12 @@ describe('tradeledger demo on a 24-line terminal', () => {
     expect(rest[1]).toMatch(new RegExp(`^The data is in postgres(ql)?://\\S+@[\\d.]+:\\d+/${new URL(fresh.url).pathname.slice(1)}\\. Next:$`));
     expect([rest[0], ...rest.slice(2, 9)]).toEqual([
       '',
-      '  tradeledger status                      watermark, rows and gaps per stream',
-      '  psql "$(tradeledger db url)" -c "\\dt"   the tables (schema in the README)',
-      `  tradeledger report --year ${year} --tz Europe/Berlin --format koinly`,
-      '                                          reports in your own zone and tool',
-      '  tradeledger users add me --role admin && tradeledger serve',
-      '                                          the portal: http://127.0.0.1:8080',
+      '  npx tradeledger status                    # watermark, rows and gaps per stream',
+      '  psql "$(npx tradeledger db url)" -c "\\dt"  # the tables (docs/schema.md)',
+      `  npx tradeledger report --year ${year} --tz Europe/Berlin --format koinly`,
+      '                                            # reports in your own zone and tool',
+      '  npx tradeledger users add me --role admin && npx tradeledger serve',
+      '                                            # the portal: http://127.0.0.1:8080',
       '',
     ]);
     expect(rest.slice(9).filter((l) => l !== '')).toEqual([]);

@@ -52,6 +52,8 @@ function expectWindowsAddUp(events: SyncEvent[]): void {
   for (const [k, n] of announced) expect(done.get(k) ?? 0, k).toBe(n);
 }
 
+// Each test runs one or two whole syncs and compares them with the ground truth: CPU-bound work
+// that takes 10-20 s on a quiet machine and several times that beside other work, hence the timeouts.
 describe('parallel windows (sync.parallelWindows)', () => {
   it('walk a long plan several windows at once and load exactly what one window at a time loads', async () => {
     const serialEvents: SyncEvent[] = [];
@@ -87,7 +89,7 @@ describe('parallel windows (sync.parallelWindows)', () => {
     const partitions = Object.keys(b.counts).length;
     expect(requests(b)).toBeGreaterThanOrEqual(requests(a));
     expect(requests(b) - requests(a)).toBeLessThanOrEqual(partitions);
-  });
+  }, 240_000);
 
   it('cut a long window into parallel windows once its first page comes back full', async () => {
     // Spot orders dense enough that the 90-day window holds several pages.
@@ -119,7 +121,7 @@ describe('parallel windows (sync.parallelWindows)', () => {
       await dense.close();
       await Promise.all([one.drop(), four.drop()]);
     }
-  });
+  }, 180_000);
 
   it('finish the windows a killed run left, recording as a gap what the horizon now hides', async () => {
     const dense = await startTestSandbox({ scale: 'tiny,spotOrders=3000' });
@@ -169,5 +171,5 @@ describe('parallel windows (sync.parallelWindows)', () => {
     } finally {
       await db.drop();
     }
-  });
+  }, 180_000);
 });

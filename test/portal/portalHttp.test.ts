@@ -1,11 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalFixture, wholeHistory } from './portalFixture.js';
 import { startPortal } from '../../src/portal/startPortal.js';
 import type { RunningPortal } from '../../src/portal/startPortal.js';
+import { addUser } from '../../src/portal/portalUsers.js';
 
 const f = portalFixture();
 
@@ -84,6 +86,75 @@ describe('headers and assets', () => {
   });
 });
 
+describe('request bodies', () => {
+  // One 300 MB POST to /login took the portal from 82 MB to 1.57 GB; now every route refuses a
+  // body over 64 KiB before parsing it, whether it announces its length or streams it.
+  it('a body over the limit is a 413, announced or chunked, and the portal keeps answering', async () => {
+    const big = Buffer.alloc(2 * 1024 * 1024, 'x');
+    const announced = await postRaw(`${f.portal.url}/login`, [big], { 'content-length': String(big.length) });
+    expect(announced.status).toBe(413);
+    expect(announced.body).toContain('request body too large');
+    const streamed = await postRaw(`${f.portal.url}/login`, Array.from({ length: 40 }, () => Buffer.alloc(16 * 1024, 'x')), { 'transfer-encoding': 'chunked' });
+    expect(streamed.status).toBe(413);
+    expect((await fetch(`${f.portal.url}/login`)).status).toBe(200);
+  });
+});
+
+// A POST whose answer may come before the body is sent (a 413): the write side may then fail,
+// which fetch() reports as an error; this keeps the answer.
+function postRaw(url: string, chunks: Buffer[], headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } }, (res) => {
+      let body = '';
+      res.on('data', (d) => { body += String(d); });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', (e: NodeJS.ErrnoException) => { if (e.code !== 'EPIPE' && e.code !== 'ECONNRESET') reject(e); });
+    for (const c of chunks) req.write(c);
+    req.end();
+  });
+}
+
+describe('sign-in limits under parallel attempts', () => {
+  // Checked, then verified, then counted, 40 parallel wrong passwords for one user got 40
+  // password checks (limit 5) and 100 from one address got 92 (limit 20). Each attempt is now
+  // counted before its password is checked, under a lock per user name and per address.
+  let proxied: RunningPortal;
+  beforeAll(async () => {
+    proxied = await startPortal({ databaseUrl: f.fresh.url, host: '127.0.0.1', port: 0, trustProxy: true, log: () => {} });
+    await addUser(f.pool, { username: 'parallel-target', password: 'the right one 1', role: 'admin', accounts: [] });
+  });
+  afterAll(() => proxied?.close());
+
+  const attempt = async (username: string, address: string) => {
+    const headers = { 'x-forwarded-for': address };
+    const form = await fetch(`${proxied.url}/login`, { headers });
+    const cookie = form.headers.getSetCookie()[0]!.split(';')[0]!;
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+    return { cookie, csrf, headers, username };
+  };
+  const post = (a: Awaited<ReturnType<typeof attempt>>, password: string) => fetch(`${proxied.url}/login`, {
+    method: 'POST', redirect: 'manual',
+    headers: { cookie: a.cookie, origin: proxied.url, 'content-type': 'application/x-www-form-urlencoded', ...a.headers },
+    body: new URLSearchParams({ _csrf: a.csrf, username: a.username, password }).toString(),
+  }).then((r) => r.status);
+
+  it('40 parallel wrong passwords for one user: 5 are checked, 35 refused; the right one is then refused too', async () => {
+    const forms = await Promise.all(Array.from({ length: 40 }, (_, i) => attempt('parallel-target', `198.18.0.${i + 1}`)));
+    const statuses = await Promise.all(forms.map((a) => post(a, 'wrong password')));
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(35);
+    expect(await post(await attempt('parallel-target', '198.18.1.1'), 'the right one 1')).toBe(429);
+  });
+
+  it('30 parallel attempts from one address: 20 are checked, 10 refused', async () => {
+    const forms = await Promise.all(Array.from({ length: 30 }, (_, i) => attempt(`nobody-${i}`, '198.18.2.2')));
+    const statuses = await Promise.all(forms.map((a) => post(a, 'wrong password')));
+    expect(statuses.filter((s) => s === 401)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+  });
+});
+
 describe('the sessions page', () => {
   it('lists the user\'s sessions and signs out another one; another user\'s session cannot be touched', async () => {
     const mine = await signIn(f.portal.url, f.accountant);
@@ -117,14 +188,26 @@ describe('behind a TLS reverse proxy', () => {
   });
   afterAll(() => proxied?.close());
 
-  it('marks the cookie Secure, and records the forwarded client address', async () => {
-    const headers = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.7, 10.0.0.1' };
+  it('marks the cookie Secure, and records the address the proxy saw, not one the client wrote', async () => {
+    // The client sent "X-Forwarded-For: 6.6.6.6"; the one proxy appended the address it saw.
+    const headers = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '6.6.6.6, 203.0.113.7' };
     const { setCookie } = await signIn(proxied.url, f.admin, headers);
     expect(setCookie).toMatch(/; HttpOnly/);
     expect(setCookie).toMatch(/; Secure/);
     expect(setCookie).toMatch(/; SameSite=Strict/);
     const { rows } = await f.pool.query(`SELECT address FROM portal_sessions ORDER BY id DESC LIMIT 1`);
     expect(rows[0].address).toBe('203.0.113.7');
+  });
+
+  it('behind two proxies, the entry the outer one wrote', async () => {
+    const twoHops = await startPortal({ databaseUrl: f.fresh.url, host: '127.0.0.1', port: 0, trustProxy: 2, log: () => {} });
+    try {
+      await signIn(twoHops.url, f.admin, { 'x-forwarded-for': '6.6.6.6, 198.51.100.4, 10.0.0.2' });
+      const { rows } = await f.pool.query(`SELECT address FROM portal_sessions ORDER BY id DESC LIMIT 1`);
+      expect(rows[0].address).toBe('198.51.100.4');
+    } finally {
+      await twoHops.close();
+    }
   });
 
   it('without the proxy flag, a client cannot fake its address or TLS', async () => {

@@ -22,6 +22,8 @@ beforeAll(async () => {
   // The database is dropped WITH (FORCE) at the end; a pooled client that is still closing then
   // gets 57P01, which the pool re-emits: without a listener that is an uncaught exception.
   pool.on('error', () => {});
+  // Grants name accounts the database knows (users add refuses others).
+  await pool.query(`INSERT INTO accounts (uid, name, kind) VALUES ('111', 'a', 'main'), ('222', 'b', 'sub'), ('333', 'c', 'sub')`);
 });
 afterAll(async () => {
   await pool?.end();
@@ -49,6 +51,8 @@ describe('passwords', () => {
   });
 });
 
+const codeOf = async (p: Promise<unknown>) => p.then(() => 'ok', (e: TradeledgerError) => `${e.code}: ${e.message} | ${e.hint}`);
+
 describe('users', () => {
   it('adds, lists, grants, changes the password (ending sessions) and removes', async () => {
     await addUser(pool, { username: 'anna', password: 'long enough pw', role: 'accountant', accounts: ['111', '222'] });
@@ -70,7 +74,6 @@ describe('users', () => {
   });
 
   it('refuses short passwords, the user name as password, duplicates, bad names and grants to admins, with a fix', async () => {
-    const codeOf = async (p: Promise<unknown>) => p.then(() => 'ok', (e: TradeledgerError) => `${e.code}: ${e.message} | ${e.hint}`);
     expect(await codeOf(addUser(pool, { username: 'anna', password: 'short', role: 'accountant', accounts: [] })))
       .toBe('PORTAL_WEAK_PASSWORD: the password is shorter than 10 characters | Choose a longer password; a few unrelated words work well.');
     expect(await codeOf(addUser(pool, { username: 'annabelle1', password: 'ANNABELLE1', role: 'accountant', accounts: [] })))
@@ -85,6 +88,15 @@ describe('users', () => {
     expect(await codeOf(addUser(pool, { username: 'boss', password: 'long enough pw', role: 'admin', accounts: ['1'] })))
       .toMatch(/^PORTAL_BAD_USER: an admin sees every account/);
     expect(await codeOf(removeUser(pool, 'nobody'))).toBe('PORTAL_NO_USER: there is no portal user "nobody" | Run `tradeledger users list` to see the users.');
+  });
+
+  it('refuses an account the database does not know, naming the known ones, and writes nothing', async () => {
+    const refused = await codeOf(addUser(pool, { username: 'erin', password: 'long enough pw', role: 'accountant', accounts: ['111', '1000000001'] }));
+    expect(refused).toMatch(/^REPORT_UNKNOWN_ACCOUNT: no account with UID "1000000001".* \| Use one of: 111 \(a\), 222 \(b\), 333 \(c\)/);
+    expect((await pool.query(`SELECT count(*)::int AS n FROM portal_users WHERE username = 'erin'`)).rows[0].n).toBe(0);
+    await addUser(pool, { username: 'erin', password: 'long enough pw', role: 'accountant', accounts: ['111'] });
+    expect(await codeOf(setGrants(pool, 'erin', ['222', 'b'], true))).toMatch(/^REPORT_UNKNOWN_ACCOUNT: .*"b".* \| --account takes the UID: use --account 222 for "b"/);
+    expect((await listUsers(pool, t0)).find((u) => u.username === 'erin')?.accounts).toEqual(['111']);
   });
 });
 

@@ -13,4 +13,10 @@ export interface SandboxState {
   skewMs: number;
   faults: FaultInjector;
   logRequests: boolean;
+  /**
+   * The rate limiter's clock (ms) for one request; performance.now() at arrival unless a test
+   * gives one: a clock it moves by hand, or the request's signing time (`signedAtMs`, its
+   * ACCESS-TIMESTAMP), which counts a request when the client sent it however late it is served.
+   */
+  rateClock?: (request: { signedAtMs: number | undefined }) => number;
 }

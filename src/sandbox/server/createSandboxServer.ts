@@ -80,7 +80,8 @@ export function createSandboxServer(world: World, state: SandboxState): { server
       } else {
         uid = `ip:${plainIp(req.socket.remoteAddress ?? '')}`;
       }
-      const limited = state.rateLimit && !limiter.take(`${uid}|${route.endpoint.id}`, rateOf(route, caller));
+      const signedAtMs = route.endpoint.signed ? Number(req.headers['access-timestamp']) : undefined;
+      const limited = state.rateLimit && !limiter.take(`${uid}|${route.endpoint.id}`, rateOf(route, caller), state.rateClock?.({ signedAtMs }));
       stats.count(route.endpoint.id, uid, limited);
       counted = true;
       if (limited) return sendJson(res, 429, errorBody('429', errorMessage('429'), now));

@@ -71,5 +71,5 @@ const expected: { seed: number; scale: string; fingerprint: Fingerprint }[] = [
 describe('the sandbox serves byte-identical data (ground truth and every history page)', () => {
   it.each(expected.map((e) => [`seed ${e.seed}, ${e.scale}`, e] as const))('%s', async (_name, e) => {
     expect(await servedFingerprint(e.seed, e.scale)).toEqual(e.fingerprint);
-  }, 120_000);
+  }, 240_000);
 });
