@@ -14,6 +14,7 @@ const commands: readonly (readonly [string, () => Promise<MakeCommand>])[] = [
   ['status', async () => (await import('./statusCommand.js')).statusCommand],
   ['report', async () => (await import('./reportCommand.js')).reportCommand],
   ['gains', async () => (await import('./gainsCommand.js')).gainsCommand],
+  ['reconcile', async () => (await import('./reconcileCommand.js')).reconcileCommand],
   ['import', async () => (await import('./importCommand.js')).importCommand],
   ['db', async () => (await import('./dbCommand.js')).dbCommand],
   ['sandbox', async () => (await import('./sandboxCommand.js')).sandboxCommand],
