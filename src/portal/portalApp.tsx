@@ -372,8 +372,9 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     if (refused) return refused;
     const year = c.req.query('year') ?? String(new Date(now()).getUTCFullYear());
     const tz = c.req.query('tz') ?? 'UTC';
-    const dataUrl = `/charts/data?${new URLSearchParams({ account, year, tz })}`;
-    return c.html(<ChartsPage user={user} csrf={c.get('csrf')} accounts={accounts} account={account} year={year} tz={tz} dataUrl={dataUrl} />);
+    const fiat = (c.req.query('fiat') ?? 'USD').toUpperCase();
+    const dataUrl = `/charts/data?${new URLSearchParams({ account, year, tz, fiat })}`;
+    return c.html(<ChartsPage user={user} csrf={c.get('csrf')} accounts={accounts} account={account} year={year} tz={tz} fiat={fiat} dataUrl={dataUrl} />);
   });
 
   app.get('/charts/data', async (c) => {
@@ -382,7 +383,9 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     if (refused) return c.json({ error: 'not allowed' }, refused.status as 403 | 404);
     try {
       const period = reportPeriod({ year: c.req.query('year') ?? '', tz: c.req.query('tz') ?? 'UTC' });
-      return c.json(await chartData(pool, period, account, reportsDir));
+      const fiat = (c.req.query('fiat') ?? 'USD').toUpperCase();
+      if (!/^[A-Z]{3}$/.test(fiat)) return c.json({ error: `'${fiat}' is not a currency code`, hint: 'Use an ISO 4217 code: USD, EUR, GBP ...' }, 400);
+      return c.json(await chartData(pool, period, account, fiat));
     } catch (err) {
       if (err instanceof TradeledgerError && err.kind === 'config') return c.json({ error: err.message, hint: err.hint }, 400);
       throw err;
