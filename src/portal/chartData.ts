@@ -65,7 +65,8 @@ export async function chartData(pool: pg.Pool, period: ReportPeriod, account: st
               END AS unit_price
        FROM held h
      )
-     SELECT coin, to_char(m, 'YYYY-MM') AS month, round(quantity * unit_price, 2)::text AS value FROM priced ORDER BY coin, m`,
+     SELECT coin, to_char(m, 'YYYY-MM') AS month, round(CASE WHEN quantity = 0 THEN 0 ELSE quantity * unit_price END, 2)::text AS value
+     FROM priced ORDER BY coin, m`,
     [period.from, period.to, period.tz, account, unit]);
   const flows = await pool.query<{ series: string; coin: string; month: string; total: string | null }>(
     `SELECT CASE WHEN kind = 'realized_pnl' THEN 'pnl' ELSE 'fee' END AS series, coin,

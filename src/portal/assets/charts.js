@@ -14,9 +14,10 @@
 
   function num(s) { return Number(s); }
   function axis(fiat, stacked) {
-    var money = new Intl.NumberFormat(undefined, { style: 'currency', currency: fiat, maximumFractionDigits: 0 });
+    var whole = new Intl.NumberFormat(undefined, { style: 'currency', currency: fiat, maximumFractionDigits: 0 });
+    var cents = new Intl.NumberFormat(undefined, { style: 'currency', currency: fiat });
     return {
-      y: { stacked: stacked, title: { display: true, text: fiat }, grid: { color: '#eceff3' }, ticks: { callback: function (v) { return money.format(v); } } },
+      y: { stacked: stacked, beginAtZero: true, title: { display: true, text: fiat }, grid: { color: '#eceff3' }, ticks: { maxTicksLimit: 8, callback: function (v) { return (Math.abs(v) >= 10 ? whole : cents).format(v); } } },
       x: { stacked: stacked, grid: { display: false } },
     };
   }
