@@ -43,7 +43,7 @@ export function rankedWarnings(h: AccountHealth, account: { imported: boolean })
     out.push({ severity: 'red', code: 'history_gap', text: `History gap in ${g.stream}: ${day(g.from)} to ${day(g.to)} cannot be read (${g.reason}); its movements are missing from every figure.` });
   }
   if (h.unpricedRows > 0) {
-    out.push({ severity: 'red', code: 'unpriced', text: `${n(h.unpricedRows, 'ledger row')} ${h.unpricedRows === 1 ? 'has' : 'have'} no ${h.unpricedFiat} value (no candle, fill price or stablecoin quote): fiat values and gains leave them out.`, fix: 'see data-quality.csv, kind unpriced' });
+    out.push({ severity: 'red', code: 'unpriced', text: `${h.unpricedRows} ledger row(s) have no ${h.unpricedFiat} value (no candle, fill price or stablecoin quote): fiat values and gains leave them out.`, fix: 'see data-quality.csv, kind unpriced' });
   }
   if (h.unsettledRecords > 0) {
     out.push({ severity: 'red', code: 'unsettled', text: `${n(h.unsettledRecords, 'deposit, withdrawal or transfer', 'deposits, withdrawals or transfers')} ${h.unsettledRecords === 1 ? 'is' : 'are'} not settled yet: not in the ledger until the exchange settles them.`, fix: 'tradeledger sync re-checks them' });
