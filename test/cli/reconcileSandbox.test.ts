@@ -44,6 +44,14 @@ const statuses = ['match', 'opening_balance', 'unexplained', 'no_snapshot'];
 const decimal = /^-?\d+(\.\d+)?$/;
 
 describe('tradeledger reconcile after a sync of the sandbox', () => {
+  it('sync --dry-run lists the history before a first sync\'s default start as a gap, with --since as its fix', async () => {
+    const r = await cli(['sync', '--dry-run', '--streams', 'spotFills']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/main\/spotFills\/all .* gap before \d{4}-\d\d-\d\d \(default start; --since\)/);
+    const since = await cli(['sync', '--dry-run', '--streams', 'spotFills', '--since', String(sandbox.world.now() - 30 * DAY_MS)]);
+    expect(since.stdout).not.toContain('default start');
+  });
+
   it('classes every account, wallet and coin and explains each that is not a match', async () => {
     const since = String(sandbox.world.now() - 120 * DAY_MS);
     const sync = await cli(['sync', '--since', since, '--json']);

@@ -17,6 +17,7 @@ function warningsOf(account: VisibleAccount, h: AccountHealth): AccountWarning[]
   return rankedWarnings(h, { imported: account.kind === 'imported wallet' });
 }
 
+const redBadge = (k: number) => (k === 1 ? '1 affects a tax figure' : `${k} affect tax figures`);
 const levelOf = (w: AccountWarning) => (w.severity === 'red' ? 'error' : w.severity === 'amber' ? 'warn' : 'info');
 
 /**
@@ -55,7 +56,7 @@ export function AccountsPage(props: { user: PortalUser; csrf: string; rows: Acco
                   <div class="muted mono">UID {account.uid} · {account.kind}</div>
                 </div>
                 <span class={`badge ${warnings.length === 0 ? 'badge-ok' : red ? 'badge-error' : 'badge-warn'}`}>
-                  {warnings.length === 0 ? 'Complete' : red ? `${warnings.filter((w) => w.severity === 'red').length} affect tax figures` : `${warnings.length} to complete`}
+                  {warnings.length === 0 ? 'Complete' : red ? redBadge(warnings.filter((w) => w.severity === 'red').length) : `${warnings.length} to complete`}
                 </span>
               </div>
               <dl class="facts">
