@@ -94,10 +94,14 @@ WINDOW w AS (PARTITION BY account_uid, wallet, coin ORDER BY ts);
 
 COMMENT ON VIEW reconciliation_walk IS 'The exchange''s running balance (bills) beside the ledger''s running sum, per account, wallet, coin and time; gap = exchange - ledger where a bill was written.';
 
+-- The walk is read once (a CTE used twice is materialised): the ledger's sums come from it too,
+-- so the ledger view is scanned once.
 CREATE VIEW reconciliation AS
-WITH points AS (
+WITH walk AS (
+  SELECT * FROM reconciliation_walk
+), points AS (
   SELECT w.*, first_value(gap) OVER (PARTITION BY account_uid, wallet, coin ORDER BY ts) AS opening
-  FROM reconciliation_walk w
+  FROM walk w
   WHERE exchange_balance IS NOT NULL
 ), series AS (
   SELECT account_uid, wallet, coin, min(opening) AS opening, min(ts) AS first_bill_at, max(ts) AS last_bill_at,
@@ -127,13 +131,14 @@ WITH points AS (
   FROM series s
   FULL JOIN futures_snaps f ON f.account_uid = s.account_uid AND f.wallet = s.wallet AND f.coin = s.coin
 ), sums AS (
-  SELECT l.account_uid, l.wallet, l.coin,
-         sum(l.amount) FILTER (WHERE s.snapshot_at IS NULL OR l.ts <= s.snapshot_at) AS ledger_sum,
-         count(*) FILTER (WHERE s.snapshot_at IS NULL OR l.ts <= s.snapshot_at) AS ledger_rows,
-         min(l.ts) AS first_ledger_at
-  FROM reconciliation_ledger l
-  LEFT JOIN snaps s ON s.account_uid = l.account_uid AND s.wallet = l.wallet AND s.coin = l.coin
-  GROUP BY l.account_uid, l.wallet, l.coin
+  SELECT w.account_uid, w.wallet, w.coin,
+         sum(w.ledger_change) FILTER (WHERE s.snapshot_at IS NULL OR w.ts <= s.snapshot_at) AS ledger_sum,
+         sum(w.ledger_rows) FILTER (WHERE s.snapshot_at IS NULL OR w.ts <= s.snapshot_at) AS ledger_rows,
+         min(w.ts) FILTER (WHERE w.ledger_rows > 0) AS first_ledger_at
+  FROM walk w
+  LEFT JOIN snaps s ON s.account_uid = w.account_uid AND s.wallet = w.wallet AND s.coin = w.coin
+  GROUP BY w.account_uid, w.wallet, w.coin
+  HAVING sum(w.ledger_rows) > 0
 ), joined AS (
   SELECT coalesce(s.account_uid, m.account_uid) AS account_uid, coalesce(s.wallet, m.wallet) AS wallet,
          coalesce(s.coin, m.coin) AS coin, s.snapshot_at, s.source AS snapshot_source, s.balance AS exchange_balance,
