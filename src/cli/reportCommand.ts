@@ -47,8 +47,8 @@ export function reportCommand(_setExit: (code: number) => void): Command {
         onFile: (f) => process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows${f.neutralisedCells ? `  (${f.neutralisedCells} formula-like cells written as text)` : ''}\n`),
       });
       process.stdout.write(`wrote ${outDir} (${manifest.parameters.fromUtc} to ${manifest.parameters.toUtc}, manifest.json)\n`);
-      const differences = manifest.reconciliation.difference ?? 0;
-      if (differences > 0) process.stderr.write(`note: ${differences} balance(s) differ from the exchange's; see reconciliation.csv (native format)\n`);
+      const differences = manifest.reconciliation.unexplained ?? 0;
+      if (differences > 0) process.stderr.write(`note: ${differences} balance(s) differ from the exchange's without explanation; \`tradeledger reconcile\` names the record where each parts\n`);
       if (manifest.gaps.length > 0) process.stderr.write(`note: ${manifest.gaps.length} known history gap(s); listed in manifest.json and data-quality.csv\n`);
     });
 }

@@ -6,6 +6,7 @@ import { syncStatus } from '../extract/syncStatus.js';
 import { runHolderAlive } from '../extract/syncLock.js';
 import { syncJobStatus } from '../worker/syncJobStatus.js';
 import { pricesStatus } from '../valuation/pricesStatus.js';
+import { statusWarnings, statusWarningsText } from './statusWarnings.js';
 
 /**
  * `tradeledger status`: per account and stream the watermark, state, row count and known history
@@ -28,8 +29,9 @@ export function statusCommand(_setExit: (code: number) => void): Command {
         if (s.lastRun?.status === 'running' && !(await runHolderAlive(db, s.lastRun.id))) s.lastRun.status = 'interrupted';
         const jobs = await syncJobStatus(db);
         const prices = await pricesStatus(db);
+        const warnings = await statusWarnings(url);
         if (flags.json) {
-          process.stdout.write(`${JSON.stringify({ ...s, jobs, prices })}\n`);
+          process.stdout.write(`${JSON.stringify({ ...s, jobs, prices, warnings })}\n`);
           return;
         }
         const run = s.lastRun;
@@ -39,7 +41,9 @@ export function statusCommand(_setExit: (code: number) => void): Command {
           process.stdout.write(`${`${x.accountName}/${x.stream}`.padEnd(40)} ${x.state.padEnd(11)} ${String(x.rows).padStart(9)} rows  ${x.state === 'snapshot' ? 'latest snapshot' : 'complete to'} ${x.watermark ?? '-'}${run}\n`);
           if (x.lastError && x.state === 'failed') process.stdout.write(`    last error: ${x.lastError}\n`);
           if (x.pendingWindows > 0) process.stdout.write(`    ${x.pendingWindows} window${x.pendingWindows === 1 ? '' : 's'} of an interrupted run still to read: the next sync reads them first\n`);
-          for (const g of x.gaps) process.stdout.write(`    history gap ${g.partition}: ${g.from.slice(0, 10)} .. ${g.to.slice(0, 10)} (beyond the endpoint's horizon)\n`);
+          for (const g of x.gaps) process.stdout.write(g.from.startsWith('1970-01-01')
+            ? `    history gap ${g.partition}: before ${g.to.slice(0, 10)} (the first sync's default start; read it with a first sync --since YYYY-MM-DD)\n`
+            : `    history gap ${g.partition}: ${g.from.slice(0, 10)} .. ${g.to.slice(0, 10)} (beyond the endpoint's horizon)\n`);
         }
         const p = prices;
         process.stdout.write(`${'prices (candles for valuation)'.padEnd(40)} ${p.candles.candles > 0 ? `${p.candles.candles} candles of ${p.candles.coins} coins, newest ${p.candles.latest}` : 'none yet: `tradeledger sync` reads them after the other streams'}\n`);
@@ -50,6 +54,7 @@ export function statusCommand(_setExit: (code: number) => void): Command {
           process.stdout.write(`  ${j.account.padEnd(24)} queued ${j.queued}  running ${j.running}  failed ${j.failed}${j.nextRunAt && j.queued > 0 ? `  next ${j.nextRunAt}` : ''}\n`);
           if (j.lastError) process.stdout.write(`    ${j.lastErrorKind === 'permanent' ? 'failed for good (not retried)' : j.lastErrorKind === 'exhausted' ? 'failed after every retry' : 'retrying after'}: ${j.lastError}\n`);
         }
+        process.stdout.write(statusWarningsText(warnings));
       } finally {
         await db.destroy();
       }

@@ -59,7 +59,7 @@ async function sync(flags: SyncFlags, setExit: (code: number) => void): Promise<
       if (flags.json) process.stdout.write(`${JSON.stringify(plan)}\n`);
       else {
         for (const l of plan.lines) {
-          process.stdout.write(`${`${l.account}/${l.stream}/${l.partition}`.padEnd(48)} ${l.endpoint.padEnd(28)} windows ${String(l.windows).padStart(3)}  requests >= ${l.minRequests}${l.from ? `  ${l.from.slice(0, 10)}..${l.to?.slice(0, 10)}` : ''}${l.gap ? `  gap ${l.gap.from.slice(0, 10)}..${l.gap.to.slice(0, 10)}` : ''}\n`);
+          process.stdout.write(`${`${l.account}/${l.stream}/${l.partition}`.padEnd(48)} ${l.endpoint.padEnd(28)} windows ${String(l.windows).padStart(3)}  requests >= ${l.minRequests}${l.from ? `  ${l.from.slice(0, 10)}..${l.to?.slice(0, 10)}` : ''}${l.gap ? `  gap ${l.gap.from.slice(0, 10)}..${l.gap.to.slice(0, 10)}` : ''}${l.unreadBefore ? `  gap before ${l.unreadBefore.before.slice(0, 10)} (default start; --since)` : ''}\n`);
         }
         process.stdout.write(`total: at least ${plan.requests} requests, at least ${plan.minSeconds.toFixed(1)} s at the rate limits\n`);
       }

@@ -18,3 +18,16 @@ export async function recordGap(db: Kysely<any>, key: StateKey, gap: { from: num
     ON CONFLICT (account_uid, stream, partition, gap_from) DO UPDATE SET
       gap_to = GREATEST(history_gaps.gap_to, EXCLUDED.gap_to), reason = EXCLUDED.reason, run_id = EXCLUDED.run_id, recorded_at = now()`.execute(db);
 }
+
+/** Where a gap before the default start of a first sync begins: the Unix epoch, i.e. "all earlier history". */
+export const unreadHistoryFrom = 0;
+
+/**
+ * Why the history before a first sync's default start is missing, and the fix.
+ *
+ * @example
+ * defaultStartReason(730) // 'the first sync started 730 days back (sync.historyDays) ...'
+ */
+export function defaultStartReason(historyDays: number): string {
+  return `the first sync started ${historyDays} days back (sync.historyDays, the default): older history was not read; holdings bought before it have no cost. Fix: run the first sync with --since YYYY-MM-DD (the account's opening date)`;
+}

@@ -3,6 +3,7 @@ import { openSessions } from './exchangeSession.js';
 import { partitionContext, symbolBook } from './partitionContext.js';
 import { currentRescanFrom, readCheckpoint, readParallelWindows } from './syncState.js';
 import { planWindows } from './windowPlan.js';
+import { defaultStartReason } from './historyGap.js';
 import { selectStreams } from './selectStreams.js';
 import { applies } from './runSync.js';
 import type { SyncOptions } from './syncOptions.js';
@@ -19,6 +20,8 @@ export interface PlanLine {
   from: string | null;
   to: string | null;
   gap: { from: string; to: string } | null;
+  /** A first sync without --since starts sync.historyDays back: history before `before` is not read (a listed gap). */
+  unreadBefore?: { before: string; reason: string };
 }
 
 /**
@@ -74,6 +77,7 @@ export async function planSync(o: SyncOptions): Promise<{ lines: PlanLine[]; req
             ...base, windows: pending.length + plan.windows.length, minRequests: pending.length + plan.windows.length,
             from: iso(pending[0]?.start ?? plan.windows[0]?.start), to: iso(plan.windows.at(-1)?.end ?? pending.at(-1)?.end),
             gap: plan.gap ? { from: iso(plan.gap.from)!, to: iso(plan.gap.to)! } : null,
+            ...(plan.unreadBefore === undefined ? {} : { unreadBefore: { before: iso(plan.unreadBefore)!, reason: defaultStartReason(o.sync.historyDays) } }),
           });
         }
       }

@@ -13,7 +13,7 @@ import type { CheckpointPolicy } from './checkpointPolicy.js';
 import { WindowPages } from './windowPages.js';
 import { inLanes } from './lanes.js';
 import { DAY_MS } from '../api/endpoints.js';
-import { recordGap } from './historyGap.js';
+import { defaultStartReason, recordGap, unreadHistoryFrom } from './historyGap.js';
 import { emptyCounts } from './streamCounts.js';
 import type { StreamCounts } from './streamCounts.js';
 
@@ -59,6 +59,10 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
   if (plan.gap) {
     await recordGap(run.db, state, plan.gap, `${stream.endpoint} serves only the last ${stream.horizonDays} days`, run.runId);
     run.emit({ type: 'gap', ...where, from: new Date(plan.gap.from).toISOString(), to: new Date(plan.gap.to).toISOString() });
+  }
+  if (plan.unreadBefore !== undefined) {
+    await recordGap(run.db, state, { from: unreadHistoryFrom, to: plan.unreadBefore }, defaultStartReason(run.settings.historyDays), run.runId);
+    run.emit({ type: 'gap', ...where, from: new Date(unreadHistoryFrom).toISOString(), to: new Date(plan.unreadBefore).toISOString() });
   }
   firstWindowStart ??= plan.windows[0]?.start;
   const windows = plan.windows;

@@ -39,6 +39,11 @@ export interface WindowPlan {
   readonly gap: { readonly from: number; readonly to: number } | undefined;
   /** The time the last window ends at: the watermark after a complete run. */
   readonly end: number;
+  /**
+   * A first sync without --since on an endpoint without a horizon starts sync.historyDays back:
+   * the history before this time is not read (historyGap.ts lists it, with --since as the fix).
+   */
+  readonly unreadBefore?: number;
 }
 
 /**
@@ -60,6 +65,7 @@ export function planWindows(input: WindowPlanInput): WindowPlan {
   const windows: Window[] = [];
   let from: number;
   let gap: WindowPlan['gap'];
+  let unreadBefore: number | undefined;
 
   if (cp?.windowStart !== undefined && cp.windowEnd !== undefined) {
     // Resume the half-walked window exactly, then carry on from its end.
@@ -70,7 +76,10 @@ export function planWindows(input: WindowPlanInput): WindowPlan {
     // A first sync starts at --since, else historyDays back.
     const firstStart = s.since ?? input.now - s.historyDays * DAY_MS;
     let start: number;
-    if (cp?.watermark === undefined) start = firstStart;
+    if (cp?.watermark === undefined) {
+      start = firstStart;
+      if (s.since === undefined && horizonStart === -Infinity) unreadBefore = firstStart;
+    }
     else start = Math.min(input.mutable ? cp.watermark - s.lookbackDays * DAY_MS : cp.watermark, input.rescanFrom ?? Infinity);
     if (start < horizonStart) {
       // Only history never read counts as a gap; a look-back reaching past the horizon does not.
@@ -87,7 +96,7 @@ export function planWindows(input: WindowPlanInput): WindowPlan {
     windows.push({ start: from, end: to });
     from = to;
   }
-  return { windows, gap, end: Math.max(end, windows.at(-1)?.end ?? end) };
+  return { windows, gap, end: Math.max(end, windows.at(-1)?.end ?? end), ...(unreadBefore === undefined ? {} : { unreadBefore }) };
 }
 
 /**

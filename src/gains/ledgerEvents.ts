@@ -23,6 +23,8 @@ export interface ValuedRow {
   value: string | null;
   /** imported_transactions.label for imported rows (Koinly's Label column). */
   label: string | null;
+  /** The valuation rule that gave `value` (ledger_valued's price_source), when read. */
+  price_source?: string | null;
 }
 
 /** Income or an expense that is not a disposal (income.csv). */
@@ -71,7 +73,14 @@ const expenseLabels = new Set(['cost', 'margin fee', 'realized gain']);
 // The sign of an amount, decided on the decimal, not a float.
 const sign = (amount: string) => new GainsDecimal(amount).cmp(0);
 const refOf = (r: ValuedRow) => `${r.source}|${r.source_id}|${r.leg}`;
-const poolOf = (r: ValuedRow) => (r.account_uid === r.wallet ? r.wallet : `${r.account_uid}:${r.wallet}`);
+// An imported opening balance (opening-balances.csv, TxHash opening-balance:<uid>:<wallet>:<coin>,
+// sql/0062) opens that account's wallet, so its lot belongs to that wallet's pool.
+const openingOf = (r: ValuedRow) => (r.source === 'imported_transactions' ? /^opening-balance:([^:]+):([^:]+):/.exec(r.order_id ?? '') : null);
+const poolOf = (r: ValuedRow) => {
+  const opening = openingOf(r);
+  if (opening) return `${opening[1]}:${opening[2]}`;
+  return r.account_uid === r.wallet ? r.wallet : `${r.account_uid}:${r.wallet}`;
+};
 
 /**
  * Turns one ledger transaction (its rows share source and source_id) into gains events, income
@@ -167,6 +176,7 @@ export function ledgerEvents(rows: ValuedRow[], fiat: string, transfers?: OwnTra
         continue;
       }
       if (incomeLabels.has(label)) out.income.push(incomeItem(r, label, v(r), out));
+      else if (openingOf(r) && r.value !== null && (r.price_source ?? 'imported') === 'imported') { /* the accountant's stated cost */ }
       else if (!isFiat(r.coin)) out.problems.push({ problem: 'deposit_market_value', ref: refOf(r), detail: `${r.amount} ${r.coin} came in from outside without a known cost; cost = market value on arrival (${v(r).toFixed()} ${fiat})` });
       acquire(r, v(r));
     } else if (r.kind === 'withdrawal') {

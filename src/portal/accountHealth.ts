@@ -9,14 +9,32 @@ export interface AccountHealth {
   watermark: string | null;
   streams: number;
   failedStreams: { stream: string; partition: string; error: string | null }[];
-  gaps: { stream: string; from: string; to: string; reason: string }[];
+  /**
+   * History the sync could not or did not read. `kind`: 'tax' (a stream whose records carry tax
+   * figures), 'orders' (an order stream: orders carry no tax figure; `coveredByFills` when that
+   * product's fills have no gap over the same dates), 'default_start' (before a first sync's
+   * default start, historyGap.ts).
+   */
+  gaps: { stream: string; from: string; to: string; reason: string; kind: 'tax' | 'orders' | 'default_start'; coveredByFills: boolean }[];
   flaggedRecords: number;
   unclassifiedRows: number;
   /** Ledger rows no valuation rule could price in `unpricedFiat` (data-quality.csv kind 'unpriced'). */
   unpricedRows: number;
   unpricedFiat: string;
+  /** Balances whose difference from the exchange's figure is unexplained (sql/0062). */
   reconciliationDifferences: number;
+  /** Balances held before the first record read, without a known cost (opening-balances.csv). */
+  openingBalances: number;
+  /** Deposits, withdrawals and transfers whose status is not final yet (norm_status 'pending'). */
+  unsettledRecords: number;
+  /** Disposals the newest gains run of this account (or of all accounts) matched with no cost. */
+  disposalsWithoutCost: number;
 }
+
+// The order streams, and the stream whose records carry the same trades' tax figures.
+const fillsOfOrders: Record<string, string | null> = {
+  spotOrders: 'spotFills', futuresOrders: 'futuresFills', crossMarginOrders: 'marginRecords', planOrders: null,
+};
 
 // The fiat the unpriced rows are counted in: the report command's default (--fiat USD), which
 // needs no ECB file, so a warning means a coin has no candle, not that an FX import is missing.
@@ -24,6 +42,7 @@ const warningFiat = 'USD';
 
 const emptyHealth = (uid: string): AccountHealth => ({
   uid, lastSync: null, watermark: null, streams: 0, failedStreams: [], gaps: [], flaggedRecords: 0, unclassifiedRows: 0, unpricedRows: 0, unpricedFiat: warningFiat, reconciliationDifferences: 0,
+  openingBalances: 0, unsettledRecords: 0, disposalsWithoutCost: 0,
 });
 
 const iso = (v: Date | null): string | null => (v === null ? null : v.toISOString());
@@ -45,7 +64,8 @@ export function accountHealthCache(pool: pg.Pool, maxAgeMs = 5 * 60_000): { read
       const { rows } = await pool.query(
         `SELECT concat_ws('|', (SELECT max(id) FROM sync_runs), (SELECT max(finished_at) FROM sync_runs),
                 (SELECT max(updated_at) FROM sync_state), (SELECT max(recorded_at) FROM history_gaps),
-                (SELECT count(*) FROM imported_files), (SELECT max(imported_at) FROM imported_files)) AS key`);
+                (SELECT count(*) FROM imported_files), (SELECT max(imported_at) FROM imported_files),
+                (SELECT max(run_id) FROM gains_runs)) AS key`);
       const key = String(rows[0]?.key ?? '');
       if (!cached || cached.key !== key || Date.now() - cached.at > maxAgeMs) {
         const value = readAccountHealth(pool);
@@ -64,12 +84,28 @@ export function accountHealthCache(pool: pg.Pool, maxAgeMs = 5 * 60_000): { read
  * const byUid = await readAccountHealth(pool);
  */
 export async function readAccountHealth(pool: pg.Pool): Promise<Map<string, AccountHealth>> {
-  const [state, gaps, quality, unpriced, recon] = await Promise.all([
+  const [state, gaps, quality, unpriced, recon, unsettled, noCost] = await Promise.all([
     pool.query(`SELECT account_uid, stream, partition, watermark, status, last_error, updated_at FROM sync_state ORDER BY account_uid, stream, partition`),
     pool.query(`SELECT account_uid, stream, partition, gap_from, gap_to, reason FROM history_gaps ORDER BY account_uid, gap_from, stream`),
     pool.query(`SELECT account_uid, kind, count(*)::int AS n FROM data_quality WHERE kind IN ('record', 'unclassified') GROUP BY 1, 2`),
     pool.query(`SELECT account_uid, count(*)::int AS n FROM ledger_valued($1) WHERE price_source = 'unpriced' GROUP BY 1`, [warningFiat]),
-    pool.query(`SELECT account_uid, count(*)::int AS n FROM reconciliation WHERE status = 'difference' GROUP BY 1`),
+    pool.query(`SELECT account_uid, count(*) FILTER (WHERE status = 'unexplained')::int AS unexplained,
+                       count(*) FILTER (WHERE status = 'opening_balance')::int AS opening
+                FROM reconciliation WHERE status IN ('unexplained', 'opening_balance') GROUP BY 1`),
+    pool.query(`SELECT account_uid, count(*)::int AS n FROM (
+                  SELECT account_uid FROM deposits WHERE norm_status(status) = 'pending'
+                  UNION ALL SELECT account_uid FROM withdrawals WHERE norm_status(status) = 'pending'
+                  UNION ALL SELECT account_uid FROM transfers WHERE norm_status(status) = 'pending') o GROUP BY 1`),
+    // The newest gains run per account scope; a run over every account finds each disposal's
+    // account through its ledger rows.
+    pool.query(`WITH latest AS (SELECT DISTINCT ON (account) run_id, account FROM gains_runs ORDER BY account, created_at DESC, run_id DESC),
+                nocost AS (SELECT m.run_id, m.seq, l.account FROM gains_matches m JOIN latest l USING (run_id) WHERE m.basis = 'no-cost')
+                SELECT account AS account_uid, count(*)::int AS n FROM nocost WHERE account <> '' GROUP BY 1
+                UNION ALL
+                SELECT g.account_uid, count(DISTINCT (n.run_id, n.seq))::int FROM nocost n
+                JOIN gains_match_rows r ON r.run_id = n.run_id AND r.seq = n.seq AND r.side = 'disposal'
+                JOIN ledger g ON g.source = r.source AND g.source_id = r.source_id AND g.leg = r.leg
+                WHERE n.account = '' GROUP BY 1`),
   ]);
   const out = new Map<string, AccountHealth>();
   const of = (uid: string) => {
@@ -87,7 +123,14 @@ export async function readAccountHealth(pool: pg.Pool): Promise<Map<string, Acco
     if (r.status === 'failed' || r.last_error) h.failedStreams.push({ stream: r.stream, partition: r.partition, error: r.last_error });
   }
   for (const r of gaps.rows) {
-    of(r.account_uid).gaps.push({ stream: r.partition === 'all' ? r.stream : `${r.stream}/${r.partition}`, from: iso(r.gap_from)!, to: iso(r.gap_to)!, reason: r.reason });
+    const from = iso(r.gap_from)!;
+    const to = iso(r.gap_to)!;
+    const fills = fillsOfOrders[r.stream];
+    const kind = from.startsWith('1970-01-01') ? 'default_start' as const : fills !== undefined ? 'orders' as const : 'tax' as const;
+    // Fills cover an order gap when their own stream has no gap (other than the default start) over those dates.
+    const coveredByFills = kind === 'orders' && (fills === null || !gaps.rows.some((g) =>
+      g.account_uid === r.account_uid && g.stream === fills && iso(g.gap_from)! < to && iso(g.gap_to)! > from && !iso(g.gap_from)!.startsWith('1970-01-01')));
+    of(r.account_uid).gaps.push({ stream: r.partition === 'all' ? r.stream : `${r.stream}/${r.partition}`, from, to, reason: r.reason, kind, coveredByFills });
   }
   for (const r of quality.rows) {
     if (r.account_uid === null) continue;
@@ -95,7 +138,12 @@ export async function readAccountHealth(pool: pg.Pool): Promise<Map<string, Acco
     else of(r.account_uid).unclassifiedRows += r.n;
   }
   for (const r of unpriced.rows) if (r.account_uid !== null) of(r.account_uid).unpricedRows = r.n;
-  for (const r of recon.rows) of(r.account_uid).reconciliationDifferences = r.n;
+  for (const r of recon.rows) {
+    of(r.account_uid).reconciliationDifferences = r.unexplained;
+    of(r.account_uid).openingBalances = r.opening;
+  }
+  for (const r of unsettled.rows) of(r.account_uid).unsettledRecords = r.n;
+  for (const r of noCost.rows) of(r.account_uid).disposalsWithoutCost += r.n;
   return out;
 }
 

@@ -38,6 +38,9 @@ import type { PortalSession } from './sessionStore.js';
 import { csrfToken } from './sessionToken.js';
 import { loadStaticAssets } from './staticAssets.js';
 import { AccountsPage } from './views/accountsPage.js';
+import { AccountPage } from './views/accountPage.js';
+import { rankedWarnings } from './accountWarnings.js';
+import { readReconciliation } from '../reports/reconcile.js';
 import { ChartsPage } from './views/chartsPage.js';
 import { ErrorPage } from './views/layout.js';
 import { LoginPage } from './views/loginPage.js';
@@ -231,6 +234,22 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     return c.html(<AccountsPage user={user} csrf={c.get('csrf')} rows={rows} nowMs={now()} />);
   });
 
+  app.get('/accounts/:uid', async (c) => {
+    const { user } = c.get('session');
+    const uid = c.req.param('uid');
+    const { accounts, refused } = await allowedAccount(c, uid);
+    if (refused) return refused;
+    const account = accounts.find((a) => a.uid === uid)!;
+    const warnings = rankedWarnings(healthOf(await health.read(), uid), { imported: account.kind === 'imported wallet' });
+    const client = await pool.connect();
+    try {
+      const rows = await readReconciliation(client, uid, reportsDir);
+      return c.html(<AccountPage user={user} csrf={c.get('csrf')} account={account} warnings={warnings} rows={rows} />);
+    } finally {
+      client.release();
+    }
+  });
+
   const formValues = (c: Context<Env>, accounts: VisibleAccount[]): ReportFormValues => {
     const q = c.req.query();
     const user = c.get('session').user;
@@ -254,17 +273,11 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
       throw err;
     }
   };
+  // What a report of this account would carry, most serious for a tax figure first (accountWarnings.ts).
   const warningsFor = async (account: string): Promise<string[]> => {
     if (account === '') return [];
-    const h = healthOf(await health.read(), account);
-    const out: string[] = [];
-    if (h.gaps.length > 0) out.push(`${h.gaps.length} history gap(s): ${h.gaps.map((g) => `${g.stream} ${g.from.slice(0, 10)} to ${g.to.slice(0, 10)}`).join('; ')}.`);
-    if (h.failedStreams.length > 0) out.push(`${h.failedStreams.length} stream(s) failed in the last sync: ${h.failedStreams.map((f) => f.stream).join(', ')}.`);
-    if (h.reconciliationDifferences > 0) out.push(`${h.reconciliationDifferences} balance(s) differ from the exchange's.`);
-    if (h.flaggedRecords > 0) out.push(`${h.flaggedRecords} flagged record(s).`);
-    if (h.unclassifiedRows > 0) out.push(`${h.unclassifiedRows} unclassified ledger row(s).`);
-    if (h.unpricedRows > 0) out.push(`${h.unpricedRows} ledger row(s) without a ${h.unpricedFiat} value (data-quality.csv, kind unpriced).`);
-    return out;
+    return rankedWarnings(healthOf(await health.read(), account), { imported: false })
+      .filter((w) => w.severity !== 'info' && w.code !== 'never_synced').map((w) => w.text);
   };
 
   app.get('/reports', async (c) => {
@@ -374,8 +387,9 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     if (refused) return refused;
     const year = c.req.query('year') ?? String(new Date(now()).getUTCFullYear());
     const tz = c.req.query('tz') ?? 'UTC';
-    const dataUrl = `/charts/data?${new URLSearchParams({ account, year, tz })}`;
-    return c.html(<ChartsPage user={user} csrf={c.get('csrf')} accounts={accounts} account={account} year={year} tz={tz} dataUrl={dataUrl} />);
+    const fiat = (c.req.query('fiat') ?? 'USD').toUpperCase();
+    const dataUrl = `/charts/data?${new URLSearchParams({ account, year, tz, fiat })}`;
+    return c.html(<ChartsPage user={user} csrf={c.get('csrf')} accounts={accounts} account={account} year={year} tz={tz} fiat={fiat} dataUrl={dataUrl} />);
   });
 
   app.get('/charts/data', async (c) => {
@@ -384,7 +398,9 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     if (refused) return c.json({ error: 'not allowed' }, refused.status as 403 | 404);
     try {
       const period = reportPeriod({ year: c.req.query('year') ?? '', tz: c.req.query('tz') ?? 'UTC' });
-      return c.json(await chartData(pool, period, account, reportsDir));
+      const fiat = (c.req.query('fiat') ?? 'USD').toUpperCase();
+      if (!/^[A-Z]{3}$/.test(fiat)) return c.json({ error: `'${fiat}' is not a currency code`, hint: 'Use an ISO 4217 code: USD, EUR, GBP ...' }, 400);
+      return c.json(await chartData(pool, period, account, fiat));
     } catch (err) {
       if (err instanceof TradeledgerError && err.kind === 'config') return c.json({ error: err.message, hint: err.hint }, 400);
       throw err;

@@ -41,7 +41,7 @@ export interface ReportManifest {
   watermarks: { account: string; stream: string; partition: string; watermark: string | null; status: string; updatedAt: string }[];
   /** History the exchange would not serve (history_gaps). */
   gaps: { account: string; stream: string; partition: string; from: string; to: string; reason: string }[];
-  /** Counts of the reconciliation view's statuses (match, difference, no_snapshot, no_ledger_rows). */
+  /** Counts of the reconciliation view's statuses (match, opening_balance, unexplained, no_snapshot; sql/0062). */
   reconciliation: Record<string, number>;
 }
 

@@ -251,8 +251,9 @@ describe('reports', () => {
     await page.goto(`${f.portal.url}/charts?account=${f.granted}&year=${year}&tz=UTC`);
     await page.waitForSelector('#charts[data-ready]');
     expect(await page.getAttribute('#charts', 'data-ready')).toBe('true');
-    const balanceCharts = await page.locator('#balance-charts canvas').count();
-    expect(balanceCharts).toBeGreaterThan(0);
+    // One chart per measure, every value in one fiat (issue 20 item 7): holdings, PnL, fees.
+    expect(await page.locator('#charts canvas').count()).toBe(3);
+    expect(await page.locator('#charts h2').first().textContent()).toBe('Holdings at month end, in USD');
     // A drawn canvas holds coloured pixels; an empty one is all transparent.
     const drawn = await page.evaluate(`[...document.querySelectorAll('canvas')].map((c) => {
       const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
@@ -260,7 +261,7 @@ describe('reports', () => {
       for (let i = 3; i < data.length; i += 4) if (data[i] > 0) coloured++;
       return coloured;
     })`) as number[];
-    expect(drawn.length).toBe(balanceCharts + 2);
+    expect(drawn.length).toBe(3);
     for (const n of drawn) expect(n).toBeGreaterThan(500);
     await page.screenshot({ path: path.join(artifacts, 'charts.png'), fullPage: true });
     expect(blocked).toEqual([]);

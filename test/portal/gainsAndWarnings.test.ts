@@ -45,11 +45,13 @@ describe('unpriced rows on the accounts page', () => {
     expect(text).toContain('2 ledger row(s) have no USD value');
     expect(text).toContain('imported wallet');
     expect(text).not.toContain('Never synced');
-    expect(await wallet.getAttribute('class')).toContain('has-warn');
+    // Rows without a value leave gains and values out: red, a tax figure changes (issue 20 item 7).
+    expect(await wallet.getAttribute('class')).toContain('has-error');
+    expect(await wallet.locator('li[data-code=unpriced]').getAttribute('data-severity')).toBe('red');
     expect(await page.textContent('#quality-banner')).toContain('have data-quality warnings');
     // The report page names them too.
     await page.goto(`${f.portal.url}/reports?account=paper-wallet`);
-    expect(await page.textContent('[role=alert]')).toContain('2 ledger row(s) without a USD value');
+    expect(await page.textContent('[role=alert]')).toContain('2 ledger row(s) have no USD value');
     await page.goto(`${f.portal.url}/accounts`);
     await page.screenshot({ path: path.join(artifacts, 'accounts-unpriced.png'), fullPage: true });
     await setGrants(f.pool, f.accountant.username, ['paper-wallet'], false);

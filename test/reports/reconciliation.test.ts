@@ -4,7 +4,7 @@ import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 
 let fresh: FreshDatabase;
-type Row = { wallet: string; coin: string; snapshot_balance: string | null; ledger_sum: string; difference: string | null; status: string };
+type Row = { wallet: string; coin: string; snapshot_balance: string | null; ledger_sum: string; difference: string | null; status: string; parted_record_id?: string | null };
 
 // Account R: deposit 10000 USDT, buy 0.1 BTC for 5000 USDT paying 5 USDT, then spot bills whose
 // running balances agree (USDT 4995, BTC 0.1); a later deposit after the last bill must not count.
@@ -42,23 +42,25 @@ afterAll(async () => { await fresh?.drop(); });
 describe('reconciliation view', () => {
   it('compares the ledger with the newest snapshot and lists every pair with its status', async () => {
     const { rows } = await sql<Row>`
-      SELECT wallet, coin, money_text(snapshot_balance) AS snapshot_balance, money_text(ledger_sum) AS ledger_sum,
+      SELECT wallet, coin, money_text(exchange_balance) AS snapshot_balance, money_text(ledger_balance) AS ledger_sum,
              money_text(difference) AS difference, status
       FROM reconciliation ORDER BY wallet, coin`.execute(fresh.db);
     expect(rows).toEqual([
       { wallet: 'crossed_margin', coin: 'USDT', snapshot_balance: null, ledger_sum: '3', difference: null, status: 'no_snapshot' },
       { wallet: 'spot', coin: 'BTC', snapshot_balance: '0.1', ledger_sum: '0.1', difference: '0', status: 'match' },
-      { wallet: 'spot', coin: 'ETH', snapshot_balance: '1', ledger_sum: '0', difference: '1', status: 'no_ledger_rows' },
+      // A bill balance and no ledger row: held before the first record read (sql/0062).
+      { wallet: 'spot', coin: 'ETH', snapshot_balance: '1', ledger_sum: '0', difference: '1', status: 'opening_balance' },
       // 10000 - 5000 - 5; the 1 USDT deposit after the newest bill is not counted.
       { wallet: 'spot', coin: 'USDT', snapshot_balance: '4995', ledger_sum: '4995', difference: '0', status: 'match' },
-      { wallet: 'usdt_futures', coin: 'USDT', snapshot_balance: '52', ledger_sum: '50', difference: '2', status: 'difference' },
+      // Futures bills without a running balance: the difference cannot be walked to a record.
+      { wallet: 'usdt_futures', coin: 'USDT', snapshot_balance: '52', ledger_sum: '50', difference: '2', status: 'unexplained' },
     ]);
   });
 
-  it('surfaces a missing ledger row as a difference', async () => {
+  it('surfaces a missing ledger row as an unexplained difference from the bill where it is missing', async () => {
     await sql`DELETE FROM fees WHERE source_id = 'f1'`.execute(fresh.db);
     const { rows } = await sql<Row>`
-      SELECT money_text(difference) AS difference, status FROM reconciliation WHERE wallet = 'spot' AND coin = 'USDT'`.execute(fresh.db);
-    expect(rows).toEqual([{ difference: '-5', status: 'difference' }]);
+      SELECT money_text(difference) AS difference, status, parted_record_id FROM reconciliation WHERE wallet = 'spot' AND coin = 'USDT'`.execute(fresh.db);
+    expect(rows).toEqual([{ difference: '-5', status: 'unexplained', parted_record_id: '10' }]);
   });
 });

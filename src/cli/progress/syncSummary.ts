@@ -27,7 +27,17 @@ export function syncSummary(r: SyncResult): string {
   }
   for (const e of r.errors) lines.push(`FAILED ${e.account}/${e.stream}/${e.partition}: ${e.message}`);
   const gaps = new Map<string, string>();
-  for (const g of r.gaps) gaps.set(`${g.account}/${g.stream}`, `${g.from.slice(0, 10)} .. ${g.to.slice(0, 10)}`);
+  // The default start of a first sync (historyGap.ts) leaves every stream unread before it: one line per account.
+  const unread = new Map<string, { before: string; streams: Set<string> }>();
+  for (const g of r.gaps) {
+    if (g.from.startsWith('1970-01-01')) {
+      const u = unread.get(g.account) ?? { before: g.to, streams: new Set<string>() };
+      u.streams.add(g.stream);
+      if (g.to < u.before) u.before = g.to;
+      unread.set(g.account, u);
+    } else gaps.set(`${g.account}/${g.stream}`, `${g.from.slice(0, 10)} .. ${g.to.slice(0, 10)}`);
+  }
   for (const [k, v] of gaps) lines.push(`history gap ${k}: ${v} (older than the endpoint's horizon)`);
+  for (const [account, u] of unread) lines.push(`history gap ${account}: before ${u.before.slice(0, 10)} in ${u.streams.size} stream(s), not read: a first sync starts sync.historyDays back; to read older history, run the first sync with --since YYYY-MM-DD`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,7 @@
 // Draws the charts page from /charts/data (URL in #charts[data-src]). Loaded as a file so the
-// Content-Security-Policy can forbid inline scripts. Amounts arrive as decimal strings; they
-// become numbers here only to be plotted.
+// Content-Security-Policy can forbid inline scripts. Every value arrives in one fiat currency
+// (data.fiat) as a decimal string; it becomes a number here only to be plotted, and each chart
+// has one y axis in that currency.
 (function () {
   'use strict';
   var root = document.getElementById('charts');
@@ -12,35 +13,41 @@
   Chart.defaults.animation = false;
 
   function num(s) { return Number(s); }
-  function bars(canvas, months, series) {
+  function axis(fiat, stacked) {
+    var whole = new Intl.NumberFormat(undefined, { style: 'currency', currency: fiat, maximumFractionDigits: 0 });
+    var cents = new Intl.NumberFormat(undefined, { style: 'currency', currency: fiat });
+    return {
+      y: { stacked: stacked, beginAtZero: true, title: { display: true, text: fiat }, grid: { color: '#eceff3' }, ticks: { maxTicksLimit: 8, callback: function (v) { return (Math.abs(v) >= 10 ? whole : cents).format(v); } } },
+      x: { stacked: stacked, grid: { display: false } },
+    };
+  }
+  function tooltip(fiat) {
+    var money = new Intl.NumberFormat(undefined, { style: 'currency', currency: fiat });
+    return { callbacks: { label: function (c) { return c.dataset.label + ': ' + money.format(c.parsed.y); } } };
+  }
+  function bars(canvas, data, series) {
     return new Chart(canvas, {
       type: 'bar',
-      data: { labels: months, datasets: series.map(function (s, i) { return { label: s.coin, data: s.values.map(num), backgroundColor: palette[i % palette.length] }; }) },
-      options: { responsive: true, plugins: { legend: { position: 'bottom' } }, scales: { y: { grid: { color: '#eceff3' } }, x: { grid: { display: false } } } },
+      data: { labels: data.months, datasets: series.map(function (s, i) { return { label: s.coin, data: s.values.map(num), backgroundColor: palette[i % palette.length] }; }) },
+      options: { responsive: true, plugins: { legend: { position: 'bottom' }, tooltip: tooltip(data.fiat) }, scales: axis(data.fiat, true) },
     });
   }
 
   fetch(root.getAttribute('data-src'), { credentials: 'same-origin', headers: { Accept: 'application/json' } })
     .then(function (r) { return r.json().then(function (body) { if (!r.ok) throw new Error(body.error || r.statusText); return body; }); })
     .then(function (data) {
-      var grid = document.getElementById('balance-charts');
-      if (data.balances.length === 0) grid.textContent = 'No balances in this period.';
-      data.balances.forEach(function (s, i) {
-        var fig = document.createElement('figure');
-        var cap = document.createElement('figcaption');
-        cap.textContent = s.coin;
-        var canvas = document.createElement('canvas');
-        canvas.height = 170;
-        fig.appendChild(cap); fig.appendChild(canvas); grid.appendChild(fig);
-        new Chart(canvas, {
-          type: 'line',
-          data: { labels: data.months, datasets: [{ label: s.coin, data: s.values.map(num), borderColor: palette[i % palette.length], backgroundColor: palette[i % palette.length] + '22', fill: true, tension: 0.2, pointRadius: 2 }] },
-          options: { responsive: true, plugins: { legend: { display: false } }, scales: { y: { grid: { color: '#eceff3' } }, x: { grid: { display: false } } } },
-        });
+      // Holdings: one line per coin, all on the same fiat axis, stacked into the account's total.
+      new Chart(document.getElementById('balance-chart'), {
+        type: 'line',
+        data: { labels: data.months, datasets: data.balances.map(function (s, i) { return { label: s.coin, data: s.values.map(num), borderColor: palette[i % palette.length], backgroundColor: palette[i % palette.length] + '55', fill: true, tension: 0.2, pointRadius: 2 }; }) },
+        options: { responsive: true, plugins: { legend: { position: 'bottom' }, tooltip: tooltip(data.fiat) }, scales: axis(data.fiat, true) },
       });
-      bars(document.getElementById('pnl-chart'), data.months, data.realizedPnl);
-      bars(document.getElementById('fees-chart'), data.months, data.fees);
-      status.textContent = 'Months in the period\u2019s time zone. Top coins by activity.';
+      bars(document.getElementById('pnl-chart'), data, data.realizedPnl);
+      bars(document.getElementById('fees-chart'), data, data.fees);
+      var note = 'Months in the period\u2019s time zone, up to now. Values in ' + data.fiat + '. Largest holdings and most active coins.';
+      if (data.unpricedCoins.length > 0) note += ' No ' + data.fiat + ' price for ' + data.unpricedCoins.join(', ') + ': left out of the holdings.';
+      if (data.balances.length === 0) note += ' No priced holdings in this period.';
+      status.textContent = note;
       root.setAttribute('data-ready', 'true');
     })
     .catch(function (err) {

@@ -4,6 +4,8 @@ import { ago, utcMinute } from './format.js';
 import type { PortalUser } from '../portalUser.js';
 import type { VisibleAccount } from '../accountAccess.js';
 import type { AccountHealth } from '../accountHealth.js';
+import { rankedWarnings } from '../accountWarnings.js';
+import type { AccountWarning } from '../accountWarnings.js';
 
 /** One account with its health, as the accounts page lists it. */
 export interface AccountRow {
@@ -11,18 +13,12 @@ export interface AccountRow {
   health: AccountHealth;
 }
 
-function warningsOf(account: VisibleAccount, h: AccountHealth): { level: 'error' | 'warn'; text: string }[] {
-  const out: { level: 'error' | 'warn'; text: string }[] = [];
-  // An imported wallet has no sync streams: its rows come from `tradeledger import transactions`.
-  if (h.streams === 0 && account.kind !== 'imported wallet') out.push({ level: 'error', text: 'Never synced: there is no data for this account yet.' });
-  for (const f of h.failedStreams) out.push({ level: 'error', text: `Stream ${f.stream}${f.partition === 'all' ? '' : `/${f.partition}`} failed in the last sync${f.error ? `: ${f.error.slice(0, 160)}` : ''}.` });
-  for (const g of h.gaps) out.push({ level: 'error', text: `History gap in ${g.stream}: ${g.from.slice(0, 10)} to ${g.to.slice(0, 10)} cannot be read (${g.reason}).` });
-  if (h.reconciliationDifferences > 0) out.push({ level: 'error', text: `${h.reconciliationDifferences} balance(s) differ from the exchange's own figure (see reconciliation.csv).` });
-  if (h.flaggedRecords > 0) out.push({ level: 'warn', text: `${h.flaggedRecords} record(s) flagged as malformed or incomplete (see data-quality.csv).` });
-  if (h.unclassifiedRows > 0) out.push({ level: 'warn', text: `${h.unclassifiedRows} ledger row(s) unclassified or without a coin (see data-quality.csv).` });
-  if (h.unpricedRows > 0) out.push({ level: 'warn', text: `${h.unpricedRows} ledger row(s) have no ${h.unpricedFiat} value (no candle, fill price or stablecoin quote): fiat values and gains leave them out (see data-quality.csv, kind unpriced).` });
-  return out;
+function warningsOf(account: VisibleAccount, h: AccountHealth): AccountWarning[] {
+  return rankedWarnings(h, { imported: account.kind === 'imported wallet' });
 }
+
+const redBadge = (k: number) => (k === 1 ? '1 affects a tax figure' : `${k} affect tax figures`);
+const levelOf = (w: AccountWarning) => (w.severity === 'red' ? 'error' : w.severity === 'amber' ? 'warn' : 'info');
 
 /**
  * The accounts a user may see, each with its last sync, its watermark and every data-quality
@@ -32,7 +28,9 @@ function warningsOf(account: VisibleAccount, h: AccountHealth): { level: 'error'
  * c.html(<AccountsPage user={user} csrf={csrf} rows={rows} nowMs={Date.now()} />)
  */
 export function AccountsPage(props: { user: PortalUser; csrf: string; rows: AccountRow[]; nowMs: number }) {
-  const withWarnings = props.rows.filter((r) => warningsOf(r.account, r.health).length > 0).length;
+  // Only what touches a tax figure (red) or needs completing (amber) counts; 'info' changes none.
+  const serious = (ws: AccountWarning[]) => ws.filter((w) => w.severity !== 'info');
+  const withWarnings = props.rows.filter((r) => serious(warningsOf(r.account, r.health)).length > 0).length;
   return (
     <Layout title="Accounts" user={props.user} csrf={props.csrf} active="accounts">
       <div class="page-head">
@@ -47,16 +45,18 @@ export function AccountsPage(props: { user: PortalUser; csrf: string; rows: Acco
       {props.rows.length === 0 && <section class="card"><p>No accounts are granted to you yet. Ask your administrator to run <code>tradeledger users grant</code>.</p></section>}
       <div class="accounts">
         {props.rows.map(({ account, health }) => {
-          const warnings = warningsOf(account, health);
+          const all = warningsOf(account, health);
+          const warnings = serious(all);
+          const red = warnings.some((w) => w.severity === 'red');
           return (
-            <section class={`card account ${warnings.some((w) => w.level === 'error') ? 'has-error' : warnings.length > 0 ? 'has-warn' : 'ok'}`} data-account={account.uid}>
+            <section class={`card account ${red ? 'has-error' : warnings.length > 0 ? 'has-warn' : 'ok'}`} data-account={account.uid}>
               <div class="account-head">
                 <div>
                   <h2>{account.name}</h2>
                   <div class="muted mono">UID {account.uid} · {account.kind}</div>
                 </div>
-                <span class={`badge ${warnings.length === 0 ? 'badge-ok' : warnings.some((w) => w.level === 'error') ? 'badge-error' : 'badge-warn'}`}>
-                  {warnings.length === 0 ? 'Complete' : `${warnings.length} warning${warnings.length === 1 ? '' : 's'}`}
+                <span class={`badge ${warnings.length === 0 ? 'badge-ok' : red ? 'badge-error' : 'badge-warn'}`}>
+                  {warnings.length === 0 ? 'Complete' : red ? redBadge(warnings.filter((w) => w.severity === 'red').length) : `${warnings.length} to complete`}
                 </span>
               </div>
               <dl class="facts">
@@ -64,13 +64,14 @@ export function AccountsPage(props: { user: PortalUser; csrf: string; rows: Acco
                 <div><dt>Complete up to</dt><dd>{utcMinute(health.watermark)}</dd></div>
                 <div><dt>Streams</dt><dd>{health.streams}</dd></div>
               </dl>
-              {warnings.length > 0 && (
+              {all.length > 0 && (
                 <ul class="warnings">
-                  {warnings.map((w) => <li class={`warning-${w.level}`}>{w.text}</li>)}
+                  {all.map((w) => <li class={`warning-${levelOf(w)}`} data-severity={w.severity} data-code={w.code}>{w.text}{w.fix && <span class="muted"> Fix: {w.fix}.</span>}</li>)}
                 </ul>
               )}
               <div class="actions">
                 <a class="button primary" href={`/reports?account=${encodeURIComponent(account.uid)}`}>Reports</a>
+                <a class="button" href={`/accounts/${encodeURIComponent(account.uid)}`}>Balances</a>
                 <a class="button" href={`/charts?account=${encodeURIComponent(account.uid)}`}>Charts</a>
               </div>
             </section>
