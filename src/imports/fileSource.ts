@@ -31,7 +31,7 @@ export async function fileSource(file: string): Promise<FileSource> {
   return {
     name: path.basename(file),
     async *chunks() {
-      const stream = createReadStream(file, { highWaterMark: 1 << 20 });
+      const stream = createReadStream(file, { highWaterMark: 1 << 18 });
       try {
         for await (const chunk of stream) yield chunk as Buffer;
       } catch (err) {

@@ -1,5 +1,8 @@
 import type { Kysely } from 'kysely';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { TradeledgerError } from '../errors.js';
 import { withTransaction } from '../db/withTransaction.js';
 import { badInput } from './badInput.js';
@@ -29,9 +32,9 @@ export interface TransactionsImportResult {
   readonly txHashesInWallet: Examples<{ readonly line: number; readonly txHash: string }>;
 }
 
-// Lines sent to PostgreSQL per statement: big enough that a statement's overhead does not
-// count, small enough that memory stays flat (a batch is a few MB).
-const BATCH = 5_000;
+// Staged lines are sent to PostgreSQL in pieces of about this many characters (a few thousand
+// lines): memory holds one piece, whatever the file's size.
+const BATCH_CHARS = 512 * 1024;
 const EXAMPLES = 3;
 
 /**
@@ -52,27 +55,43 @@ export async function importTransactions(db: Kysely<any>, src: FileSource, walle
     await checkWalletClash(client, wallet);
     // Imports into one wallet take turns: "is this line already there?" must see the other's rows.
     await client.query(`SELECT pg_advisory_xact_lock(hashtext('tradeledger.import'), hashtext($1))`, [wallet]);
+    // Staged with COPY (one stream for the whole file, written as lines are checked): the
+    // cheapest way into PostgreSQL, and the key is computed there, once, by the same function
+    // that keys the stored rows.
     await client.query(`CREATE TEMP TABLE import_lines (
         line int NOT NULL, ts timestamptz NOT NULL, sent_amount numeric, sent_currency text, received_amount numeric,
         received_currency text, fee_amount numeric, fee_currency text, net_worth_amount numeric, net_worth_currency text,
-        label text, description text, tx_hash text, raw jsonb NOT NULL, k text NOT NULL) ON COMMIT DROP`);
+        label text, description text, tx_hash text, raw jsonb NOT NULL,
+        k text GENERATED ALWAYS AS (imported_line_key(ts, sent_amount, sent_currency, received_amount, received_currency, fee_amount,
+          fee_currency, net_worth_amount, net_worth_currency, label, description, tx_hash)) STORED) ON COMMIT DROP`);
     const out: { digest?: FileDigest } = {};
+    const copy = client.query(copyFrom(`COPY import_lines (line, ts, sent_amount, sent_currency, received_amount, received_currency,
+      fee_amount, fee_currency, net_worth_amount, net_worth_currency, label, description, tx_hash, raw) FROM STDIN`));
     let read: ((row: { line: number; fields: readonly string[] }) => KoinlyTransaction) | undefined;
-    let batch: KoinlyTransaction[] = [];
+    let buf = '';
     let transactions = 0;
-    for await (const row of csvStream(src.name, fileText(src, out))) {
-      if (!read) {
-        read = koinlyLineReader(src.name, row.fields, now);
-        continue;
+    try {
+      for await (const row of csvStream(src.name, fileText(src, out))) {
+        if (!read) {
+          read = koinlyLineReader(src.name, row.fields, now);
+          continue;
+        }
+        buf += copyLine(read(row));
+        transactions++;
+        if (buf.length >= BATCH_CHARS) {
+          const more = copy.write(buf);
+          buf = '';
+          if (!more) await once(copy, 'drain');
+        }
       }
-      batch.push(read(row));
-      transactions++;
-      if (batch.length === BATCH) {
-        await stage(client, batch);
-        batch = [];
-      }
+      copy.end(buf);
+      await finished(copy);
+    } catch (err) {
+      // A refused line must not leave the COPY waiting for more: failing it makes the server end it.
+      copy.destroy();
+      await finished(copy).catch(() => {});
+      throw err;
     }
-    if (batch.length) await stage(client, batch);
     const sha256 = out.digest!.sha256();
 
     // The same content twice in one file: two lines the ledger could not tell apart.
@@ -116,17 +135,16 @@ export async function importTransactions(db: Kysely<any>, src: FileSource, walle
   });
 }
 
-async function stage(client: pg.PoolClient, rows: readonly KoinlyTransaction[]): Promise<void> {
-  const col = <K extends keyof KoinlyTransaction>(k: K) => rows.map((r) => r[k]);
-  await client.query(
-    `INSERT INTO import_lines
-     SELECT u.line, u.ts::timestamptz, u.sa::numeric, u.sc, u.ra::numeric, u.rc, u.fa::numeric, u.fc, u.na::numeric, u.nc, u.label, u.descr, u.tx, u.raw::jsonb,
-            imported_line_key(u.ts::timestamptz, u.sa::numeric, u.sc, u.ra::numeric, u.rc, u.fa::numeric, u.fc, u.na::numeric, u.nc, u.label, u.descr, u.tx)
-     FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
-       AS u(line, ts, sa, sc, ra, rc, fa, fc, na, nc, label, descr, tx, raw)`,
-    [col('line'), col('ts'), col('sentAmount'), col('sentCurrency'), col('receivedAmount'), col('receivedCurrency'),
-      col('feeAmount'), col('feeCurrency'), col('netWorthAmount'), col('netWorthCurrency'), col('label'), col('description'), col('txHash'),
-      rows.map((x) => JSON.stringify(x.raw))]);
+/** One line of COPY's text format: tab-separated, \N for NULL, backslash escapes. */
+function copyLine(t: KoinlyTransaction): string {
+  return `${t.line}\t${t.ts}\t${c(t.sentAmount)}\t${c(t.sentCurrency)}\t${c(t.receivedAmount)}\t${c(t.receivedCurrency)}\t${c(t.feeAmount)}\t${c(t.feeCurrency)}\t${
+    c(t.netWorthAmount)}\t${c(t.netWorthCurrency)}\t${c(t.label)}\t${c(t.description)}\t${c(t.txHash)}\t${c(JSON.stringify(t.raw))}\n`;
+}
+
+const SPECIAL = /[\\\t\n\r]/;
+function c(v: string | null): string {
+  if (v === null) return '\\N';
+  return SPECIAL.test(v) ? v.replace(/[\\\t\n\r]/g, (ch) => (ch === '\\' ? '\\\\' : ch === '\t' ? '\\t' : ch === '\n' ? '\\n' : '\\r')) : v;
 }
 
 // The wallet name stands where an account UID does (account_uid, --account), so it must never

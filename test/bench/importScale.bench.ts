@@ -68,7 +68,6 @@ async function timed(args: string[], env: NodeJS.ProcessEnv): Promise<Timed> {
 }
 
 console.log(machineInfo());
-console.log(`load average at start: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 const dir = await mkdtemp(path.join(tmpdir(), 'import-scale-'));
 const scratch = await scratchDatabase('importscale');
 try {
