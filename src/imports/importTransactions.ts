@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -67,6 +66,15 @@ export async function importTransactions(db: Kysely<any>, src: FileSource, walle
     const out: { digest?: FileDigest } = {};
     const copy = client.query(copyFrom(`COPY import_lines (line, ts, sent_amount, sent_currency, received_amount, received_currency,
       fee_amount, fee_currency, net_worth_amount, net_worth_currency, label, description, tx_hash, raw) FROM STDIN`));
+    // A lost connection fails the COPY at any moment, also while a line is being read: kept
+    // here (an unheard 'error' event would crash the process) and thrown at the next step.
+    let failed: unknown;
+    copy.on('error', (err) => { failed ??= err; });
+    const drained = () => new Promise<void>((resolve, reject) => {
+      if (failed !== undefined || copy.destroyed) { reject(failed ?? new Error('the COPY stream closed')); return; }
+      const done = (err?: unknown) => { copy.off('drain', done).off('close', done); err === undefined && !copy.destroyed ? resolve() : reject(failed ?? err ?? new Error('the COPY stream closed')); };
+      copy.on('drain', done).on('close', done);
+    });
     let read: ((row: { line: number; fields: readonly string[] }) => KoinlyTransaction) | undefined;
     let buf = '';
     let transactions = 0;
@@ -79,11 +87,13 @@ export async function importTransactions(db: Kysely<any>, src: FileSource, walle
         buf += copyLine(read(row));
         transactions++;
         if (buf.length >= BATCH_CHARS) {
+          if (failed !== undefined) throw failed;
           const more = copy.write(buf);
           buf = '';
-          if (!more) await once(copy, 'drain');
+          if (!more) await drained();
         }
       }
+      if (failed !== undefined) throw failed;
       copy.end(buf);
       await finished(copy);
     } catch (err) {
