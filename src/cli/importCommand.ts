@@ -36,8 +36,11 @@ export function importCommand(_setExit: (code: number) => void): Command {
     .action(async (file: string) => {
       const src = await fileSource(file);
       const r = await withDb((db) => importFx(db, src));
-      if (r.already) process.stdout.write(`${src.name} was already imported on ${r.already.importedAt}; nothing changed\n`);
-      else process.stdout.write(`${src.name}: ${r.rates} rates of ${r.currencies} currencies, ${r.firstDay} to ${r.lastDay}: ${r.inserted} new, ${r.updated} changed\n`);
+      const again = r.already ? ` (imported before on ${r.already.importedAt})` : '';
+      process.stdout.write(`${src.name}${again}: ${r.rates} rates of ${r.currencies} currencies, ${r.firstDay} to ${r.lastDay}: ${r.inserted} new, ${r.updated} changed to this file's rate, ${r.rates - r.inserted - r.updated} already so\n`);
+      const f = r.inForce;
+      const latest = f.latest.slice(0, 8).map((x) => `${x.currency} ${x.perEur} (${x.day})`).join(', ');
+      process.stdout.write(`rates in force: ${f.rates} of ${f.currencies} currencies, ${f.firstDay} to ${f.lastDay}; every rate of this file, ${f.fromOtherFiles} more from other files; latest per EUR: ${latest}${f.latest.length > 8 ? `, and ${f.latest.length - 8} more` : ''}\n`);
     });
   root.command('transactions')
     .description('Import transactions from elsewhere (Koinly universal CSV) into the ledger under a wallet name.')
@@ -46,8 +49,19 @@ export function importCommand(_setExit: (code: number) => void): Command {
     .action(async (file: string, flags: { wallet: string }) => {
       const src = await fileSource(file);
       const r = await withDb((db) => importTransactions(db, src, flags.wallet));
-      if (r.already) process.stdout.write(`${src.name} was already imported on ${r.already.importedAt} as wallet ${r.already.wallet}; nothing changed\n`);
-      else process.stdout.write(`${src.name}: ${r.inserted} transactions imported into wallet ${r.wallet}\n`);
+      if (r.already) {
+        process.stdout.write(`${src.name} was already imported on ${r.already.importedAt} as wallet ${r.already.wallet}; nothing changed\n`);
+        return;
+      }
+      process.stdout.write(`${src.name}: ${r.inserted} transactions imported into wallet ${r.wallet}, ${r.skipped} skipped (already in the wallet)\n`);
+      if (r.repeatedTxHashes.count > 0) {
+        const e = r.repeatedTxHashes.examples.map((x) => `${x.txHash} on lines ${x.lines.join(', ')}`).join('; ');
+        process.stderr.write(`tradeledger: note: ${r.repeatedTxHashes.count} TxHash(es) on more than one line of ${src.name} (${e}); check that no transaction is listed twice\n`);
+      }
+      if (r.txHashesInWallet.count > 0) {
+        const e = r.txHashesInWallet.examples.map((x) => `line ${x.line}: ${x.txHash}`).join('; ');
+        process.stderr.write(`tradeledger: note: ${r.txHashesInWallet.count} new line(s) carry a TxHash wallet ${r.wallet} already had from an earlier import, on a line that differs (${e}); if they are the same transactions edited, the wallet now holds both\n`);
+      }
     });
   return root;
 }

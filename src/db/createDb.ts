@@ -30,8 +30,28 @@ export function createDb<DB = any>(url: string, options: CreateDbOptions = {}): 
   // every client also gets its own listener, covering one held between queries (the sync's
   // lock, a transaction waiting on the exchange). The next query on it fails and reports it.
   pool.on('error', () => {});
-  pool.on('connect', (client) => { client.on('error', () => {}); });
+  // Every session until it has really closed: pool.end() resolves once its clients are told to
+  // end, before their sockets close, and destroy() waits for those too.
+  const closing = new Set<Promise<void>>();
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    const closed: Promise<void> = new Promise((resolve) => client.once('end', () => { closing.delete(closed); resolve(); }));
+    closing.add(closed);
+  });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  // Kysely ends the pool only when it ran a query itself: a caller that used only poolOf(db)
+  // (withTransaction, COPY) would leave an idle connection and its 10 s idle timer behind, and
+  // the command would stay alive that long after its work was done. destroy() always ends it,
+  // and returns when every connection is closed.
+  const destroy = db.destroy.bind(db);
+  db.destroy = async () => {
+    await destroy();
+    if (!pool.ending && !pool.ended) await pool.end();
+    // Bounded: a socket the network lost may never report its end; the process must still exit.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all([...closing]), new Promise((resolve) => { timer = setTimeout(resolve, 5_000).unref(); })]);
+    clearTimeout(timer);
+  };
   pools.set(db, pool);
   return db;
 }

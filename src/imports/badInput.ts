@@ -20,3 +20,14 @@ export function badInput(place: FilePlace, problem: string, hint: string): Trade
     kind: 'config', hint, details: { file: place.file, line: place.line, column: place.column?.name },
   });
 }
+
+/**
+ * A value as a message quotes it: short values whole, long ones cut, with their length, so a
+ * 140,000-digit amount gives a readable one-line error.
+ *
+ * @example
+ * shown('1'.repeat(140_000)); // "'11111111111111111111…' (140000 characters)"
+ */
+export function shown(value: string): string {
+  return value.length <= 40 ? `'${value}'` : `'${value.slice(0, 20)}…' (${value.length} characters)`;
+}

@@ -1,19 +1,30 @@
-import { Decimal } from 'decimal.js';
 import type { FilePlace } from './badInput.js';
-import { badInput } from './badInput.js';
+import { badInput, shown } from './badInput.js';
 
 const DECIMAL = /^\d+(\.\d+)?$|^\.\d+$/;
+// Far beyond any amount or rate (the whole world's money has 15 digits before the point), far
+// inside PostgreSQL's numeric: a longer number is a broken file, refused with its line.
+const MAX_INTEGER_DIGITS = 30;
+const MAX_FRACTION_DIGITS = 30;
 
 /**
  * A non-negative decimal field kept exact (as normalised text for a numeric column). Thousands
- * separators, signs and exponents are refused: a tax file must not be guessed at.
+ * separators, signs, exponents and more than 30 digits before or after the point are refused:
+ * a tax file must not be guessed at.
  *
  * @example
  * decimalField('0.50', place, 'Sent Amount'); // '0.5'
  */
 export function decimalField(value: string, place: FilePlace, hint: string): string {
   const v = value.trim();
-  if (v.startsWith('-') && DECIMAL.test(v.slice(1))) throw badInput(place, `'${v}' is negative`, hint);
-  if (!DECIMAL.test(v)) throw badInput(place, `'${v}' is not a decimal number`, hint);
-  return new Decimal(v).toFixed();
+  if (v.startsWith('-') && DECIMAL.test(v.slice(1))) throw badInput(place, `${shown(v)} is negative`, hint);
+  if (!DECIMAL.test(v)) throw badInput(place, `${shown(v)} is not a decimal number`, hint);
+  const point = v.indexOf('.');
+  const integer = (point < 0 ? v : v.slice(0, point)).replace(/^0+/, '');
+  const fraction = point < 0 ? '' : v.slice(point + 1).replace(/0+$/, '');
+  if (integer.length > MAX_INTEGER_DIGITS || fraction.length > MAX_FRACTION_DIGITS) {
+    throw badInput(place, `${shown(v)} has more than ${MAX_INTEGER_DIGITS} digits before or after the point`, `${hint} Check the column: no real amount has that many digits.`);
+  }
+  // The exact value in its shortest form, as decimal.js's toFixed() writes it: '0.50' -> '0.5'.
+  return `${integer || '0'}${fraction ? `.${fraction}` : ''}`;
 }

@@ -69,5 +69,6 @@ function positive(v: string, place: Parameters<typeof decimalField>[1]): string 
 function isDay(s: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
   const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  // Before 1970 is no ECB rate (they start in 1999), and year 0000 no date PostgreSQL stores.
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s && s >= '1970-01-01';
 }

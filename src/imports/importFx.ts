@@ -1,17 +1,32 @@
 import type { Kysely } from 'kysely';
+import type pg from 'pg';
 import { withTransaction } from '../db/withTransaction.js';
 import type { FileSource } from './fileSource.js';
+import { wholeText } from './fileText.js';
 import { ecbRates } from './ecbRates.js';
 
-/** What an FX import did. `already` is set when this very file was imported before. */
+/**
+ * What an FX import did, and the rates in force after it. `already` is set when this very file
+ * was imported before (its rates are applied again all the same).
+ */
 export interface FxImportResult {
   readonly rates: number;
   readonly inserted: number;
+  /** The file's rates that replaced a different rate for the same currency and day. */
   readonly updated: number;
   readonly currencies: number;
   readonly firstDay: string | null;
   readonly lastDay: string | null;
   readonly already: { readonly importedAt: string } | null;
+  /** fx_rates after the import: every rate in force, how many of them outside this file's days, and the latest per currency. */
+  readonly inForce: {
+    readonly rates: number;
+    readonly currencies: number;
+    readonly firstDay: string | null;
+    readonly lastDay: string | null;
+    readonly fromOtherFiles: number;
+    readonly latest: readonly { readonly currency: string; readonly day: string; readonly perEur: string }[];
+  };
 }
 
 // A day past the file's last rate keeps the last rate for this long (the rule of
@@ -21,23 +36,22 @@ const CARRY_DAYS = 400;
 /**
  * Imports an ECB euro reference rates file: checks all of it first (nothing is stored when any
  * line is bad), then in one transaction stores the rates and rebuilds fx_rates_daily (every
- * calendar day, the last earlier rate where a day has none). The same file again changes nothing.
+ * calendar day, the last earlier rate where a day has none). Every rate the file holds is in
+ * force afterwards: importing an older file again restores its rates where a later file changed
+ * them; the same file twice changes nothing. The result states the rates in force.
  *
  * @example
  * const r = await importFx(db, await fileSource('eurofxref-hist.csv')); // r.inserted === 205812
  */
 export async function importFx(db: Kysely<any>, src: FileSource, now = new Date()): Promise<FxImportResult> {
-  const rates = ecbRates(src.name, src.text, now);
+  const { text, sha256 } = await wholeText(src);
+  const rates = ecbRates(src.name, text, now);
   const days = rates.map((r) => r.day).sort();
   const base = { rates: rates.length, currencies: new Set(rates.map((r) => r.currency)).size, firstDay: days[0] ?? null, lastDay: days.at(-1) ?? null };
   return withTransaction(db, async ({ client }) => {
-    const file = await client.query<{ imported_at: Date }>(
-      `INSERT INTO imported_files (sha256, kind, file_name, rows) VALUES ($1, 'fx', $2, $3)
-       ON CONFLICT (sha256) DO NOTHING RETURNING imported_at`, [src.sha256, src.name, rates.length]);
-    if (file.rowCount === 0) {
-      const before = await client.query<{ imported_at: Date }>('SELECT imported_at FROM imported_files WHERE sha256 = $1', [src.sha256]);
-      return { ...base, inserted: 0, updated: 0, already: { importedAt: before.rows[0]!.imported_at.toISOString() } };
-    }
+    const before = await client.query<{ imported_at: Date }>('SELECT imported_at FROM imported_files WHERE sha256 = $1', [sha256]);
+    await client.query(`INSERT INTO imported_files (sha256, kind, file_name, rows) VALUES ($1, 'fx', $2, $3)
+       ON CONFLICT (sha256) DO NOTHING`, [sha256, src.name, rates.length]);
     let inserted = 0;
     let updated = 0;
     for (let i = 0; i < rates.length; i += 20_000) {
@@ -48,12 +62,28 @@ export async function importFx(db: Kysely<any>, src: FileSource, now = new Date(
          ON CONFLICT (currency, day) DO UPDATE SET per_eur = excluded.per_eur, file_sha256 = excluded.file_sha256, line = excluded.line
          WHERE fx_rates.per_eur <> excluded.per_eur
          RETURNING (xmax = 0) AS inserted`,
-        [chunk.map((x) => x.currency), chunk.map((x) => x.day), chunk.map((x) => x.perEur), src.sha256, chunk.map((x) => x.line)]);
+        [chunk.map((x) => x.currency), chunk.map((x) => x.day), chunk.map((x) => x.perEur), sha256, chunk.map((x) => x.line)]);
       for (const row of r.rows) row.inserted ? inserted++ : updated++;
     }
     if (inserted + updated > 0) await rebuildDaily(client);
-    return { ...base, inserted, updated, already: null };
+    const already = before.rows[0] ? { importedAt: before.rows[0].imported_at.toISOString() } : null;
+    return { ...base, inserted, updated, already, inForce: await ratesInForce(client, rates.length) };
   });
+}
+
+async function ratesInForce(client: pg.PoolClient, fileRates: number): Promise<FxImportResult['inForce']> {
+  const all = await client.query<{ rates: string; currencies: string; first_day: string | null; last_day: string | null }>(
+    'SELECT count(*) AS rates, count(DISTINCT currency) AS currencies, min(day)::text AS first_day, max(day)::text AS last_day FROM fx_rates');
+  const latest = await client.query<{ currency: string; day: string; per_eur: string }>(
+    `SELECT DISTINCT ON (currency) currency, day::text AS day, per_eur::text AS per_eur FROM fx_rates ORDER BY currency, day DESC`);
+  const a = all.rows[0]!;
+  // Every rate of the file is in force now (it was just written where it differed), so the rest
+  // came from other files: days or currencies this file does not hold.
+  return {
+    rates: Number(a.rates), currencies: Number(a.currencies), firstDay: a.first_day, lastDay: a.last_day,
+    fromOtherFiles: Number(a.rates) - fileRates,
+    latest: latest.rows.map((r) => ({ currency: r.currency, day: r.day, perEur: r.per_eur })),
+  };
 }
 
 async function rebuildDaily(client: { query: (sql: string) => Promise<unknown> }): Promise<void> {

@@ -1,5 +1,5 @@
-import { badInput, type FilePlace } from './badInput.js';
-import { csvRows } from './csvRows.js';
+import { badInput, shown, type FilePlace } from './badInput.js';
+import { csvRows, type CsvRow } from './csvRows.js';
 import { decimalField } from './decimalField.js';
 import { isCurrencyCode } from './currencyCodes.js';
 
@@ -40,16 +40,40 @@ const HINT = 'Use the Koinly universal CSV layout: Date (YYYY-MM-DD HH:mm UTC), 
 const TICKER = /^\$?[A-Z0-9]{1,20}$/;
 
 /**
- * Reads a Koinly universal CSV. The whole file is checked before anything is returned: a
- * missing Date column, a bad or future date, a negative or malformed amount, an amount without
- * its currency, an unknown currency, a line repeated word for word: each is refused naming line
- * and column.
+ * Reads a Koinly universal CSV held in memory (small files and tests; `tradeledger import`
+ * streams through {@link koinlyLineReader}). The whole file is checked before anything is
+ * returned; a line repeated word for word is refused naming both lines.
  *
  * @example
  * koinlyTransactions('coinbase.csv', 'Date,Received Amount,Received Currency\n2024-05-01 10:00 UTC,0.5,BTC\n', new Date());
  */
 export function koinlyTransactions(file: string, text: string, now: Date): KoinlyTransaction[] {
   const { header, rows } = csvRows(file, text);
+  const read = koinlyLineReader(file, header, now);
+  const seen = new Map<string, number>();
+  return rows.map((row) => {
+    const key = row.fields.join('\u0000');
+    const earlier = seen.get(key);
+    if (earlier !== undefined) throw badInput({ file, line: row.line }, `the same transaction as line ${earlier}`, SAME_LINE_HINT);
+    seen.set(key, row.line);
+    return read(row);
+  });
+}
+
+/** What to do about a line that repeats another word for word. */
+export const SAME_LINE_HINT = 'Remove the duplicate line (or make the two lines differ, e.g. by TxHash or Description, if both really happened).';
+
+/**
+ * Checks a Koinly universal CSV's header line and returns the checker of its data lines: a
+ * missing Date column, a line with more or fewer fields than the header, a bad, too early or
+ * future date, a negative, malformed or absurdly long amount, an amount without its currency,
+ * an unknown currency: each is refused naming line and column. A zero Sent, Received or Fee
+ * Amount (Koinly's exports write them) means no such side.
+ *
+ * @example
+ * const read = koinlyLineReader('k.csv', header, new Date()); const tx = read({ line: 2, fields });
+ */
+export function koinlyLineReader(file: string, header: readonly string[], now: Date): (row: CsvRow) => KoinlyTransaction {
   const at = new Map<Field, number>();
   header.forEach((h, i) => {
     const name = h.trim().toLowerCase();
@@ -59,13 +83,16 @@ export function koinlyTransactions(file: string, text: string, now: Date): Koinl
   });
   if (!at.has('date')) throw badInput({ file, line: 1 }, 'no Date column', HINT);
   if (!at.has('sentAmount') && !at.has('receivedAmount')) throw badInput({ file, line: 1 }, 'neither a Sent Amount nor a Received Amount column', HINT);
-  const seen = new Map<string, number>();
-  const out: KoinlyTransaction[] = [];
-  for (const row of rows) {
-    const key = row.fields.join('\u0000');
-    const earlier = seen.get(key);
-    if (earlier !== undefined) throw badInput({ file, line: row.line }, `the same transaction as line ${earlier}`, 'Remove the duplicate line (or make the two lines differ, e.g. by TxHash or Description, if both really happened).');
-    seen.set(key, row.line);
+  const width = header.length;
+  return (row) => {
+    if (row.fields.length !== width) {
+      if (row.fields.length > width) {
+        throw badInput({ file, line: row.line, column: { index: width + 1, name: 'after the last column' } },
+          `an extra field ${shown(row.fields[width]!)}: the line has ${row.fields.length} fields where the header has ${width}`,
+          'Put a field that contains a comma in double quotes ("Paid, thanks"), or remove the extra field; nothing is shifted or dropped silently.');
+      }
+      throw badInput({ file, line: row.line }, `${row.fields.length} fields where the header has ${width}`, `Give every line all ${width} fields of the header (empty ones as nothing between two commas).`);
+    }
     const get = (f: Field): string => { const i = at.get(f); return i === undefined ? '' : (row.fields[i] ?? '').trim(); };
     const place = (f: Field): FilePlace => ({ file, line: row.line, column: { index: (at.get(f) ?? 0) + 1, name: header[at.get(f) ?? 0] ?? f } });
     const ts = utcTime(get('date'), place('date'), now);
@@ -73,11 +100,17 @@ export function koinlyTransactions(file: string, text: string, now: Date): Koinl
       const a = get(amount);
       const c = get(currency).toUpperCase();
       if (a === '' && c === '') return [null, null];
-      if (a === '') throw badInput(place(amount), `${header[at.get(currency)!]} ${c} without an amount`, HINT);
-      if (c === '') throw badInput(place(currency), `${header[at.get(amount)!]} ${a} without a currency`, HINT);
+      if (a === '') throw badInput(place(amount), `${header[at.get(currency)!]} ${c.length > 40 ? shown(c) : c} without an amount`, HINT);
       const value = decimalField(a, place(amount), 'Amounts are positive; the column (Sent or Received) gives the direction.');
+      // Koinly writes 0 for a side a transaction does not have (Fee Amount 0, Received Amount 0):
+      // no such side, whatever the currency says. A Net Worth of 0 is a value, kept.
+      if (value === '0' && !fiat) {
+        if (c !== '' && !TICKER.test(c)) throw badInput(place(currency), `unknown currency ${shown(get(currency))}`, 'Use the coin\'s ticker (BTC, ETH, USDT ...).');
+        return [null, null];
+      }
+      if (c === '') throw badInput(place(currency), `${header[at.get(amount)!]} ${a.length > 40 ? shown(a) : a} without a currency`, HINT);
       if (fiat ? !isCurrencyCode(c) : !TICKER.test(c)) {
-        throw badInput(place(currency), `unknown currency '${get(currency)}'`, fiat ? 'Net Worth Currency must be an ISO 4217 code (USD, EUR, GBP ...).' : 'Use the coin\'s ticker (BTC, ETH, USDT ...).');
+        throw badInput(place(currency), `unknown currency ${shown(get(currency))}`, fiat ? 'Net Worth Currency must be an ISO 4217 code (USD, EUR, GBP ...).' : 'Use the coin\'s ticker (BTC, ETH, USDT ...).');
       }
       return [value, c];
     };
@@ -87,14 +120,16 @@ export function koinlyTransactions(file: string, text: string, now: Date): Koinl
     const [netWorthAmount, netWorthCurrency] = pair('netWorthAmount', 'netWorthCurrency', true);
     if (sentAmount === null && receivedAmount === null) throw badInput(place('date'), 'neither a sent nor a received amount', HINT);
     const raw: Record<string, string> = {};
-    header.forEach((h, i) => { raw[h] = row.fields[i] ?? ''; });
-    out.push({
+    header.forEach((h, i) => { raw[h] = row.fields[i]!; });
+    return {
       line: row.line, ts, sentAmount, sentCurrency, receivedAmount, receivedCurrency, feeAmount, feeCurrency,
       netWorthAmount, netWorthCurrency, label: get('label') || null, description: get('description') || null, txHash: get('txHash') || null, raw,
-    });
-  }
-  return out;
+    };
+  };
 }
+
+// No ledger holds a transaction before 1970 (year 0000 is not even a date PostgreSQL stores).
+const EARLIEST = Date.UTC(1970, 0, 1);
 
 // "2024-05-01 10:00 UTC" (Koinly's form), with optional seconds, or ISO 8601 with Z.
 function utcTime(v: string, place: FilePlace, now: Date): string {
@@ -102,8 +137,9 @@ function utcTime(v: string, place: FilePlace, now: Date): string {
   const iso = m ? `${m[1]}T${m[2]}${m[3] ?? ':00'}Z` : '';
   const d = new Date(iso);
   if (!m || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== m[1]) {
-    throw badInput(place, `'${v}' is not a date and time (YYYY-MM-DD HH:mm UTC)`, 'Write dates in UTC as YYYY-MM-DD HH:mm UTC.');
+    throw badInput(place, `${shown(v)} is not a date and time (YYYY-MM-DD HH:mm UTC)`, 'Write dates in UTC as YYYY-MM-DD HH:mm UTC.');
   }
+  if (d.getTime() < EARLIEST) throw badInput(place, `${v} is before 1970`, 'Check the date: it must be a real transaction time in UTC (YYYY-MM-DD HH:mm UTC).');
   if (d.getTime() > now.getTime()) throw badInput(place, `${v} is in the future`, 'Check the date; it must be in UTC and not later than now.');
   return d.toISOString();
 }

@@ -16,7 +16,6 @@
 // digit of any row shows.
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import pg from 'pg';
@@ -25,6 +24,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { withDefaultUser } from '../../src/db/withDefaultUser.js';
 import { createDb } from '../../src/db/createDb.js';
 import { importFx } from '../../src/imports/importFx.js';
+import { memoryFile } from '../support/memoryFile.js';
 import { machineInfo } from './support/machineInfo.js';
 
 const adminUrl = withDefaultUser(process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://127.0.0.1:5432/test');
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
     await onClient(dbUrl, (c) => c.query(fillSql));
     const db = createDb(dbUrl, { maxConnections: 2 });
     const text = ecbFile();
-    await importFx(db, { name: 'eurofxref-hist.csv', text, sha256: createHash('sha256').update(text).digest('hex') });
+    await importFx(db, memoryFile('eurofxref-hist.csv', text));
     await db.destroy();
     await onClient(dbUrl, (c) => c.query('ANALYZE'));
     const ledgerRows = await onClient(dbUrl, async (c) => Number((await c.query('SELECT count(*) AS n FROM ledger')).rows[0].n));

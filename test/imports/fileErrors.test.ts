@@ -1,7 +1,11 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ecbRates } from '../../src/imports/ecbRates.js';
 import { koinlyTransactions } from '../../src/imports/koinlyTransactions.js';
 import { TradeledgerError } from '../../src/errors.js';
+import { fileText, wholeText } from '../../src/imports/fileText.js';
+import { csvStream } from '../../src/imports/csvRows.js';
+import { memoryFile } from '../support/memoryFile.js';
 
 const now = new Date('2026-01-01T00:00:00Z');
 
@@ -67,6 +71,12 @@ describe('Koinly universal CSV', () => {
     ['an amount without its currency', '2024-05-01 10:00 UTC,1,,,,,,,,,,', 'k.csv line 2, column 3 (Sent Currency): Sent Amount 1 without a currency'],
     ['a line with nothing sent or received', '2024-05-01 10:00 UTC,,,,,1,BTC,,,,,', 'k.csv line 2, column 1 (Date): neither a sent nor a received amount'],
     ['a malformed amount', '2024-05-01 10:00 UTC,"1,000",BTC,,,,,,,,,', 'k.csv line 2, column 2 (Sent Amount): \'1,000\' is not a decimal number'],
+    ['an extra field', '2024-05-01 10:00 UTC,1,BTC,,,,,,,,Paid, thanks,0xabc', 'k.csv line 2, column 13 (after the last column): an extra field \'0xabc\': the line has 13 fields where the header has 12'],
+    ['a missing field', '2024-05-01 10:00 UTC,1,BTC', 'k.csv line 2: 3 fields where the header has 12'],
+    ['a year-0000 date', '0000-01-01 00:00 UTC,1,BTC,,,,,,,,,', 'k.csv line 2, column 1 (Date): 0000-01-01 00:00 UTC is before 1970'],
+    ['a 140,000-digit amount', `2024-05-01 10:00 UTC,${'1'.repeat(140_000)},BTC,,,,,,,,,`, 'k.csv line 2, column 2 (Sent Amount): \'11111111111111111111…\' (140000 characters) has more than 30 digits'],
+    ['31 digits after the point', '2024-05-01 10:00 UTC,0.0000000000000000000000000000001,BTC,,,,,,,,,', 'k.csv line 2, column 2 (Sent Amount): \'0.0000000000000000000000000000001\' has more than 30 digits'],
+    ['a zero amount as the only side', '2024-05-01 10:00 UTC,0,BTC,,,0.1,BTC,,,,,', 'k.csv line 2, column 1 (Date): neither a sent nor a received amount'],
   ])('refuses %s, naming file, line and column', (_what, line, message) => {
     const e = refusal(() => koinlyTransactions('k.csv', `${header}\n${line}\n`, now));
     expect(e.message.startsWith(message), e.message).toBe(true);
@@ -78,7 +88,52 @@ describe('Koinly universal CSV', () => {
     expect(e.message).toMatch(/^k\.csv line 4: the same transaction as line 2/);
   });
 
+  it('takes zeros (Fee Amount 0, Received Amount 0, 0.000 with or without a currency) as no such side, keeping them in raw', () => {
+    const rows = koinlyTransactions('k.csv', `${header}\n2024-05-01 10:00 UTC,1,ETH,0,USD,0,ETH,0,USD,,,\n2024-05-02 10:00 UTC,0.000,,2,BTC,0.00,,,,,,\n`, now);
+    expect(rows[0]).toMatchObject({ sentAmount: '1', sentCurrency: 'ETH', receivedAmount: null, receivedCurrency: null, feeAmount: null, feeCurrency: null, netWorthAmount: '0', netWorthCurrency: 'USD' });
+    expect(rows[0]!.raw['Received Amount']).toBe('0');
+    expect(rows[1]).toMatchObject({ sentAmount: null, sentCurrency: null, receivedAmount: '2', feeAmount: null });
+  });
+
   it('refuses a file without a Date column', () => {
     expect(refusal(() => koinlyTransactions('k.csv', 'When,Sent Amount,Sent Currency\n', now)).message).toMatch(/^k\.csv line 1: no Date column/);
+  });
+});
+
+describe('reading a file in chunks', () => {
+  const collect = async (src: ReturnType<typeof memoryFile>) => {
+    const rows: { line: number; fields: readonly string[] }[] = [];
+    for await (const row of csvStream(src.name, fileText(src))) rows.push(row);
+    return rows;
+  };
+
+  it('gives the same rows whatever the chunk size: lines, quoted line breaks and multi-byte characters across reads', async () => {
+    // (A line break inside quotes is \n here: csv-parse counts a quoted \r\n as two lines.)
+    const text = '\uFEFFDate,Description\r\n2024-05-01 10:00 UTC,"café, ☕\nsecond line"\r\n\r\n2024-05-02 10:00 UTC,日本\r\n2024-05-03 10:00 UTC,last';
+    const whole = await collect(memoryFile('k.csv', text));
+    expect(whole).toEqual([
+      { line: 1, fields: ['Date', 'Description'] },
+      { line: 3, fields: ['2024-05-01 10:00 UTC', 'café, ☕\nsecond line'] },
+      { line: 5, fields: ['2024-05-02 10:00 UTC', '日本'] },
+      { line: 6, fields: ['2024-05-03 10:00 UTC', 'last'] },
+    ]);
+    for (const size of [1, 2, 3, 7]) expect(await collect(memoryFile('k.csv', text, size))).toEqual(whole);
+  });
+
+  it.each([
+    ['a Latin-1 byte', Buffer.concat([Buffer.from('Date,D\n2024-05-01 10:00 UTC,ok\n2024-05-02 10:00 UTC,caf'), Buffer.from([0xe9]), Buffer.from('\n')]), 'k.csv line 3: bytes that are not UTF-8 text'],
+    ['a cut multi-byte character at the end', Buffer.concat([Buffer.from('Date,D\n2024-05-01 10:00 UTC,'), Buffer.from([0xe6, 0x97])]), 'k.csv line 2: bytes that are not UTF-8 text'],
+    ['a NUL character', Buffer.from('Date,D\n2024-05-01 10:00 UTC,a\u0000b\n'), 'k.csv line 2: a NUL character'],
+  ])('refuses %s naming its line, in any chunk size', async (_what, bytes, message) => {
+    for (const size of [1, 5, 1 << 20]) {
+      const e = await collect(memoryFile('k.csv', bytes, size)).then(() => null, (x: unknown) => x);
+      expect(e).toBeInstanceOf(TradeledgerError);
+      expect((e as TradeledgerError).message.startsWith(message), (e as TradeledgerError).message).toBe(true);
+    }
+  });
+
+  it('hashes the bytes as read', async () => {
+    const { sha256 } = await wholeText(memoryFile('r.csv', 'Date,USD,\n', 3));
+    expect(sha256).toBe(createHash('sha256').update('Date,USD,\n').digest('hex'));
   });
 });

@@ -60,10 +60,11 @@ describe('import fx', () => {
     expect(later.rows).toEqual([{ per_eur: '0.83', rate_day: '2025-03-04' }]);
   });
 
-  it('changes nothing when the same file is imported again', async () => {
+  it('changes nothing when the same file is imported again, and says so', async () => {
     const before = await snapshot();
     const r = await importFx(fresh.db, memoryFile('eurofxref-hist.csv', ecb), now);
     expect(r.already).not.toBeNull();
+    expect(r.inForce).toMatchObject({ rates: 6, currencies: 2, fromOtherFiles: 0, latest: [{ currency: 'GBP', day: '2025-03-04', perEur: '0.83' }, { currency: 'USD', day: '2025-03-04', perEur: '1.0625' }] });
     expect(r.inserted + r.updated).toBe(0);
     expect(await snapshot()).toBe(before);
   });
@@ -85,7 +86,7 @@ describe('import fx', () => {
 describe('import transactions', () => {
   it('joins the ledger under the wallet name: sent, received and fee legs', async () => {
     const r = await importTransactions(fresh.db, memoryFile('elsewhere.csv', koinly), 'elsewhere', now);
-    expect(r).toMatchObject({ transactions: 2, inserted: 2, already: null });
+    expect(r).toMatchObject({ transactions: 2, inserted: 2, skipped: 0, already: null });
     const { rows } = await sql<Record<string, string>>`
       SELECT account_uid, wallet, coin, amount::text, kind, leg, order_id, split_part(source_id, ':', 2) AS line
       FROM ledger WHERE source = 'imported_transactions' ORDER BY ts, leg`.execute(fresh.db);
@@ -163,7 +164,7 @@ describe('import transactions', () => {
     const tx = path.join(dir, 'wallet.csv');
     await writeFile(tx, 'Date,Received Amount,Received Currency\n2025-03-10 10:00 UTC,3,SOL\n');
     const ok = await runCli(['import', 'transactions', tx, '--wallet', 'ledger-nano'], { DATABASE_URL: fresh.url });
-    expect(ok.stdout).toBe('wallet.csv: 1 transactions imported into wallet ledger-nano\n');
+    expect(ok.stdout).toBe('wallet.csv: 1 transactions imported into wallet ledger-nano, 0 skipped (already in the wallet)\n');
     expect(ok.code).toBe(0);
     // status lists the imported wallets and the FX rates held.
     const status = await runCli(['status'], { DATABASE_URL: fresh.url });

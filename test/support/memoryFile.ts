@@ -1,12 +1,18 @@
-import { createHash } from 'node:crypto';
 import type { FileSource } from '../../src/imports/fileSource.js';
 
 /**
- * A file as `fileSource` would read it, made in the test.
+ * A file as `fileSource` would give it, made in the test: its bytes, in chunks of `chunkSize`
+ * (1 MB by default; small chunks test lines that straddle two reads).
  *
  * @example
  * await importFx(db, memoryFile('eurofxref-hist.csv', 'Date,USD,\n2025-01-03,1.03,\n'));
  */
-export function memoryFile(name: string, text: string): FileSource {
-  return { name, text, sha256: createHash('sha256').update(text).digest('hex') };
+export function memoryFile(name: string, content: string | Uint8Array, chunkSize = 1 << 20): FileSource {
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
+  return {
+    name,
+    async *chunks() {
+      for (let i = 0; i < bytes.length; i += chunkSize) yield bytes.subarray(i, i + chunkSize);
+    },
+  };
 }
