@@ -1,6 +1,7 @@
 import { GainsDecimal, ZERO } from './gainsDecimal.js';
 import type { Match } from './gainsEvent.js';
 import type { RuleSetName } from './ruleSets.js';
+import type { DemoNote } from '../reports/demoAccounts.js';
 
 interface Totals { disposals: number; proceeds: GainsDecimal; cost: GainsDecimal; gains: GainsDecimal; losses: GainsDecimal }
 const totals = (): Totals => ({ disposals: 0, proceeds: ZERO, cost: ZERO, gains: ZERO, losses: ZERO });
@@ -24,6 +25,8 @@ export interface GainsSummary {
   /** Australia: gains eligible for the CGT discount and the rest. */
   cgtDiscount?: { discountableGains: string; otherGains: string; losses: string; source: string };
   dataQuality: Record<string, number>;
+  /** Demo-trading (paper) accounts: left out (the default) or included at value 0, and why. */
+  demo: DemoNote;
 }
 
 /**
@@ -63,7 +66,7 @@ export class GainsSummaryBuilder {
     this.classes.set(cls, c);
   }
 
-  result(meta: { taxYear: number; from: string; to: string; tz: string; fiat: string; income: Map<string, GainsDecimal>; holdings: GainsSummary['holdings']; dataQuality: Record<string, number> }): GainsSummary {
+  result(meta: { taxYear: number; from: string; to: string; tz: string; fiat: string; income: Map<string, GainsDecimal>; holdings: GainsSummary['holdings']; dataQuality: Record<string, number>; demo: DemoNote }): GainsSummary {
     this.flushAll();
     const fmt = (t: Totals) => ({ disposals: t.disposals, proceeds: t.proceeds.toFixed(), cost: t.cost.toFixed(), gains: t.gains.toFixed(), losses: t.losses.toFixed() });
     // Per class the count is of gains.csv rows: one UK disposal can be part same-day, part s104.
@@ -73,7 +76,7 @@ export class GainsSummaryBuilder {
       rules: this.rules, taxYear: meta.taxYear, period: { from: meta.from, to: meta.to, tz: meta.tz }, fiat: meta.fiat,
       matches: this.count, total: fmt(this.all), byClass,
       income: Object.fromEntries([...meta.income].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, v.toFixed()])),
-      holdings: meta.holdings, dataQuality: meta.dataQuality,
+      holdings: meta.holdings, dataQuality: meta.dataQuality, demo: meta.demo,
     };
     if (this.rules === 'uk') {
       summary.sa108 = {
