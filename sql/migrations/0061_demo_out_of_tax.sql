@@ -154,6 +154,9 @@ FROM sync_state s LEFT JOIN accounts a ON a.uid = s.account_uid
 WHERE upper(s.partition) IN ('SUSDT-FUTURES', 'SCOIN-FUTURES', 'SUSDC-FUTURES') AND coalesce(a.kind, '') <> 'demo'
 GROUP BY s.account_uid;
 
+COMMENT ON COLUMN demo_accounts.uid IS 'the account UID (accounts.uid, or sync_state.account_uid for one with demo product-type records)';
+COMMENT ON COLUMN demo_accounts.name IS 'the account''s name in the config';
+COMMENT ON COLUMN demo_accounts.reason IS 'why its rows (or its demo wallets) count as demo trading, as the manifest and summary say it';
 COMMENT ON VIEW demo_accounts IS 'Accounts whose demo-trading rows (ledger.demo) the tax outputs leave out unless --include-demo, with the reason the report manifest and gains summary give.';
 
 -- ledger_valued(fiat, from, to, include_demo): sql/0052's function, digit for digit for every

@@ -97,7 +97,7 @@ describe('demo-trading accounts in the report files', () => {
     expect(new Set(demo.map((r) => r.demo))).toEqual(new Set(['true']));
     expect(new Set(ledger.filter((r) => r.account_uid !== demoUid).map((r) => r.demo))).toEqual(new Set(['false']));
     expect(new Set(demo.map((r) => r.coin)).size).toBeGreaterThan(0);
-    for (const coin of new Set(demo.map((r) => r.coin))) expect(demoCoins.has(coin)).toBe(true);
+    for (const coin of new Set(demo.map((r) => r.coin))) expect(demoCoins.has(String(coin))).toBe(true);
     const valued = await readCsv(path.join(out.outDir, 'valued-ledger.csv'));
     const valuedDemo = valued.filter((r) => r.demo === 'true');
     expect(valuedDemo).toHaveLength(demo.length);
