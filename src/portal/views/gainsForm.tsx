@@ -40,8 +40,8 @@ export function GainsForm(props: { user: PortalUser; accounts: VisibleAccount[];
           <label>File
             <select name="file">{files.map((f) => <option value={f}>{f}{f === 'form-8949.csv' ? ' (US rules)' : ''}</option>)}</select>
           </label>
-          <DemoCheckbox id="gains-include-demo" checked={false} />
         </div>
+        <DemoCheckbox id="gains-include-demo" checked={false} />
         <div class="actions">
           <button type="submit" class="button primary" id="gains-zip">Download gains folder as zip</button>
           <button type="submit" class="button" formaction="/gains/download/file" id="gains-file">Download this file</button>

@@ -128,8 +128,8 @@ export function ReportsPage(props: { user: PortalUser; csrf: string; accounts: V
               {reportFormats.map((f) => <option value={f} selected={f === v.format}>{formatLabels[f]}</option>)}
             </select>
           </label>
-          <DemoCheckbox id="report-include-demo" checked={v.includeDemo} />
         </div>
+        <DemoCheckbox id="report-include-demo" checked={v.includeDemo} />
         <div class="actions">
           <button type="submit" class="button">Preview</button>
           <button type="submit" class="button primary" formaction="/download/file" id="download-file">Download this file</button>
