@@ -1,10 +1,13 @@
 -- cointracker.csv: the 8-column CoinTracker CSV, built from tax_transactions (sql/0014, sql/0020).
 -- Date is UTC, written MM/DD/YYYY HH:MM:SS
 -- (https://support.cointracker.io/hc/en-us/articles/4413071299729-Convert-your-transaction-history-to-CoinTracker-CSV).
--- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account=''):
+-- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account='' -v include_demo=false):
 --   from, to   local dates or timestamps in zone tz; from inclusive, to exclusive
 --   tz         IANA zone the dates are in (UTC, Asia/Tokyo, ...)
 --   account    an account uid, or '' for every account
+--   include_demo  true to include demo-trading (paper) accounts' rows (no Tag and no value column
+--              marks them: CoinTracker's 8 columns have no description);
+--              false (the default of `tradeledger report`) leaves them out (sql/0061)
 -- Columns: Date, Received Quantity, Received Currency, Sent Quantity, Sent Currency, Fee Amount,
 --   Fee Currency, Tag
 -- One file = one CoinTracker wallet covering every exported account and wallet. CoinTracker taxes
@@ -33,6 +36,6 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'MM/DD/YYYY HH24:MI:SS') AS "Date",
             WHEN source = 'margin_records' AND kind IN ('trade_buy', 'trade_sell', 'exchange_in', 'exchange_out') THEN 'margin'
             WHEN kind = 'confiscated' THEN 'lost'
             ELSE '' END AS "Tag"
-FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account')
+FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account', (:'include_demo')::boolean)
 WHERE NOT own_account AND kind NOT IN ('borrow', 'repay')
 ORDER BY ts, account_uid, source, source_id, kind;

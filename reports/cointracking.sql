@@ -1,9 +1,11 @@
 -- cointracking.csv: the CoinTracking CSV import, built from tax_transactions (sql/0014, sql/0020).
 -- Date is UTC, written YYYY-MM-DD HH:MM:SS (choose that format and UTC in the import dialog).
--- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account=''):
+-- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account='' -v include_demo=false):
 --   from, to   local dates or timestamps in zone tz; from inclusive, to exclusive
 --   tz         IANA zone the dates are in (UTC, Asia/Tokyo, ...)
 --   account    an account uid, or '' for every account
+--   include_demo  true to include demo-trading (paper) accounts' rows (valued 0, marked DEMO);
+--              false (the default of `tradeledger report`) leaves them out (sql/0061)
 -- Columns: Type, Buy Amount, Buy Currency, Sell Amount, Sell Currency, Fee, Fee Currency,
 --   Exchange (account and wallet), Trade-Group (wallet), Comment, Date
 -- Every row names its account and wallet in Exchange, so CoinTracking keeps one balance per
@@ -31,8 +33,9 @@ SELECT CASE
        money_text(sent_amount) AS "Sell Amount", sent_coin AS "Sell Currency",
        money_text(fee_amount) AS "Fee", fee_coin AS "Fee Currency",
        account_uid || ' ' || wallet AS "Exchange", wallet AS "Trade-Group",
-       kind || ' ' || source || ':' || source_id || coalesce(' ' || symbol, '')
+       CASE WHEN demo THEN 'DEMO (paper trading) ' ELSE '' END
+         || kind || ' ' || source || ':' || source_id || coalesce(' ' || symbol, '')
          || CASE WHEN own_account THEN ' own-account ' || coalesce(counterparty, '') ELSE '' END AS "Comment",
        to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS "Date"
-FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account')
+FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account', (:'include_demo')::boolean)
 ORDER BY ts, account_uid, source, source_id, kind;

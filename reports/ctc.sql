@@ -5,11 +5,13 @@
 --   Quote Currency, Quote Amount, Fee Currency, Fee Amount, From, To, Blockchain, ID, Description,
 --   Reference Price Per Unit, Reference Price Currency (the template's optional fiat price of one
 --   unit of the Base Currency; blank lets CTC use its market price; see docs/ledger.md [X5]).
--- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account='' -v fiat=USD):
+-- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account='' -v fiat=USD -v include_demo=false):
 --   from, to   local dates or timestamps in zone tz; from inclusive, to exclusive
 --   tz         IANA zone the dates are in (UTC, Asia/Tokyo, ...)
 --   account    an account uid, or '' for every account
 --   fiat       the Reference Price Currency (ISO 4217)
+--   include_demo  true to include demo-trading (paper) accounts' rows (valued 0, marked DEMO);
+--              false (the default of `tradeledger report`) leaves them out (sql/0061)
 -- CTC asks for one CSV per exchange or wallet source; this file is one source covering every
 -- exported account and wallet, so own-account movements (own_account) are left out: both legs
 -- are inside the source and net to zero. A spot fill is a buy (Base = the coin received) or a sell
@@ -50,12 +52,13 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS "Timestamp (UT
        -- margin record and futures bill ids repeat across margin types and product types
        source || ':' || source_id || CASE WHEN source IN ('margin_records', 'futures_bills') THEN '@' || wallet ELSE '' END
          || CASE WHEN kind = 'fee' THEN ':fee:' || coalesce(sent_coin, received_coin) ELSE '' END AS "ID",
-       kind || ' ' || wallet || ' ' || account_uid || coalesce(' ' || symbol, '') AS "Description",
+       CASE WHEN demo THEN 'DEMO (paper trading, no value) ' ELSE '' END
+         || kind || ' ' || wallet || ' ' || account_uid || coalesce(' ' || symbol, '') AS "Description",
        money_text(round(base_price, 10)) AS "Reference Price Per Unit",
        CASE WHEN base_price IS NOT NULL THEN fiat END AS "Reference Price Currency"
 FROM (
   SELECT t.*, rp.fiat, rp.base_price
-  FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account') t
+  FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account', (:'include_demo')::boolean) t
   LEFT JOIN (
     -- The fiat price of each coin of a transaction (ledger_valued, sql/0026-0027), one per coin:
     -- the legs of one coin in one transaction share their price; empty when any is unpriced.
@@ -63,7 +66,7 @@ FROM (
            tax_transaction_kind(v.source, v.kind) AS tx_kind,
            min(v.fiat) AS fiat,
            CASE WHEN bool_and(v.unit_price IS NOT NULL) THEN min(v.unit_price) END AS base_price
-    FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz') v
+    FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', (:'include_demo')::boolean) v
     WHERE (:'account' = '' OR v.account_uid = :'account')
     GROUP BY 1, 2, 3, 4, 5
   ) rp ON rp.account_uid = t.account_uid AND rp.source = t.source AND rp.source_id = t.source_id AND rp.tx_kind = t.kind

@@ -7,7 +7,8 @@
 --   account    an account uid, or '' for every account
 -- Columns: time_utc, time_local, account_uid, product_type, wallet, symbol, coin, business_type,
 --   bill_id, realized_pnl, trading_fee, funding_fee, fee_by_coupon, net (realized_pnl + trading_fee
---   + funding_fee; signed, > 0 in)
+--   + funding_fee; signed, > 0 in),
+--   demo (true: a demo-trading row, sql/0061; kept in every native CSV, left out of tax files)
 SELECT to_char(c_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time_utc,
        to_char(c_time AT TIME ZONE :'tz', 'YYYY-MM-DD HH24:MI:SS.MS') AS time_local,
        account_uid, product_type, futures_wallet(product_type) AS wallet, symbol, coin, business_type, bill_id,
@@ -15,7 +16,8 @@ SELECT to_char(c_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ti
        money_text(coalesce(fee, 0)) AS trading_fee,
        money_text(CASE WHEN kind = 'funding_fee' THEN amount ELSE 0 END) AS funding_fee,
        money_text(fee_by_coupon) AS fee_by_coupon,
-       money_text(CASE WHEN kind IN ('realized_pnl', 'funding_fee') THEN amount ELSE 0 END + coalesce(fee, 0)) AS net
+       money_text(CASE WHEN kind IN ('realized_pnl', 'funding_fee') THEN amount ELSE 0 END + coalesce(fee, 0)) AS net,
+       (account_uid IN (SELECT uid FROM accounts WHERE kind = 'demo') OR futures_wallet(product_type) IN ('susdt_futures', 'scoin_futures', 'susdc_futures'))::text AS demo
 FROM (
   SELECT b.*,
          CASE WHEN business_type LIKE '%settle_fee%' OR business_type LIKE '%funding%' THEN 'funding_fee'

@@ -1,11 +1,13 @@
 -- koinly.csv: the Koinly universal CSV, built from tax_transactions (sql/0014, sql/0020): one row
 -- per transaction, fee folded in where it is one charge. Dates are UTC, as Koinly requires
 -- (https://support.koinly.io/en/articles/9489976-how-to-create-a-custom-csv-file-with-your-data).
--- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account='' -v fiat=USD):
+-- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account='' -v fiat=USD -v include_demo=false):
 --   from, to   local dates or timestamps in zone tz; from inclusive, to exclusive
 --   tz         IANA zone the dates are in (UTC, Asia/Tokyo, ...)
 --   account    an account uid or an imported wallet name, or '' for every account
 --   fiat       the Net Worth currency (ISO 4217)
+--   include_demo  true to include demo-trading (paper) accounts' rows (valued 0, marked DEMO);
+--              false (the default of `tradeledger report`) leaves them out (sql/0061)
 -- Columns: Date (YYYY-MM-DD HH:mm UTC), Sent Amount, Sent Currency, Received Amount,
 --   Received Currency, Fee Amount, Fee Currency, Net Worth Amount, Net Worth Currency, Label,
 --   Description, TxHash
@@ -42,18 +44,19 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"') AS "Date",
             WHEN kind IN ('realized_pnl', 'compensate') THEN 'realized gain'
             WHEN kind = 'confiscated' THEN 'lost'
             ELSE '' END AS "Label",
-       kind || ' ' || wallet || ' ' || account_uid || ' ' || source || ':' || source_id
+       CASE WHEN demo THEN 'DEMO (paper trading, no value) ' ELSE '' END
+         || kind || ' ' || wallet || ' ' || account_uid || ' ' || source || ':' || source_id
          || coalesce(' ' || symbol, '') AS "Description",
        CASE WHEN source IN ('deposits', 'withdrawals', 'imported_transactions') THEN ref END AS "TxHash"
 FROM (
   SELECT t.*, nw.fiat, nw.worth
-  FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account') t
+  FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account', (:'include_demo')::boolean) t
   LEFT JOIN (
     SELECT v.account_uid, v.source, v.source_id,
            tax_transaction_kind(v.source, v.kind) AS tx_kind,
            min(v.fiat) AS fiat,
            CASE WHEN bool_and(v.value IS NOT NULL) THEN max(abs(v.value)) END AS worth
-    FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz') v
+    FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', (:'include_demo')::boolean) v
     WHERE (:'account' = '' OR v.account_uid = :'account')
     GROUP BY 1, 2, 3, 4
   ) nw ON nw.account_uid = t.account_uid AND nw.source = t.source AND nw.source_id = t.source_id AND nw.tx_kind = t.kind

@@ -6,7 +6,8 @@
 --   account    an account uid, or '' for every account
 -- Columns: time_utc, time_local, account_uid, trade_id, order_id, symbol, base, quote, side,
 --   order_type, trade_scope, price, size (base), quote_amount, fees (every coin paid, "0.5 BGB; ..."),
---   fee_payable_in_received_coin, fee_platform_deducted, fee_coupon_covered, fee_format
+--   fee_payable_in_received_coin, fee_platform_deducted, fee_coupon_covered, fee_format,
+--   demo (true: a demo-trading row, sql/0061; kept in every native CSV, left out of tax files)
 SELECT to_char(f.c_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time_utc,
        to_char(f.c_time AT TIME ZONE :'tz', 'YYYY-MM-DD HH24:MI:SS.MS') AS time_local,
        f.account_uid, f.trade_id, f.order_id, f.symbol,
@@ -16,7 +17,8 @@ SELECT to_char(f.c_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS 
        money_text(f.price_avg) AS price, money_text(f.size) AS size, money_text(f.amount) AS quote_amount,
        fe.fees, money_text(fe.payable) AS fee_payable_in_received_coin,
        money_text(fe.platform) AS fee_platform_deducted, money_text(fe.coupon) AS fee_coupon_covered,
-       fe.format AS fee_format
+       fe.format AS fee_format,
+       (f.account_uid IN (SELECT uid FROM accounts WHERE kind = 'demo'))::text AS demo
 FROM spot_fills f
 LEFT JOIN LATERAL (
   SELECT string_agg(money_text(x.paid) || ' ' || x.coin, '; ' ORDER BY x.seq) AS fees,

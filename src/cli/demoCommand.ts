@@ -20,7 +20,7 @@ import { reportFormats } from '../reports/reportFormats.js';
 import { freeFolder } from '../reports/freeFolder.js';
 import { demoGains } from '../gains/demoGains.js';
 
-interface DemoFlags { scale: string; seed: string; rateLimits?: boolean }
+interface DemoFlags { scale: string; seed: string; rateLimits?: boolean; includeDemo?: boolean }
 
 /**
  * `tradeledger demo`: starts the sandbox in-process, syncs every stream of every sandbox account
@@ -36,6 +36,7 @@ export function demoCommand(setExit: (code: number) => void): Command {
     .option('--scale <scale>', 'sandbox data size: tiny, small, medium, ...', 'small')
     .option('--seed <n>', 'sandbox seed', '1')
     .option('--rate-limits', 'run the sandbox and the client at the real rate limits (slower, realistic)')
+    .option('--include-demo', 'put the demo-trading account into the tax files and gains too (valued 0); by default it is left out')
     .action(async (flags: DemoFlags) => {
       const log = (m: string) => process.stderr.write(`tradeledger: ${m}\n`);
       const rateLimit = flags.rateLimits ?? false;
@@ -71,21 +72,27 @@ export function demoCommand(setExit: (code: number) => void): Command {
           const year = String(new Date(sandbox.world.now()).getUTCFullYear());
           const period = reportPeriod({ year, tz: 'UTC' });
           const folders: string[] = [];
+          const includeDemo = flags.includeDemo ?? false;
+          let demoNames: string[] = [];
           // Reports are never overwritten: a second demo writes beside the first one's folders.
           const root = freeFolder(path.join('tradeledger-reports', period.label));
           for (const format of reportFormats) {
-            const { outDir, manifest } = await runReports({ databaseUrl: url, period, format, outDir: path.join(root, format) });
+            const { outDir, manifest } = await runReports({ databaseUrl: url, period, format, outDir: path.join(root, format), includeDemo });
+            demoNames = manifest.demo.accounts.map((a) => a.name);
             const rows = manifest.files.reduce((n, f) => n + f.rows, 0);
             // Short enough not to wrap on an 80-column terminal: the manifest lists the files.
             folders.push(`  ${outDir}  (${manifest.files.length} file${manifest.files.length === 1 ? '' : 's'}, ${rows} rows)`);
           }
-          const gains = await demoGains(url, sandbox.world.now(), root);
+          const gains = await demoGains(url, sandbox.world.now(), root, includeDemo);
           process.stdout.write([
             '',
             `Reports for ${year} (UTC), each folder with its manifest.json:`,
             ...folders,
             'Capital gains of the current tax year (tradeledger gains):',
             ...gains,
+            ...(demoNames.length === 0 ? [] : includeDemo
+              ? [`Demo-trading account ${demoNames.join(', ')}: included on request, valued 0.`]
+              : [`Demo-trading account ${demoNames.join(', ')}: in the native CSVs (demo column),`, '  left out of the tax files and gains (paper money; --include-demo).']),
             '',
             `The data is in ${redactUrl(url)}. Next:`,
             // Each line under 80 columns, so none wraps on a terminal.

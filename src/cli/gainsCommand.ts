@@ -19,6 +19,7 @@ interface GainsFlags {
   force?: boolean;
   lots?: string;
   config?: string;
+  includeDemo?: boolean;
 }
 
 /**
@@ -40,6 +41,7 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
     .option('--lots <file>', 'US only: a CSV naming the acquisition lots of disposals (specific identification; docs/gains.md); others stay FIFO')
     .option('--config <file>', 'US: the config file (or TRADELEDGER_CONFIG) whose accounts say how the broker reported (form1099DA), for the Form 8949 box')
     .option('--force', 'replace files already in the output folder (never through a symlink)')
+    .option('--include-demo', 'include demo-trading (paper) accounts, valued 0 (default: left out; summary.txt names them)')
     .exitOverride()
     .addHelpText('after', '\nExample: tradeledger gains --year 2025 --rules uk --fiat GBP --tz Europe/London')
     .action(async (flags: GainsFlags) => {
@@ -57,11 +59,14 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
       await migrate(url);
       const { outDir, summary } = await runGains({
         databaseUrl: url, rules: flags.rules, year: Number(flags.year), fiat: flags.fiat, tz: zone.tz,
-        account: flags.account ?? '', pools: flags.pools, outDir: flags.out, force: flags.force ?? false, lots: flags.lots, brokerReporting,
+        account: flags.account ?? '', pools: flags.pools, outDir: flags.out, force: flags.force ?? false, lots: flags.lots, brokerReporting, includeDemo: flags.includeDemo ?? false,
         onFile: (f) => process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows\n`),
       });
       const t = summary.total;
       process.stdout.write(`wrote ${outDir} (${summary.period.from} to ${summary.period.to}): ${t.disposals} disposals, gains ${summary.fiat} ${toPenny(t.gains)}, losses ${summary.fiat} ${toPenny(t.losses)}\n`);
+      if (summary.demo.accounts.length > 0 && !summary.demo.included) {
+        process.stderr.write(`note: demo-trading account(s) ${summary.demo.accounts.map((a) => a.name).join(', ')} left out (paper money); --include-demo puts them in\n`);
+      }
       const dq = Object.values(summary.dataQuality).reduce((a, b) => a + b, 0);
       if (dq > 0) process.stderr.write(`note: ${dq} data-quality note(s); see gains-data-quality.csv\n`);
     });

@@ -16,6 +16,7 @@ interface ReportFlags {
   format: ReportFormat;
   out?: string;
   force?: boolean;
+  includeDemo?: boolean;
 }
 
 /**
@@ -36,6 +37,7 @@ export function reportCommand(_setExit: (code: number) => void): Command {
     .addOption(new Option('--format <format>', 'native CSVs, or one file for a tax tool').choices(reportFormats).default('native'))
     .option('--out <dir>', 'output folder (default ./tradeledger-reports/<year or from_to>/<format>; -2, -3, ... beside an existing one)')
     .option('--force', 'replace report files already in the output folder (never through a symlink)')
+    .option('--include-demo', 'put demo-trading (paper) accounts into the tax-tool files, valued 0 (default: left out; native CSVs always keep them, marked)')
     .exitOverride()
     .addHelpText('after', '\nExample: tradeledger report --year 2025 --tz Asia/Tokyo --format koinly\nExisting files are never overwritten without --force. Exit codes: 0 written, 2 bad flags, output folder or account, 4 database problem.')
     .action(async (flags: ReportFlags) => {
@@ -43,12 +45,18 @@ export function reportCommand(_setExit: (code: number) => void): Command {
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
       await migrate(url);
       const { outDir, manifest } = await runReports({
-        databaseUrl: url, period, format: flags.format, account: flags.account ?? '', fiat: flags.fiat, outDir: flags.out, force: flags.force ?? false,
+        databaseUrl: url, period, format: flags.format, account: flags.account ?? '', fiat: flags.fiat, outDir: flags.out, force: flags.force ?? false, includeDemo: flags.includeDemo ?? false,
         onFile: (f) => process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows${f.neutralisedCells ? `  (${f.neutralisedCells} formula-like cells written as text)` : ''}\n`),
       });
       process.stdout.write(`wrote ${outDir} (${manifest.parameters.fromUtc} to ${manifest.parameters.toUtc}, manifest.json)\n`);
       const differences = manifest.reconciliation.unexplained ?? 0;
       if (differences > 0) process.stderr.write(`note: ${differences} balance(s) differ from the exchange's without explanation; \`tradeledger reconcile\` names the record where each parts\n`);
+      if (manifest.demo.accounts.length > 0 && flags.format !== 'native') {
+        const names = manifest.demo.accounts.map((a) => a.name).join(', ');
+        process.stderr.write(manifest.demo.included
+          ? `note: demo-trading account(s) ${names} included on request, valued 0\n`
+          : `note: demo-trading account(s) ${names} left out (paper money); --include-demo puts them in; see manifest.json\n`);
+      }
       if (manifest.gaps.length > 0) process.stderr.write(`note: ${manifest.gaps.length} known history gap(s); listed in manifest.json and data-quality.csv\n`);
     });
 }

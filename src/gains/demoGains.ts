@@ -7,12 +7,13 @@ import { runGains } from './runGains.js';
  * The demo's gains: the current tax year under the UK rules (year from 6 April, in GBP when ECB
  * rates are imported, else in USD) and the US rules (USD). Returns one line per run.
  *
- * Each goes into `<root>/gains-<rules>`, beside the demo's report folders.
+ * Each goes into `<root>/gains-<rules>`, beside the demo's report folders. Demo-trading accounts
+ * are left out unless `includeDemo` (then valued 0), as in `tradeledger gains`.
  *
  * @example
  * const lines = await demoGains(url, Date.now(), 'tradeledger-reports/2026');
  */
-export async function demoGains(databaseUrl: string, now: number, root: string): Promise<string[]> {
+export async function demoGains(databaseUrl: string, now: number, root: string, includeDemo = false): Promise<string[]> {
   const d = new Date(now);
   const year = d.getUTCFullYear();
   const ukYear = d.toISOString().slice(5, 10) >= '04-06' ? year : year - 1;
@@ -22,7 +23,7 @@ export async function demoGains(databaseUrl: string, now: number, root: string):
   const ukFiat = gbp.rowCount ? 'GBP' : 'USD';
   const lines: string[] = [];
   for (const [rules, y, fiat, tz] of [['uk', ukYear, ukFiat, 'Europe/London'], ['us', year, 'USD', 'America/New_York']] as const) {
-    const { outDir, summary } = await runGains({ databaseUrl, rules, year: y, fiat, tz, outDir: path.join(root, `gains-${rules}`) });
+    const { outDir, summary } = await runGains({ databaseUrl, rules, year: y, fiat, tz, outDir: path.join(root, `gains-${rules}`), includeDemo });
     // Two short lines each, so neither wraps on an 80-column terminal.
     lines.push(`  ${outDir}`, `    ${rules.toUpperCase()} from ${summary.period.from.slice(0, 10)}: ${summary.total.disposals} disposals, gains ${toPenny(summary.total.gains)}, losses ${toPenny(summary.total.losses)} ${fiat}`);
   }

@@ -14,6 +14,8 @@ export interface GainsRunKey {
   pools: string;
   from: string;
   to: string;
+  /** Demo-trading rows included (`--include-demo`); a run with them never replaces one without. */
+  includeDemo: boolean;
 }
 
 const BATCH = 2_000;
@@ -34,12 +36,12 @@ export class GainsStore {
   private constructor(private readonly client: pg.ClientBase, readonly runId: string) {}
 
   static async open(client: pg.ClientBase, key: GainsRunKey): Promise<GainsStore> {
-    await client.query('DELETE FROM gains_runs WHERE rules = $1 AND tax_year = $2 AND fiat = $3 AND tz = $4 AND account = $5 AND pools = $6',
-      [key.rules, key.taxYear, key.fiat, key.tz, key.account, key.pools]);
+    await client.query('DELETE FROM gains_runs WHERE rules = $1 AND tax_year = $2 AND fiat = $3 AND tz = $4 AND account = $5 AND pools = $6 AND include_demo = $7',
+      [key.rules, key.taxYear, key.fiat, key.tz, key.account, key.pools, key.includeDemo]);
     const { rows } = await client.query<{ run_id: string }>(
-      `INSERT INTO gains_runs (rules, tax_year, fiat, tz, account, pools, period_from, period_to)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING run_id::text`,
-      [key.rules, key.taxYear, key.fiat, key.tz, key.account, key.pools, key.from, key.to]);
+      `INSERT INTO gains_runs (rules, tax_year, fiat, tz, account, pools, period_from, period_to, include_demo)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING run_id::text`,
+      [key.rules, key.taxYear, key.fiat, key.tz, key.account, key.pools, key.from, key.to, key.includeDemo]);
     return new GainsStore(client, rows[0]!.run_id);
   }
 

@@ -90,6 +90,11 @@ export function gainsSummaryText(s: GainsSummary): string {
     lines.push('', 'Data quality (gains-data-quality.csv):');
     for (const [k, v] of Object.entries(s.dataQuality)) lines.push(`  ${k.padEnd(24)} ${v}`);
   }
+  if (s.demo.accounts.length > 0) {
+    lines.push('', s.demo.included ? 'Demo-trading (paper) accounts, included on request (--include-demo):' : 'Left out: demo-trading (paper) accounts (--include-demo puts them in):');
+    for (const a of s.demo.accounts) lines.push(`  ${a.name} (${a.account}): ${a.reason}`);
+    lines.push(`  ${s.demo.treatment}`);
+  }
   lines.push('', 'Fiat figures here are rounded to the penny (SA108 boxes to whole pounds, as stated); summary.json holds them exactly, gains.csv to 2 decimals.');
   return `${lines.join('\n')}\n`;
 }

@@ -23,6 +23,7 @@ import { gainsSummaryText } from './gainsSummaryText.js';
 import { readLotSelections } from './lotSelections.js';
 import type { BrokerReporting } from './brokerReporting.js';
 import { freeFolder } from '../reports/freeFolder.js';
+import { demoTreatment, readDemoAccounts } from '../reports/demoAccounts.js';
 
 /** Options of {@link runGains}. */
 export interface RunGainsOptions {
@@ -48,6 +49,11 @@ export interface RunGainsOptions {
    * the box follows it (reports/gains-form-8949.sql). Absent: 'none' (box I/L, C/F before 2025).
    */
   brokerReporting?: Record<string, BrokerReporting>;
+  /**
+   * Include demo-trading (paper) accounts' rows (`--include-demo`), valued 0. Default false: they
+   * are left out, and summary.json / summary.txt / manifest.json name them and say why.
+   */
+  includeDemo?: boolean;
   onFile?: (file: ManifestFile) => void;
 }
 
@@ -75,6 +81,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
   const rules = ruleSet(options.rules);
   const fiat = options.fiat.toUpperCase();
   const account = options.account ?? '';
+  const includeDemo = options.includeDemo ?? false;
   const pools = options.rules === 'uk' || options.rules === 'us' || options.rules === 'ca' ? 'rules' : (options.pools ?? 'universal');
   const { from, to } = rules.taxYear(options.year);
   const readTo = addDays(to, rules.lookaheadDays);
@@ -98,7 +105,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     await writer.query('BEGIN');
     const store = await GainsStore.open(writer, {
-      rules: options.rules, taxYear: options.year, fiat, tz: options.tz, account, pools, from, to,
+      rules: options.rules, taxYear: options.year, fiat, tz: options.tz, account, pools, from, to, includeDemo,
     });
     const matcher = rules.matcher(pools === 'wallet' ? 'wallet' : 'universal', selections);
     const summary = new GainsSummaryBuilder(options.rules);
@@ -120,14 +127,14 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
              SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigint::text AS ms,
                     to_char(v.ts AT TIME ZONE $2, 'YYYY-MM-DD') AS day, v.amount::text AS amount, v.kind, v.source,
                     v.source_id, v.leg, v.counterparty, v.order_id, v.value::text AS value, v.price_source, it.label
-             FROM ledger_valued($1, '-infinity', $4::timestamp AT TIME ZONE $2) v
+             FROM ledger_valued($1, '-infinity', $4::timestamp AT TIME ZONE $2, $5::boolean) v
              LEFT JOIN imported_transactions it ON v.source = 'imported_transactions' AND it.source_id = v.source_id
              WHERE ($3 = '' OR v.account_uid = $3
                     -- an imported opening balance (sql/0062) belongs to the account it opens
                     OR (v.source = 'imported_transactions' AND v.order_id LIKE 'opening-balance:' || $3 || ':%'))
                AND v.ts < ($4::timestamp AT TIME ZONE $2)
              ORDER BY v.ts, v.source, v.source_id, v.leg`,
-      values: [fiat, options.tz, account, readTo],
+      values: [fiat, options.tz, account, readTo, includeDemo],
     }).catch((err: unknown) => {
       throw new TradeledgerError('GAINS_QUERY_FAILED', `reading the valued ledger failed: ${err instanceof Error ? err.message : String(err)}`, {
         kind: 'database', cause: err, hint: 'Run `tradeledger db migrate`; if it persists, run SELECT * FROM ledger_valued(\'GBP\') LIMIT 1 in psql.',
@@ -163,6 +170,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     }
     await flush();
     await take(matcher.finish());
+    const demoAccounts = await readDemoAccounts(reader, account);
     await reader.query('COMMIT');
     // A selection no disposal took (a later year's, or a mistyped id) is said, not silently dropped.
     for (const e of selections?.unused() ?? []) {
@@ -183,6 +191,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     }
     const result = summary.result({
       taxYear: options.year, from, to, tz: options.tz, fiat, income, dataQuality: problems,
+      demo: { included: includeDemo, treatment: demoTreatment('gains', includeDemo), accounts: demoAccounts },
       holdings: [...held].sort(([a], [b]) => a.localeCompare(b)).map(([asset, x]) => ({ asset, quantity: x.quantity.toFixed(), cost: x.cost.toFixed() })),
     });
 
@@ -229,8 +238,8 @@ async function writeFiles(client: pg.Client, runId: string, options: RunGainsOpt
   }
   const manifest = {
     generatedAt: new Date().toISOString(),
-    parameters: { rules: options.rules, year: options.year, fiat: summary.fiat, tz: options.tz, account: options.account ?? '', from: summary.period.from, to: summary.period.to },
-    runId, files,
+    parameters: { rules: options.rules, year: options.year, fiat: summary.fiat, tz: options.tz, account: options.account ?? '', includeDemo: summary.demo.included, from: summary.period.from, to: summary.period.to },
+    runId, files, demo: summary.demo,
   };
   await writeFile(output.temporary('manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
   return files;

@@ -11,6 +11,7 @@ import { ruleSet, ruleSetNames } from '../gains/ruleSets.js';
 import type { RuleSetName } from '../gains/ruleSets.js';
 import { defaultReportsDir } from '../reports/runReports.js';
 import type { PreparedDownload } from './reportDownload.js';
+import { checkboxOn } from './reportRequest.js';
 
 /** A gains report as the portal's form asks for it, checked with the CLI's rules. */
 export interface GainsRequest {
@@ -24,6 +25,8 @@ export interface GainsRequest {
   pools: 'universal' | 'wallet';
   /** One of {@link gainsFiles}, for a single-file download. */
   file: string;
+  /** Demo-trading accounts included, valued 0 (`gains --include-demo`; the form's checkbox). */
+  includeDemo: boolean;
 }
 
 /**
@@ -40,7 +43,7 @@ const bad = (message: string, hint: string) => new TradeledgerError('GAINS_BAD_F
 
 /**
  * Reads and checks the gains form's fields (`rules`, `year`, `fiat`, `tz`, `account`, `pools`,
- * `file`) with the messages `tradeledger gains` gives for the same mistakes.
+ * `file`, `include_demo`) with the messages `tradeledger gains` gives for the same mistakes.
  *
  * @example
  * gainsRequest({ rules: 'uk', year: '2025', fiat: 'gbp', tz: 'Europe/London', account: '1000000001' });
@@ -58,7 +61,7 @@ export function gainsRequest(query: Record<string, string | undefined>): GainsRe
   const files = gainsFiles(rules as RuleSetName);
   const file = query.file || files[0]!;
   if (!files.includes(file)) throw bad(`the ${rules} gains folder has no file "${file}"`, `Pick one of ${files.join(', ')}.`);
-  return { rules: rules as RuleSetName, year: Number(year), fiat: fiat.toUpperCase(), tz: query.tz || portalZone(rules as RuleSetName), account: query.account ?? '', pools, file };
+  return { rules: rules as RuleSetName, year: Number(year), fiat: fiat.toUpperCase(), tz: query.tz || portalZone(rules as RuleSetName), account: query.account ?? '', pools, file, includeDemo: checkboxOn(query.include_demo) };
 }
 
 /**
@@ -90,7 +93,7 @@ async function runInto(databaseUrl: string, request: GainsRequest, reportsDir: s
   try {
     await runGains({
       databaseUrl, rules: request.rules, year: request.year, fiat: request.fiat, tz: request.tz, account: request.account,
-      pools: request.pools, outDir: folder, reportsDir,
+      pools: request.pools, includeDemo: request.includeDemo, outDir: folder, reportsDir,
     });
   } catch (err) {
     await remove();

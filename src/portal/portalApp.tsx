@@ -27,7 +27,7 @@ import type { PortalUser } from './portalUser.js';
 import { prepareCsv, prepareZip } from './reportDownload.js';
 import type { PreparedDownload } from './reportDownload.js';
 import { reportPreview } from './reportPreview.js';
-import { reportRequest } from './reportRequest.js';
+import { checkboxOn, reportRequest } from './reportRequest.js';
 import type { ReportRequest } from './reportRequest.js';
 import { clientAddress, publicOrigin, sameOrigin } from './requestContext.js';
 import { securityHeaders } from './securityHeaders.js';
@@ -258,11 +258,11 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     return {
       account: q.account ?? (user.role === 'admin' ? '' : accounts[0]?.uid ?? ''),
       period: q.period === 'range' ? 'range' : 'year', year, from: q.from ?? `${year}-01-01`, to: q.to ?? `${Number(year) + 1}-01-01`,
-      tz: q.tz ?? 'UTC', format, file: q.file ?? '', fiat: q.fiat ?? 'USD',
+      tz: q.tz ?? 'UTC', format, file: q.file ?? '', fiat: q.fiat ?? 'USD', includeDemo: checkboxOn(q.include_demo),
     };
   };
   const toRequest = (v: ReportFormValues): ReportRequest => reportRequest({
-    period: v.period, year: v.period === 'year' ? v.year : undefined, from: v.from, to: v.to, tz: v.tz, format: v.format, account: v.account, file: v.file || undefined, fiat: v.fiat,
+    period: v.period, year: v.period === 'year' ? v.year : undefined, from: v.from, to: v.to, tz: v.tz, format: v.format, account: v.account, file: v.file || undefined, fiat: v.fiat, include_demo: v.includeDemo ? '1' : undefined,
   });
   const previewOf = async (v: ReportFormValues): Promise<PreviewState> => {
     try {

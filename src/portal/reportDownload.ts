@@ -52,7 +52,7 @@ async function firstBytes(file: string, written: Promise<unknown>): Promise<void
  * const csv = await prepareCsv(url, request); csv.stream.pipe(res); await csv.written; await csv.remove();
  */
 export async function prepareCsv(databaseUrl: string, request: ReportRequest, reportsDir = defaultReportsDir): Promise<PreparedDownload> {
-  const { period, account, format, file, fiat } = request;
+  const { period, account, format, file, fiat, includeDemo } = request;
   const sql = await readFile(path.join(reportsDir, `${queryOf(format, file)}.sql`), 'utf8');
   const tmp = await scratch();
   // Not created here: the runner creates it (it may refuse to overwrite), and followFile waits for it.
@@ -63,7 +63,7 @@ export async function prepareCsv(databaseUrl: string, request: ReportRequest, re
     try {
       await client.connect();
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const result = await streamQueryToCsv(client, bindNamedParameters(sql, { from: period.from, to: period.to, tz: period.tz, account, fiat }), target);
+      const result = await streamQueryToCsv(client, bindNamedParameters(sql, { from: period.from, to: period.to, tz: period.tz, account, fiat, include_demo: String(includeDemo) }), target);
       await client.query('COMMIT');
       return { sha256: result.sha256 };
     } finally {
@@ -89,7 +89,7 @@ export async function prepareCsv(databaseUrl: string, request: ReportRequest, re
  * const zip = await prepareZip(url, request); zip.stream.pipe(res);
  */
 export async function prepareZip(databaseUrl: string, request: ReportRequest, reportsDir = defaultReportsDir): Promise<PreparedDownload> {
-  const { period, account, format, fiat } = request;
+  const { period, account, format, fiat, includeDemo } = request;
   const tmp = await scratch();
   const folder = path.join(tmp.dir, period.label, format);
   const names = reportFiles(format).map((f) => f.file);
@@ -104,7 +104,7 @@ export async function prepareZip(databaseUrl: string, request: ReportRequest, re
     settle.set(name, { resolve, reject, done, writing: deferred<string>() });
   }
   const written = runReports({
-    databaseUrl, period, format, account, fiat, outDir: folder, reportsDir,
+    databaseUrl, period, format, account, fiat, includeDemo, outDir: folder, reportsDir,
     onFileStart: (name, temporaryPath) => settle.get(name)?.writing.resolve(temporaryPath),
     onFile: (f) => settle.get(f.file)?.resolve(),
   })

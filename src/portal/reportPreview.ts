@@ -51,13 +51,13 @@ function plusMinutes(date: string, minutes: number): string {
 export async function reportPreview(pool: pg.Pool, request: ReportRequest, limit: number, reportsDir = defaultReportsDir): Promise<ReportPreview> {
   const query = queryOf(request.format, request.file);
   const sql = await readFile(path.join(reportsDir, `${query}.sql`), 'utf8');
-  const { period, account, fiat } = request;
+  const { period, account, fiat, includeDemo } = request;
   const whole = `${period.to} 00:00:00`;
   const ends = timeOrdered.has(query)
     ? [...windowMinutes.map((m) => plusMinutes(period.from, m)).filter((end) => end < whole), period.to]
     : [period.to];
   for (const to of ends) {
-    const bound = bindNamedParameters(sql, { from: period.from, to, tz: period.tz, account, fiat });
+    const bound = bindNamedParameters(sql, { from: period.from, to, tz: period.tz, account, fiat, include_demo: String(includeDemo) });
     const result = await pool.query({
       text: `SELECT * FROM (\n${bound.text}\n) AS report LIMIT ${limit + 1}`, values: bound.values, rowMode: 'array', types: asText,
     });

@@ -14,11 +14,13 @@ export interface ReportRequest {
   file: string;
   /** The currency of valued-ledger.csv, Koinly's Net Worth and data-quality's unpriced rows (`report --fiat`, default USD). */
   fiat: string;
+  /** Demo-trading accounts in the tax-tool files (`report --include-demo`; the form's checkbox `include_demo`). */
+  includeDemo: boolean;
 }
 
 /**
  * Reads and checks a report form's fields (`period=year&year=2025` or `period=range&from=..&to=..`,
- * `tz`, `format`, `account`, `file`, `fiat`) with the CLI's own rules, so a bad field gets the CLI's message.
+ * `tz`, `format`, `account`, `file`, `fiat`, `include_demo`) with the CLI's own rules, so a bad field gets the CLI's message.
  *
  * @example
  * reportRequest({ year: '2025', tz: 'UTC', format: 'koinly', account: '1000000001' });
@@ -41,7 +43,7 @@ export function reportRequest(query: Record<string, string | undefined>): Report
   if (!/^[A-Z]{3}$/.test(fiat)) {
     throw new TradeledgerError('REPORT_BAD_FLAG', `fiat "${query.fiat}" is not a currency code`, { kind: 'config', hint: 'Use a three-letter code such as USD, EUR or GBP (other than USD needs `tradeledger import fx`).' });
   }
-  return { period, format, account: query.account ?? '', file, fiat };
+  return { period, format, account: query.account ?? '', file, fiat, includeDemo: checkboxOn(query.include_demo) };
 }
 
 /**
@@ -52,4 +54,15 @@ export function reportRequest(query: Record<string, string | undefined>): Report
  */
 export function queryOf(format: ReportFormat, file: string): string {
   return reportFiles(format).find((f) => f.file === file)!.query;
+}
+
+/**
+ * Whether a form's checkbox was ticked: a browser sends its value ('1' on our forms, 'on' by
+ * default) only when it is; absent, empty, '0' and 'false' are not ticked.
+ *
+ * @example
+ * checkboxOn('1'); // true
+ */
+export function checkboxOn(value: string | undefined): boolean {
+  return value !== undefined && !['', '0', 'false', 'off'].includes(value.toLowerCase());
 }

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { ReportPeriod } from './reportPeriod.js';
 import type { ReportFormat } from './reportFormats.js';
 import type { FormatCoverage } from './formatCoverage.js';
+import type { DemoNote } from './demoAccounts.js';
 
 /** One written CSV, as listed in the manifest. */
 export interface ManifestFile {
@@ -30,6 +31,8 @@ export interface ReportManifest {
     account: string;
     /** The fiat currency of valued-ledger.csv and the tax tools' value columns. */
     fiat: string;
+    /** Demo-trading rows asked for in the tax-tool files (`--include-demo`). */
+    includeDemo: boolean;
     /** The period's bounds as instants, from inclusive, to exclusive. */
     fromUtc: string;
     toUtc: string;
@@ -37,6 +40,8 @@ export interface ReportManifest {
   files: ManifestFile[];
   /** Which accounts and wallets the files cover, and how own-account movements were written. */
   coverage: FormatCoverage;
+  /** The demo-trading (paper) accounts, why each is one, and what this format did with their rows. */
+  demo: DemoNote;
   /** Each stream's sync watermark: everything before it had been read when the report ran. */
   watermarks: { account: string; stream: string; partition: string; watermark: string | null; status: string; updatedAt: string }[];
   /** History the exchange would not serve (history_gaps). */

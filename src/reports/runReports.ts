@@ -15,6 +15,7 @@ import { reportOutput } from './reportOutput.js';
 import type { ReportOutput } from './reportOutput.js';
 import { checkReportAccount } from './checkReportAccount.js';
 import { formatCoverage } from './formatCoverage.js';
+import { demoTreatment, readDemoAccounts } from './demoAccounts.js';
 import type { ManifestFile, ReportManifest } from './reportManifest.js';
 
 /** The project's reports/ folder of queries. */
@@ -38,6 +39,11 @@ export interface RunReportsOptions {
   reportsDir?: string;
   /** Replace files already in the output folder (default: refuse, naming them). */
   force?: boolean;
+  /**
+   * Put demo-trading (paper) accounts' rows into the tax-tool files (`--include-demo`), valued 0.
+   * Default false: they are left out, and the manifest names them. Native CSVs always keep them, marked.
+   */
+  includeDemo?: boolean;
   /**
    * Called as each file (manifest.json last) starts, with the temporary path it is being written
    * to until the run commits and renames it: a caller can stream it while it grows (the portal's zip).
@@ -77,7 +83,8 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
       kind: 'config', hint: 'Use an ISO 4217 code: USD, EUR, GBP, JPY ... (values other than USD need `tradeledger import fx`).',
     });
   }
-  const params = { from: period.from, to: period.to, tz: period.tz, account, fiat };
+  const includeDemo = options.includeDemo ?? false;
+  const params = { from: period.from, to: period.to, tz: period.tz, account, fiat, include_demo: String(includeDemo) };
   const files = reportFiles(format);
 
   const client = new pg.Client({ connectionString: options.databaseUrl, application_name: 'tradeledger report' });
@@ -108,13 +115,15 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
       options.onFile?.(entry);
     }
     const facts = await manifestFacts(client, account);
-    const coverage = await formatCoverage(client, format, { ...bounds, account });
+    const coverage = await formatCoverage(client, format, { ...bounds, account, includeDemo: includeDemo || format === 'native' });
+    const demo = { included: includeDemo, treatment: demoTreatment(format, includeDemo), accounts: await readDemoAccounts(client, account) };
     await client.query('COMMIT');
     const manifest: ReportManifest = {
       generatedAt: new Date().toISOString(),
-      parameters: { format, from: period.from, to: period.to, tz: period.tz, account, fiat, ...bounds },
+      parameters: { format, from: period.from, to: period.to, tz: period.tz, account, fiat, includeDemo, ...bounds },
       files: written,
       coverage,
+      demo,
       ...facts,
     };
     options.onFileStart?.('manifest.json', output.temporary('manifest.json'));

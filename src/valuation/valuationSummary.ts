@@ -12,14 +12,15 @@ export interface ValuationSummary {
 
 /**
  * Values every ledger row in `fiat` and counts the rules used: the demo's closing line, and a
- * quick check that nothing is left unpriced.
+ * quick check that nothing is left unpriced. Demo-trading rows are counted too, under their own
+ * rule `demo` (valued 0, sql/0061), so the count is the whole ledger's.
  *
  * @example
  * const s = await valuationSummary(db, 'USD'); // s.bySource.unpriced === 0
  */
 export async function valuationSummary(db: Kysely<any>, fiat: string): Promise<ValuationSummary> {
   const { rows } = await sql<{ price_source: PriceSource; basis: string | null; n: string }>`
-    SELECT price_source, stablecoin_basis AS basis, count(*) AS n FROM ledger_valued(${fiat}) GROUP BY 1, 2`.execute(db);
+    SELECT price_source, stablecoin_basis AS basis, count(*) AS n FROM ledger_valued(${fiat}, '-infinity', 'infinity', true) GROUP BY 1, 2`.execute(db);
   const bySource = Object.fromEntries(priceSources.map((s) => [s, 0])) as Record<PriceSource, number>;
   const stablecoinBasis = { market: 0, par: 0 };
   for (const r of rows) {

@@ -67,6 +67,10 @@ describe('tradeledger demo on a 24-line terminal', () => {
       at += 2;
     }
     if (visible[at + 1]?.startsWith('  (UK values in USD')) at += 1;
+    // The demo-trading account (issue 20): kept in the native CSVs, left out of the tax files and gains.
+    expect(visible[at + 1]).toBe('Demo-trading account demo: in the native CSVs (demo column),');
+    expect(visible[at + 2]).toBe('  left out of the tax files and gains (paper money; --include-demo).');
+    at += 2;
     // Nothing after it but blank lines: no redraw painted over it.
     const rest = visible.slice(at + 1);
     // The address of the test database (its password, if any, hidden).

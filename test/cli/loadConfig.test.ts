@@ -99,6 +99,14 @@ describe('loadConfig', () => {
     expect(e.message.includes('MainPass123') || String(e.hint).includes('MainPass123')).toBe(false);
   });
 
+  it('refuses a demo account that has a live account\'s UID (its paper rows would mix with real ones)', () => {
+    const shared = { ...valid, accounts: [valid.accounts[0], { ...valid.accounts[1], uid: '1001' }] };
+    const path = file('demo-shared-uid.json', shared);
+    const e = configFailure(() => loadConfig({ config: path }, env));
+    expect(e.message).toBe(`${path}: accounts (paper): the demo account "paper" has the UID of the live account "main" (1001)`);
+    expect(e.hint).toContain('remove "uid" from the demo account');
+  });
+
   it('names an unknown --account and lists the known ones', () => {
     const e = configFailure(() => loadConfig({ config: file('ok4.json', valid), account: ['nobody'] }, env));
     expect(e.message).toContain('--account');

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { canadaMatcher } from '../../src/gains/canadaMatcher.js';
 import { GainsSummaryBuilder } from '../../src/gains/gainsSummary.js';
 import { buy, run, sell } from './events.js';
+import type { DemoNote } from '../../src/reports/demoAccounts.js';
+
+const noDemo: DemoNote = { included: false, treatment: '', accounts: [] };
 
 // Income Tax Act (Canada) s. 54, "superficial loss": "the taxpayer's loss from the disposition of
 // a particular property where (a) during the period that begins 30 days before and ends 30 days
@@ -73,7 +76,7 @@ describe('Canada: superficial losses (ITA s. 54, 40(2)(g)(i), 53(1)(f))', () => 
       sell('2024-05-01', 'B', '10', '500'),
       buy('2024-05-15', 'B', '10', '600'), // the loss of 500 is denied
     ])) b.add(x, 'acb');
-    const s = b.result({ taxYear: 2024, from: '2024-01-01', to: '2025-01-01', tz: 'America/Toronto', fiat: 'CAD', income: new Map(), holdings: [], dataQuality: {} });
+    const s = b.result({ taxYear: 2024, from: '2024-01-01', to: '2025-01-01', tz: 'America/Toronto', fiat: 'CAD', income: new Map(), holdings: [], dataQuality: {}, demo: noDemo });
     expect(s.schedule3).toMatchObject({ proceeds: '1400', adjustedCostBase: '1500', gains: '400', losses: '0', superficialLossesDenied: '500', net: '400', inclusionRate: '0.5', taxableCapitalGain: '200' });
   });
 });

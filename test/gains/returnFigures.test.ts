@@ -7,6 +7,9 @@ import { ruleSet } from '../../src/gains/ruleSets.js';
 import type { RuleSetName } from '../../src/gains/ruleSets.js';
 import { australianNetCapitalGain, canadaTaxableCapitalGain, wholePounds } from '../../src/gains/returnFigures.js';
 import { buy, run, sell } from './events.js';
+import type { DemoNote } from '../../src/reports/demoAccounts.js';
+
+const noDemo: DemoNote = { included: false, treatment: '', accounts: [] };
 
 const d = (x: string) => new GainsDecimal(x);
 
@@ -21,7 +24,7 @@ function summarise(rules: RuleSetName, year: number, events: GainsEvent[], match
   const { from, to } = rs.taxYear(year);
   const builder = new GainsSummaryBuilder(rules);
   for (const m of run(matcher, events)) if (m.disposedDay >= from && m.disposedDay < to) builder.add(m, rs.classify(m));
-  return builder.result({ taxYear: year, from, to, tz: 'Europe/London', fiat: 'GBP', income: new Map(), holdings: [], dataQuality: {} });
+  return builder.result({ taxYear: year, from, to, tz: 'Europe/London', fiat: 'GBP', income: new Map(), holdings: [], dataQuality: {}, demo: noDemo });
 }
 
 describe('UK SA108: gross proceeds, costs of disposal among the allowable costs (HMRC HS284 Example 3)', () => {

@@ -185,3 +185,74 @@ describe('gains reports', () => {
     await page.close();
   });
 });
+
+describe('demo-trading accounts on the report and gains forms (issue 20 item 1)', () => {
+  const demoUid = async (): Promise<string> => (await f.pool.query(`SELECT uid FROM accounts WHERE kind = 'demo'`)).rows[0].uid;
+  const download = async (page: Page, button: string): Promise<string> => {
+    const [d] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+    return (await readFile((await d.path())!)).toString('utf8');
+  };
+
+  it('the report form leaves the demo account out of a tax file unless "Include demo-trading accounts" is ticked', async () => {
+    const uid = await demoUid();
+    const year = String(new Date(f.sandbox.world.now()).getUTCFullYear() - 1);
+    const page = await b.context.newPage();
+    await signIn(page, f.admin);
+    await page.goto(`${f.portal.url}/reports?account=&format=koinly&period=year&year=${year}&tz=UTC`);
+    expect(await page.isChecked('#report-include-demo')).toBe(false);
+    expect(await page.textContent('label[for=report-include-demo]')).toContain('Include demo-trading (paper) accounts');
+    await page.screenshot({ path: path.join(artifacts, 'reports-demo-option.png'), fullPage: true });
+    const without = await download(page, '#download-file');
+    expect(without.split('\n').length).toBeGreaterThan(100);
+    expect(without).not.toContain(uid);
+    expect(without).not.toContain('DEMO');
+
+    await page.check('#report-include-demo');
+    const withDemo = await download(page, '#download-file');
+    const demoLines = withDemo.split('\n').filter((l) => l.includes(uid));
+    expect(demoLines.length).toBeGreaterThan(20);
+    // Valued 0 (Net Worth "0" in USD), marked DEMO in the description.
+    for (const line of demoLines) expect(line).toMatch(/,0,USD,.*"?DEMO \(paper trading/);
+    // The zip's manifest says what was done and names the account.
+    const [zip] = await Promise.all([page.waitForEvent('download'), page.click('#download-zip')]);
+    const zipPath = path.join(b.scratch, 'koinly-demo.zip');
+    await zip.saveAs(zipPath);
+    const unpacked = path.join(b.scratch, 'koinly-demo');
+    execFileSync('unzip', ['-q', '-o', zipPath, '-d', unpacked]);
+    const manifest = JSON.parse(await readFile(path.join(unpacked, year, 'koinly', 'manifest.json'), 'utf8'));
+    expect(manifest.parameters.includeDemo).toBe(true);
+    expect(manifest.demo.accounts.map((a: { account: string }) => a.account)).toEqual([uid]);
+    await page.close();
+  });
+
+  it('the gains form leaves the demo account out (the summary names it) unless ticked; ticked, Form 8949 has its rows at 0', async () => {
+    const uid = await demoUid();
+    const year = String(new Date(f.sandbox.world.now()).getUTCFullYear() - 1);
+    const page = await b.context.newPage();
+    await signIn(page, f.admin);
+    await page.goto(`${f.portal.url}/reports?account=&year=${year}`);
+    expect(await page.isChecked('#gains-include-demo')).toBe(false);
+    await page.selectOption('#gains-form select[name=rules]', 'us');
+    await page.fill('#gains-form input[name=year]', year);
+    await page.fill('#gains-form input[name=tz]', 'UTC');
+    await page.keyboard.press('Escape');
+    await page.selectOption('#gains-form select[name=file]', 'summary.json');
+    const summary = JSON.parse(await download(page, '#gains-file'));
+    expect(summary.demo.included).toBe(false);
+    expect(summary.demo.accounts).toEqual([{ account: uid, name: 'demo', reason: expect.stringContaining('demo-trading (paper) account') }]);
+    await page.selectOption('#gains-form select[name=file]', 'form-8949.csv');
+    const form = await download(page, '#gains-file');
+    expect(form).not.toContain(uid);
+
+    await page.check('#gains-include-demo');
+    await page.screenshot({ path: path.join(artifacts, 'reports-gains-demo-option.png'), fullPage: true });
+    const formWithDemo = await download(page, '#gains-file');
+    const demoLines = formWithDemo.split('\n').filter((l) => l.includes(uid));
+    expect(demoLines.length).toBeGreaterThan(0);
+    // proceeds, cost and gain 0.00 (columns 6, 7 and 10 of form-8949.csv)
+    for (const line of demoLines) expect(line).toMatch(/,0\.00,0\.00,[^,]*,[^,]*,0\.00,/);
+    await page.selectOption('#gains-form select[name=file]', 'summary.json');
+    expect(JSON.parse(await download(page, '#gains-file')).demo.included).toBe(true);
+    await page.close();
+  });
+});

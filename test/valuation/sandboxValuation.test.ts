@@ -24,13 +24,18 @@ function ecbFile(fromMs: number, toMs: number): string {
   return `${lines.join('\n')}\n`;
 }
 
+// ledger_valued leaves the demo-trading account's rows out by default (sql/0061), so the rows it
+// values are the ledger's other rows; with include_demo it gives all of them, the demo ones at 0.
 let ledgerRows = 0;
+let allLedgerRows = 0;
 beforeAll(async () => {
   const r = await runSync(testSyncOptions(env.sandbox, env.fresh.db));
   expect(r.errors).toEqual([]);
   expect(r.counts[Object.keys(r.counts).find((k) => k.endsWith('/prices/all'))!]!.inserted).toBeGreaterThan(0);
-  const { rows } = await sql<{ n: string; first: Date }>`SELECT count(*) AS n, min(ts) AS first FROM ledger`.execute(env.fresh.db);
+  const { rows } = await sql<{ n: string; all: string; first: Date }>`SELECT count(*) FILTER (WHERE NOT demo) AS n, count(*) AS all, min(ts) AS first FROM ledger`.execute(env.fresh.db);
   ledgerRows = Number(rows[0]!.n);
+  allLedgerRows = Number(rows[0]!.all);
+  expect(allLedgerRows).toBeGreaterThan(ledgerRows);
   const imported = await importFx(env.fresh.db, memoryFile('eurofxref-hist.csv', ecbFile(rows[0]!.first.getTime(), env.sandbox.world.now())));
   expect(imported.inserted).toBeGreaterThan(0);
 }, 300_000);
@@ -42,6 +47,9 @@ describe('a sandbox sync plus import fx values every ledger row', () => {
     const by = Object.fromEntries(rows.map((r) => [r.price_source, Number(r.n)]));
     expect(by.unpriced ?? 0).toBe(0);
     expect(rows.reduce((n, r) => n + Number(r.valued), 0)).toBe(ledgerRows);
+    const withDemo = await sql<{ n: string; demo: string }>`
+      SELECT count(value) AS n, count(*) FILTER (WHERE price_source = 'demo' AND value = 0) AS demo FROM ledger_valued(${fiat}, '-infinity', 'infinity', true)`.execute(env.fresh.db);
+    expect(withDemo.rows[0]).toEqual({ n: String(allLedgerRows), demo: String(allLedgerRows - ledgerRows) });
     // The sandbox's history exercises the exchange's own rules.
     expect(by.candle).toBeGreaterThan(0);
     expect(by.stablecoin_quote).toBeGreaterThan(0);

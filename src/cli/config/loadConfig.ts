@@ -160,6 +160,12 @@ function fileAccounts(file: ConfigFile, env: NodeJS.ProcessEnv, source: string):
     names.add(a.name);
     void i;
   }
+  // A demo key's rows are told from real ones by their account (accounts.kind = 'demo', sql/0061):
+  // under a live account's UID they would mix with its real rows.
+  for (const d of out.filter((a) => a.kind === 'demo' && a.uid !== undefined)) {
+    const live = out.find((a) => a.kind !== 'demo' && a.uid === d.uid);
+    if (live) throw configError(source, `accounts (${d.name})`, `the demo account "${d.name}" has the UID of the live account "${live.name}" (${d.uid})`, `remove "uid" from the demo account: its rows are then kept apart from the live account's, and left out of tax reports`);
+  }
   return out;
 }
 

@@ -4,6 +4,7 @@ import type { PortalUser } from '../portalUser.js';
 import type { VisibleAccount } from '../accountAccess.js';
 import { ruleSet, ruleSetNames } from '../../gains/ruleSets.js';
 import { gainsFiles } from '../gainsDownload.js';
+import { DemoCheckbox } from './demoCheckbox.js';
 
 /**
  * The gains section of the report page: rules, tax year, fiat and time zone for one of the
@@ -40,6 +41,7 @@ export function GainsForm(props: { user: PortalUser; accounts: VisibleAccount[];
             <select name="file">{files.map((f) => <option value={f}>{f}{f === 'form-8949.csv' ? ' (US rules)' : ''}</option>)}</select>
           </label>
         </div>
+        <DemoCheckbox id="gains-include-demo" checked={false} />
         <div class="actions">
           <button type="submit" class="button primary" id="gains-zip">Download gains folder as zip</button>
           <button type="submit" class="button" formaction="/gains/download/file" id="gains-file">Download this file</button>

@@ -2,6 +2,7 @@
 import { Layout } from './layout.js';
 import { AccountSelect } from './accountSelect.js';
 import { GainsForm } from './gainsForm.js';
+import { DemoCheckbox } from './demoCheckbox.js';
 import type { PortalUser } from '../portalUser.js';
 import type { VisibleAccount } from '../accountAccess.js';
 import type { ReportPreview } from '../reportPreview.js';
@@ -19,6 +20,8 @@ export interface ReportFormValues {
   format: ReportFormat;
   file: string;
   fiat: string;
+  /** The "Include demo-trading accounts" checkbox (`report --include-demo`). */
+  includeDemo: boolean;
 }
 
 const formatLabels: Record<ReportFormat, string> = {
@@ -126,6 +129,7 @@ export function ReportsPage(props: { user: PortalUser; csrf: string; accounts: V
             </select>
           </label>
         </div>
+        <DemoCheckbox id="report-include-demo" checked={v.includeDemo} />
         <div class="actions">
           <button type="submit" class="button">Preview</button>
           <button type="submit" class="button primary" formaction="/download/file" id="download-file">Download this file</button>
