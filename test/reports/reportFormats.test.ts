@@ -49,7 +49,7 @@ async function csv(dir: string, file: string): Promise<{ header: string[]; recor
 }
 
 /** received - sent - fee per coin, as a tax tool would compute the year's net movement. */
-function netPerCoin(records: Record<string, string>[], cols: { in: [string, string]; out: [string, string]; fee: [string, string] }) {
+function netPerCoin(records: Record<string, string>[], cols: { in: [string, string]; out: [string, string]; fee?: [string, string] }) {
   const net = new Map<string, Decimal>();
   const add = (coin: string | undefined, amount: string | undefined, sign: 1 | -1) => {
     if (!coin || !amount) return;
@@ -58,7 +58,7 @@ function netPerCoin(records: Record<string, string>[], cols: { in: [string, stri
   for (const r of records) {
     add(r[cols.in[1]], r[cols.in[0]], 1);
     add(r[cols.out[1]], r[cols.out[0]], -1);
-    add(r[cols.fee[1]], r[cols.fee[0]], -1);
+    if (cols.fee) add(r[cols.fee[1]], r[cols.fee[0]], -1);
   }
   return Object.fromEntries([...net].map(([coin, d]) => [coin, d.toFixed()]));
 }
@@ -170,9 +170,14 @@ describe('tax tool formats', () => {
     expect(c.header).toEqual(['Type', 'Buy Amount', 'Buy Currency', 'Sell Amount', 'Sell Currency', 'Fee', 'Fee Currency',
       'Exchange', 'Trade-Group', 'Comment', 'Date']);
     for (const r of c.records) expect(r.Date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-    expect(netPerCoin(c.records, { in: ['Buy Amount', 'Buy Currency'], out: ['Sell Amount', 'Sell Currency'], fee: ['Fee', 'Fee Currency'] }))
+    // CoinTracking's Fee column is informational ("Relevant for calculations are the entered
+    // values", solutions article 29000007202): the amounts alone carry the ledger's totals.
+    expect(netPerCoin(c.records, { in: ['Buy Amount', 'Buy Currency'], out: ['Sell Amount', 'Sell Currency'] }))
       .toEqual(ledgerTotals);
-    expect(new Set(c.records.map((r) => r.Type))).toEqual(new Set(['Trade', 'Deposit', 'Withdrawal', 'Borrowing Fee', 'Other Fee',
+    // f1's fee is in a third coin (BGB): its own Other Fee row, the trade's Fee cell empty.
+    expect(c.records.filter((r) => r.Comment!.includes('spot_fills:f1')).map((r) => [r.Type, r['Sell Amount'], r['Sell Currency'], r.Fee])).toEqual([
+      ['Trade', '12345678901234.123456789012', 'USDT', ''], ['Other Fee', '0.5', 'BGB', '']]);
+    expect(new Set(c.records.map((r) => r.Type))).toEqual(new Set(['Trade', 'Deposit', 'Withdrawal', 'Receive Loan', 'Repay Loan', 'Borrowing Fee', 'Other Fee',
       'Income (non taxable)', 'Lost', 'Margin Profit', 'Derivatives / Futures Profit', 'Derivatives / Futures Loss']));
     // Own-account movements stay, per wallet, as non-taxable Deposit / Withdrawal.
     expect(c.records.filter((r) => r.Comment!.includes('own-account')).map((r) => `${r.Type} ${r.Exchange}`).sort()).toEqual([
