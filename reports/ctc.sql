@@ -59,14 +59,15 @@ FROM (
   LEFT JOIN (
     -- The fiat price of each coin of a transaction (ledger_valued, sql/0026-0027), one per coin:
     -- the legs of one coin in one transaction share their price; empty when any is unpriced.
-    SELECT v.account_uid, v.source, v.source_id, v.coin,
+    -- per wallet too: margin record and futures bill ids repeat across margin and product types
+    SELECT v.account_uid, v.wallet, v.source, v.source_id, v.coin,
            tax_transaction_kind(v.source, v.kind) AS tx_kind,
            min(v.fiat) AS fiat,
            CASE WHEN bool_and(v.unit_price IS NOT NULL) THEN min(v.unit_price) END AS base_price
     FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz') v
     WHERE (:'account' = '' OR v.account_uid = :'account')
-    GROUP BY 1, 2, 3, 4, 5
-  ) rp ON rp.account_uid = t.account_uid AND rp.source = t.source AND rp.source_id = t.source_id AND rp.tx_kind = t.kind
+    GROUP BY 1, 2, 3, 4, 5, 6
+  ) rp ON rp.account_uid = t.account_uid AND rp.wallet = t.wallet AND rp.source = t.source AND rp.source_id = t.source_id AND rp.tx_kind = t.kind
       AND rp.coin = CASE WHEN t.kind = 'trade' AND t.received_coin = spot_symbol_quote(t.symbol) THEN t.sent_coin
                          ELSE coalesce(t.received_coin, t.sent_coin) END
   WHERE NOT t.own_account

@@ -24,7 +24,7 @@
 -- Tags (each value's source page is listed in docs/ledger.md): borrow -> margin loan; repay ->
 --   loan repayment; interest, liquidation fee, margin fee rows -> margin fee; futures fee rows ->
 --   futures fee; funding -> funding fee; realized PnL and risk-fund compensation -> realized gain;
---   spot fee rows -> cost; fee rebates -> fee refund; confiscated -> lost; trades, deposits,
+--   spot fee rows and confiscated -> cost; fee rebates -> fee refund; trades, deposits,
 --   withdrawals, exchange_in/out and margin deal_in/out -> no tag.
 SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"') AS "Date",
        money_text(sent_amount) AS "Sent Amount", sent_coin AS "Sent Currency",
@@ -40,7 +40,10 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"') AS "Date",
             WHEN kind = 'fee' THEN 'cost'
             WHEN kind = 'funding_fee' THEN 'funding fee'
             WHEN kind IN ('realized_pnl', 'compensate') THEN 'realized gain'
-            WHEN kind = 'confiscated' THEN 'lost'
+            -- Koinly's expense tag: "remain a disposal but their worth (market value) will be summed"
+            -- as an expense ([K1]), as the ledger's gains treat a confiscation (docs/gains.md); 'lost'
+            -- (before 2026-11-26) disposed of it for nothing, which a re-import then did too.
+            WHEN kind = 'confiscated' THEN 'cost'
             ELSE '' END AS "Label",
        kind || ' ' || wallet || ' ' || account_uid || ' ' || source || ':' || source_id
          || coalesce(' ' || symbol, '') AS "Description",
@@ -49,14 +52,15 @@ FROM (
   SELECT t.*, nw.fiat, nw.worth
   FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account') t
   LEFT JOIN (
-    SELECT v.account_uid, v.source, v.source_id,
+    -- per wallet too: margin record and futures bill ids repeat across margin and product types
+    SELECT v.account_uid, v.wallet, v.source, v.source_id,
            tax_transaction_kind(v.source, v.kind) AS tx_kind,
            min(v.fiat) AS fiat,
            CASE WHEN bool_and(v.value IS NOT NULL) THEN max(abs(v.value)) END AS worth
     FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz') v
     WHERE (:'account' = '' OR v.account_uid = :'account')
-    GROUP BY 1, 2, 3, 4
-  ) nw ON nw.account_uid = t.account_uid AND nw.source = t.source AND nw.source_id = t.source_id AND nw.tx_kind = t.kind
+    GROUP BY 1, 2, 3, 4, 5
+  ) nw ON nw.account_uid = t.account_uid AND nw.wallet = t.wallet AND nw.source = t.source AND nw.source_id = t.source_id AND nw.tx_kind = t.kind
   WHERE NOT t.own_account
 ) t
 ORDER BY ts, account_uid, source, source_id, kind;

@@ -153,7 +153,7 @@ describe('tax tool formats', () => {
       .toEqual(lessUsdt(ledgerTotals, '5'));
     expect(k.records.filter((r) => /transfers:|m11|m12|futures_bills:b0/.test(r.Description!))).toEqual([]);
     const labels = new Set(k.records.map((r) => r.Label));
-    expect([...labels].sort()).toEqual(['', 'cost', 'fee refund', 'funding fee', 'futures fee', 'loan repayment', 'lost', 'margin fee',
+    expect([...labels].sort()).toEqual(['', 'cost', 'fee refund', 'funding fee', 'futures fee', 'loan repayment', 'margin fee',
       'margin loan', 'realized gain']);
     expect(k.records.find((r) => r.Description!.includes('futures_bills:b3'))?.Label).toBe('futures fee');
     expect(k.records.find((r) => r.Description!.includes('futures_bills:b2'))?.Label).toBe('funding fee');
