@@ -25,7 +25,12 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'MM/DD/YYYY HH24:MI:SS') AS "Date",
        CASE WHEN kind = 'fee' AND wallet = 'spot' THEN NULL ELSE sent_coin END AS "Sent Currency",
        money_text(CASE WHEN kind = 'fee' AND wallet = 'spot' THEN sent_amount ELSE fee_amount END) AS "Fee Amount",
        CASE WHEN kind = 'fee' AND wallet = 'spot' THEN sent_coin ELSE fee_coin END AS "Fee Currency",
-       CASE WHEN kind IN ('interest', 'liquidation_fee') THEN 'margin fee'
+       -- An imported line's Koinly label, as CoinTracker's CSV tag of the same meaning ([C2]); an
+       -- income label needs none (an untagged Receive is Other Income, [C1]).
+       CASE WHEN kind = 'deposit' AND imported_label IN ('staking', 'airdrop', 'mining') THEN imported_label
+            WHEN kind = 'withdrawal' AND imported_label IN ('lost', 'gift', 'donation') THEN imported_label
+            WHEN kind = 'withdrawal' AND imported_label = 'stolen' THEN 'lost'
+            WHEN kind IN ('interest', 'liquidation_fee') THEN 'margin fee'
             WHEN kind = 'fee' AND wallet <> 'spot' AND sent_amount IS NOT NULL THEN 'margin fee'
             WHEN kind = 'fee' AND wallet <> 'spot' THEN 'margin rebate'
             WHEN kind IN ('realized_pnl', 'funding_fee', 'compensate') AND received_amount IS NOT NULL THEN 'margin gain'
@@ -33,6 +38,10 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'MM/DD/YYYY HH24:MI:SS') AS "Date",
             WHEN source = 'margin_records' AND kind IN ('trade_buy', 'trade_sell', 'exchange_in', 'exchange_out') THEN 'margin'
             WHEN kind = 'confiscated' THEN 'lost'
             ELSE '' END AS "Tag"
-FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account')
+FROM (
+  SELECT t.*, lower(trim(coalesce(it.label, ''))) AS imported_label
+  FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account') t
+  LEFT JOIN imported_transactions it ON t.source = 'imported_transactions' AND it.source_id = t.source_id
+) t
 WHERE NOT own_account AND kind NOT IN ('borrow', 'repay')
 ORDER BY ts, account_uid, source, source_id, kind;

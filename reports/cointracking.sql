@@ -28,6 +28,19 @@
 --   confiscated -> Lost.
 SELECT CASE
          WHEN part = 'fee' THEN 'Other Fee'
+         -- An imported line's Koinly label, as CoinTracking's type of the same meaning ([T1]).
+         WHEN kind = 'deposit' AND imported_label = 'staking' THEN 'Staking'
+         WHEN kind = 'deposit' AND imported_label = 'airdrop' THEN 'Airdrop'
+         WHEN kind = 'deposit' AND imported_label = 'mining' THEN 'Mining'
+         WHEN kind = 'deposit' AND imported_label IN ('income', 'other income', 'salary') THEN 'Income'
+         WHEN kind = 'deposit' AND imported_label IN ('reward', 'cashback') THEN 'Reward / Bonus'
+         WHEN kind = 'deposit' AND imported_label IN ('lending interest', 'loan interest', 'interest') THEN 'Interest Income'
+         WHEN kind = 'deposit' AND imported_label = 'gift' THEN 'Gift / Tip'
+         WHEN kind = 'withdrawal' AND imported_label = 'lost' THEN 'Lost'
+         WHEN kind = 'withdrawal' AND imported_label = 'stolen' THEN 'Stolen / Hacked / Fraud'
+         WHEN kind = 'withdrawal' AND imported_label = 'gift' THEN 'Gift'
+         WHEN kind = 'withdrawal' AND imported_label = 'donation' THEN 'Donation'
+         WHEN kind = 'withdrawal' AND imported_label IN ('cost', 'payment') THEN 'Spend'
          WHEN kind = 'trade' THEN 'Trade'
          WHEN kind = 'borrow' THEN 'Receive Loan'
          WHEN kind = 'repay' THEN 'Repay Loan'
@@ -56,8 +69,10 @@ SELECT CASE
          || CASE WHEN own_account THEN ' own-account ' || coalesce(counterparty, '') ELSE '' END AS "Comment",
        to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS "Date"
 FROM (
-  SELECT t.*, p.part, (p.part = 'main' AND t.fee_coin IN (t.sent_coin, t.received_coin)) AS inside
+  SELECT t.*, p.part, (p.part = 'main' AND t.fee_coin IN (t.sent_coin, t.received_coin)) AS inside,
+         lower(trim(coalesce(it.label, ''))) AS imported_label
   FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account') t
+  LEFT JOIN imported_transactions it ON t.source = 'imported_transactions' AND it.source_id = t.source_id
   -- A folded fee in a third coin (neither sent nor received) becomes a second row, Other Fee.
   CROSS JOIN LATERAL (VALUES ('main'), ('fee')) p(part)
   WHERE p.part = 'main' OR (t.fee_amount IS NOT NULL AND t.fee_coin IS DISTINCT FROM t.sent_coin AND t.fee_coin IS DISTINCT FROM t.received_coin)

@@ -31,7 +31,9 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"') AS "Date",
        money_text(received_amount) AS "Received Amount", received_coin AS "Received Currency",
        money_text(fee_amount) AS "Fee Amount", fee_coin AS "Fee Currency",
        money_text(round(worth, 2)) AS "Net Worth Amount", CASE WHEN worth IS NOT NULL THEN fiat END AS "Net Worth Currency",
-       CASE WHEN kind = 'borrow' THEN 'margin loan'
+       -- An imported line keeps its own Koinly label (issue 21): it came from a Koinly file.
+       CASE WHEN imported_label <> '' AND kind IN ('deposit', 'withdrawal') THEN imported_label
+            WHEN kind = 'borrow' THEN 'margin loan'
             WHEN kind = 'repay' THEN 'loan repayment'
             WHEN kind IN ('interest', 'liquidation_fee') THEN 'margin fee'
             WHEN kind = 'fee' AND received_amount IS NOT NULL THEN 'fee refund'
@@ -49,8 +51,9 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"') AS "Date",
          || coalesce(' ' || symbol, '') AS "Description",
        CASE WHEN source IN ('deposits', 'withdrawals', 'imported_transactions') THEN ref END AS "TxHash"
 FROM (
-  SELECT t.*, nw.fiat, nw.worth
+  SELECT t.*, nw.fiat, nw.worth, lower(trim(coalesce(it.label, ''))) AS imported_label
   FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account') t
+  LEFT JOIN imported_transactions it ON t.source = 'imported_transactions' AND it.source_id = t.source_id
   LEFT JOIN (
     -- per wallet too: margin record and futures bill ids repeat across margin and product types
     SELECT v.account_uid, v.wallet, v.source, v.source_id,

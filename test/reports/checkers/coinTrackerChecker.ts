@@ -36,6 +36,10 @@ export function coinTrackerView(rows: Record<string, string>[]): ToolView {
       v.trades.push(`${sent.ref}>${received.ref}`);
     } else if (received) {
       if (tag === '') v.income.push(received);
+      // [C2] "Staking reward ... default tax treatment is taxable | staking"; airdrop and mining
+      // rewards are income as in the tags page (4413049710225 "Airdrop: a transaction that was
+      // received in an airdrop"; "Mining reward").
+      else if (tag === 'staking' || tag === 'airdrop' || tag === 'mining') v.income.push(received);
       else if (tag === 'margin gain') v.otherGains.push(received);
       else if (tag === 'margin' || tag === 'margin rebate') v.acquisitions.push(received);
       else throw undocumented('CoinTracker', 'Tag on a Receive', tag, date);
@@ -44,7 +48,8 @@ export function coinTrackerView(rows: Record<string, string>[]): ToolView {
       if (tag === '' || tag === 'margin') v.disposals.push(sent);
       else if (tag === 'margin fee') { v.disposals.push(sent); v.fees.push(sent); }
       else if (tag === 'margin loss') v.otherGains.push({ ...sent, amount: sent.amount.neg() });
-      else if (tag === 'lost') v.nonTaxable.push(sent);
+      // [C2] tags page: "Gift ... no capital gain", "Donation - no capital gain calculation", "Lost / Stolen".
+      else if (tag === 'lost' || tag === 'gift' || tag === 'donation') v.nonTaxable.push(sent);
       else throw undocumented('CoinTracker', 'Tag on a Send', tag, date);
     } else if (!fee) {
       throw new Error(`CoinTracker row ${date}: nothing received, sent or paid`);

@@ -30,6 +30,13 @@ import { addTo, emptyView, eventOf, refIn, undocumented, type ToolView } from '.
 const gains = new Set(['Derivatives / Futures Profit', 'Margin Profit']);
 const losses = new Set(['Derivatives / Futures Loss', 'Margin Loss']);
 const fees = new Set(['Other Fee', 'Borrowing Fee']);
+// [T1] "Income: Earning or payment received"; "Gift / Tip: Asset received as a gift or tip";
+// "Reward / Bonus: Received reward or bonus"; "Staking: Staking rewards"; "Mining: Mining rewards";
+// "Airdrop: Coins received via airdrop"; "Interest Income: Income from earned interest".
+const incomeTypes = new Set(['Income', 'Gift / Tip', 'Reward / Bonus', 'Staking', 'Mining', 'Airdrop', 'Interest Income']);
+// [T1] "Spend: Payment for goods or services" (a disposal, [T6] "Sells, spends, and donations
+// deduct from it"); "Donation", "Gift: Sent as a gift", "Stolen / Hacked / Fraud", "Lost".
+const goneTypes = new Set(['Donation', 'Gift', 'Stolen / Hacked / Fraud', 'Lost']);
 
 /**
  * Reads cointracking.csv rows back the way CoinTracking would.
@@ -59,8 +66,10 @@ export function coinTrackingView(rows: Record<string, string>[]): ToolView {
       v.nonTaxable.push(need(bought, 'Buy'));
     } else if (type === 'Repay Loan' || type === 'Expense (non taxable)') {
       v.nonTaxable.push(need(sold, 'Sell'));
-    } else if (type === 'Income') {
+    } else if (incomeTypes.has(type)) {
       v.income.push(need(bought, 'Buy'));
+    } else if (type === 'Spend') {
+      v.disposals.push(need(sold, 'Sell'));
     } else if (type === 'Income (non taxable)') {
       // A refunded fee (our Comment starts with the ledger kind 'fee'): a negative fee.
       v.acquisitions.push(bought!);
@@ -72,7 +81,7 @@ export function coinTrackingView(rows: Record<string, string>[]): ToolView {
       v.otherGains.push(need(bought, 'Buy'));
     } else if (losses.has(type)) {
       v.otherGains.push({ ...need(sold, 'Sell'), amount: sold!.amount.neg() });
-    } else if (type === 'Lost') {
+    } else if (goneTypes.has(type)) {
       v.nonTaxable.push(need(sold, 'Sell'));
     } else {
       throw undocumented('CoinTracking', 'Type', type, ref);

@@ -8,7 +8,11 @@ import { addTo, emptyView, eventOf, refIn, undocumented, type ToolView } from '.
 // - a withdrawal with no tag is a disposal; expense tags (cost, margin fee, loan fee) stay a
 //   disposal and are also an expense; gift/lost/donation are disposals without gain;
 // - a fee (Fee Amount) is disposed of as a fee.
-const incomeTags = new Set(['income', 'salary', 'lending interest', 'airdrop', 'fork', 'mining', 'reward']);
+// [K1] "Income tags ... Salary, Income, Lending interest ... Airdrop, Fork, Mining, Reward ... The worth
+// (market value) of deposits with those tags will increase your income"; [K5]
+// (https://help.koinly.io/en/articles/3663453-what-are-labels) "Deposits can be tagged as Airdrop,
+// Mining, Staking Other Income, Loan Interest. These deposits will appear under the Income section".
+const incomeTags = new Set(['income', 'salary', 'lending interest', 'airdrop', 'fork', 'mining', 'reward', 'staking', 'other income', 'loan interest']);
 const acquisitionTags = new Set(['', 'fee refund', 'cashback', 'loan', 'margin loan']);
 const pnlTags = new Set(['realized gain', 'futures fee', 'funding fee']);
 const expenseTags = new Set(['cost', 'tax', 'margin fee', 'loan fee']);
