@@ -70,6 +70,8 @@ interface Truth {
   ownCoinTrackerKeys: Set<string>;
   otherCoinTrackerKeys: Set<string>;
   borrowRepayNet: Map<string, Decimal>;
+  /** One-sided margin trade legs (deal/exchange), per coin: cointracker.csv documents leaving them out. */
+  marginLegNet: Map<string, Decimal>;
   spotFills: number;
   fees: Map<string, Decimal>;
   coinTrackerFees: Map<string, Decimal>;
@@ -96,6 +98,7 @@ async function truth(from: string, to: string): Promise<Truth> {
   const fees = new Map<string, Decimal>();
   const coinTrackerFees = new Map<string, Decimal>();
   const borrowRepayNet = new Map<string, Decimal>();
+  const marginLegNet = new Map<string, Decimal>();
   for (const r of ledger.rows) {
     const amount = new Decimal(r.amount);
     addTo(sums, r.coin, amount);
@@ -105,6 +108,7 @@ async function truth(from: string, to: string): Promise<Truth> {
       addTo(coinTrackerFees, r.coin, amount.neg());
     }
     if (r.kind === 'borrow' || r.kind === 'repay') addTo(borrowRepayNet, r.coin, amount);
+    if (r.wallet.endsWith('_margin') && ['trade_buy', 'trade_sell', 'exchange_in', 'exchange_out'].includes(r.kind)) addTo(marginLegNet, r.coin, amount);
   }
   const ownNet = new Map<string, Decimal>();
   const ownRefs = new Set<string>();
@@ -131,7 +135,7 @@ async function truth(from: string, to: string): Promise<Truth> {
     }
   }
   return {
-    ledger: sumsOf(sums), ownNet, ownRefs, outsideRefs, outsideUidRefs, ownCoinTrackerKeys: ownKeys, otherCoinTrackerKeys: otherKeys, borrowRepayNet,
+    ledger: sumsOf(sums), ownNet, ownRefs, outsideRefs, outsideUidRefs, ownCoinTrackerKeys: ownKeys, otherCoinTrackerKeys: otherKeys, borrowRepayNet, marginLegNet,
     spotFills: Number(fills.rows[0]!.n), fees, coinTrackerFees, walletLedger: sumsOf(walletSums), rows,
   };
 }
@@ -157,7 +161,7 @@ const classes: Record<Tool, Record<string, Category>> = {
   koinly: { realized_pnl: 'otherGains', funding_fee: 'otherGains', interest: 'disposals', liquidation_fee: 'disposals', borrow: 'acquisitions',
     repay: 'disposals', outsideDeposit: 'acquisitions', outsideWithdrawal: 'disposals' },
   cointracker: { realized_pnl: 'otherGains', funding_fee: 'otherGains', interest: 'disposals', liquidation_fee: 'disposals', borrow: 'absent',
-    repay: 'absent', outsideDeposit: 'income', outsideWithdrawal: 'disposals' },
+    repay: 'absent', outsideDeposit: 'income', outsideWithdrawal: 'disposals', trade_buy: 'absent', trade_sell: 'absent', exchange_in: 'absent', exchange_out: 'absent' },
   cointracking: { realized_pnl: 'otherGains', funding_fee: 'otherGains', interest: 'disposals', liquidation_fee: 'disposals', borrow: 'nonTaxable',
     repay: 'nonTaxable', outsideDeposit: 'nonTaxable', outsideWithdrawal: 'nonTaxable' },
   ctc: { realized_pnl: 'otherGains', funding_fee: 'otherGains', interest: 'otherGains', liquidation_fee: 'otherGains', borrow: 'nonTaxable',
@@ -199,7 +203,7 @@ function violations(tool: Tool, rows: Record<string, string>[], t: Truth): strin
   }
 
   // The balance per coin the tool would hold is the ledger's; CoinTracking's per wallet too.
-  const expected = tool === 'cointracker' ? minus(t.ledger, t.borrowRepayNet) : t.ledger;
+  const expected = tool === 'cointracker' ? minus(t.ledger, t.borrowRepayNet, t.marginLegNet) : t.ledger;
   const bal = differences(sumsOf(view.balances), expected);
   if (bal.length > 0) out.push(`balance: ${some(bal)}`);
   if (tool === 'cointracking') {
