@@ -1,12 +1,18 @@
 import { addTo, emptyView, eventOf, undocumented, type ToolView } from './toolView.js';
 
-// CoinTracker's rules, from its help pages (docs/ledger.md lists each):
-// - Received and Sent in one row: a trade (support.cointracker.io ... 15888597060881);
-// - Receive with no tag: taxable, shown as Other Income; margin gain: Net Futures Gains;
-//   margin / margin rebate: part of a margin trade or a refunded fee, an acquisition;
-// - Send with no tag: a disposal; margin fee: a disposal counted as a margin fee; margin loss: a
-//   futures loss; lost: no gain (15888597060881, 4413049710225);
-// - a row with only Fee Amount is a fee.
+// CoinTracker's rules, each as its help page states it (docs/ledger.md lists the pages):
+// [C1] "What is a transaction type?", https://support.cointracker.io/hc/en-us/articles/15888597060881-What-is-a-transaction-type-
+//   Received and Sent in one row: a trade; a Receive with no tag is taxed as Other Income; a Send
+//   with no tag is a disposal ("No tag - capital gain calculation - CoinTracker assumes you made a
+//   payment or in some way disposed your crypto", tags page 4413049710225).
+// [C2] "Transaction category definitions", https://support.cointracker.io/hc/en-us/articles/4413049710225-Transaction-category-definitions
+//   "Margin | You traded assets through a margin order (separate from a spot trading wallet). |
+//   margin"; "Margin fee | You paid a fee to cover interest or rollover fees on a margin loan. |
+//   margin fee"; "Margin gain | You had a gain associated with a margin trade. | margin gain";
+//   "Margin loss | You had a loss associated with a margin trade. | margin loss"; "Margin rebate |
+//   You received a rebate to adjust margin fees"; "Staking reward ... default tax treatment is
+//   taxable | staking". Older tags page: "Lost / Stolen a transaction that cannot be recovered".
+// [C3] CSV template: a row with only Fee Amount is a fee.
 // The CSV has no description column, so a row's reference is its date, coin and amount.
 
 /** The key CoinTracker rows and our own-account rows are matched by. */
