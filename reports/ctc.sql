@@ -21,6 +21,14 @@
 -- exclude fees, as the page asks.
 SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS "Timestamp (UTC)",
        CASE
+         -- An imported line's Koinly label, as CTC's type of the same meaning ([X5]).
+         WHEN kind = 'deposit' AND imported_label IN ('staking', 'airdrop', 'mining', 'cashback') THEN imported_label
+         WHEN kind = 'deposit' AND imported_label IN ('income', 'other income', 'salary', 'reward') THEN 'income'
+         WHEN kind = 'deposit' AND imported_label IN ('lending interest', 'loan interest', 'interest') THEN 'interest'
+         WHEN kind = 'deposit' AND imported_label = 'gift' THEN 'incoming-gift'
+         WHEN kind = 'withdrawal' AND imported_label IN ('lost', 'stolen') THEN imported_label
+         WHEN kind = 'withdrawal' AND imported_label IN ('gift', 'donation') THEN 'outgoing-gift'
+         WHEN kind = 'withdrawal' AND imported_label IN ('cost', 'payment') THEN 'expense'
          WHEN kind = 'trade' AND received_coin = spot_symbol_quote(symbol) THEN 'sell'
          WHEN kind = 'trade' THEN 'buy'
          WHEN kind IN ('trade_buy', 'exchange_in') THEN 'buy'
@@ -57,19 +65,21 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS "Timestamp (UT
        money_text(round(base_price, 10)) AS "Reference Price Per Unit",
        CASE WHEN base_price IS NOT NULL THEN fiat END AS "Reference Price Currency"
 FROM (
-  SELECT t.*, rp.fiat, rp.base_price
+  SELECT t.*, rp.fiat, rp.base_price, lower(trim(coalesce(it.label, ''))) AS imported_label
   FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account', (:'include_demo')::boolean) t
+  LEFT JOIN imported_transactions it ON t.source = 'imported_transactions' AND it.source_id = t.source_id
   LEFT JOIN (
     -- The fiat price of each coin of a transaction (ledger_valued, sql/0026-0027), one per coin:
     -- the legs of one coin in one transaction share their price; empty when any is unpriced.
-    SELECT v.account_uid, v.source, v.source_id, v.coin,
+    -- per wallet too: margin record and futures bill ids repeat across margin and product types
+    SELECT v.account_uid, v.wallet, v.source, v.source_id, v.coin,
            tax_transaction_kind(v.source, v.kind) AS tx_kind,
            min(v.fiat) AS fiat,
            CASE WHEN bool_and(v.unit_price IS NOT NULL) THEN min(v.unit_price) END AS base_price
     FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', (:'include_demo')::boolean) v
     WHERE (:'account' = '' OR v.account_uid = :'account')
-    GROUP BY 1, 2, 3, 4, 5
-  ) rp ON rp.account_uid = t.account_uid AND rp.source = t.source AND rp.source_id = t.source_id AND rp.tx_kind = t.kind
+    GROUP BY 1, 2, 3, 4, 5, 6
+  ) rp ON rp.account_uid = t.account_uid AND rp.wallet = t.wallet AND rp.source = t.source AND rp.source_id = t.source_id AND rp.tx_kind = t.kind
       AND rp.coin = CASE WHEN t.kind = 'trade' AND t.received_coin = spot_symbol_quote(t.symbol) THEN t.sent_coin
                          ELSE coalesce(t.received_coin, t.sent_coin) END
   WHERE NOT t.own_account

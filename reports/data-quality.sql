@@ -12,7 +12,9 @@
 -- own-account movements out, so they differ from the ledger by that amount; and
 -- unknown_counterparty, an internal deposit or withdrawal whose other account is not named, so it
 -- cannot be told apart from a transfer with another user.
--- Columns: kind (record|unclassified|history_gap|own_movement_unmatched|unknown_counterparty|unpriced),
+-- And (issue 21): tool_left_out, each one-sided margin trade leg of the period (margin deal_in /
+-- deal_out, exchange_in / exchange_out) that cointracker.csv leaves out (reports/cointracker.sql).
+-- Columns: kind (record|unclassified|history_gap|own_movement_unmatched|unknown_counterparty|unpriced|tool_left_out),
 --   source, account_uid, record_id, time_utc, to_utc (gaps: end of the gap; unmatched: last leg), problem
 SELECT kind, source, account_uid, record_id,
        to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time_utc,
@@ -30,6 +32,13 @@ FROM (
          'own-account movements of ' || coin || ' net to ' || money_text(net) || ' over ' || legs
            || ' legs, not 0: the other leg of a transfer between the exported accounts or wallets is missing from the exchange''s history; the koinly, cointracker and ctc files leave own-account movements out, so their ' || coin || ' balance differs from the ledger by this amount'
   FROM own_movement_imbalance
+  UNION ALL
+  SELECT 'tool_left_out', 'margin_records', account_uid, source_id || '@' || wallet, ts, NULL,
+         'left out of cointracker.csv: a one-sided margin trade leg (' || kind || ' ' || money_text(amount) || ' ' || coin
+           || '); CoinTracker documents its margin tag for a trade, not for one side of it, and would tax an untagged Receive as income. Enter the margin trade in CoinTracker by hand if you need it there'
+  FROM ledger
+  WHERE source = 'margin_records' AND kind IN ('trade_buy', 'trade_sell', 'exchange_in', 'exchange_out')
+    AND ts >= (:'from')::timestamp AT TIME ZONE :'tz' AND ts < (:'to')::timestamp AT TIME ZONE :'tz'
   UNION ALL
   SELECT 'unknown_counterparty', 'deposits', account_uid, order_id, c_time, NULL,
          'internal deposit with no sender UID: the tax-tool files keep it as a deposit from outside your accounts; if it came from one of them, remove that account''s matching withdrawal from the tool by hand'

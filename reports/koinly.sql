@@ -26,14 +26,16 @@
 -- Tags (each value's source page is listed in docs/ledger.md): borrow -> margin loan; repay ->
 --   loan repayment; interest, liquidation fee, margin fee rows -> margin fee; futures fee rows ->
 --   futures fee; funding -> funding fee; realized PnL and risk-fund compensation -> realized gain;
---   spot fee rows -> cost; fee rebates -> fee refund; confiscated -> lost; trades, deposits,
+--   spot fee rows and confiscated -> cost; fee rebates -> fee refund; trades, deposits,
 --   withdrawals, exchange_in/out and margin deal_in/out -> no tag.
 SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"') AS "Date",
        money_text(sent_amount) AS "Sent Amount", sent_coin AS "Sent Currency",
        money_text(received_amount) AS "Received Amount", received_coin AS "Received Currency",
        money_text(fee_amount) AS "Fee Amount", fee_coin AS "Fee Currency",
        money_text(round(worth, 2)) AS "Net Worth Amount", CASE WHEN worth IS NOT NULL THEN fiat END AS "Net Worth Currency",
-       CASE WHEN kind = 'borrow' THEN 'margin loan'
+       -- An imported line keeps its own Koinly label (issue 21): it came from a Koinly file.
+       CASE WHEN imported_label <> '' AND kind IN ('deposit', 'withdrawal') THEN imported_label
+            WHEN kind = 'borrow' THEN 'margin loan'
             WHEN kind = 'repay' THEN 'loan repayment'
             WHEN kind IN ('interest', 'liquidation_fee') THEN 'margin fee'
             WHEN kind = 'fee' AND received_amount IS NOT NULL THEN 'fee refund'
@@ -42,24 +44,29 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"') AS "Date",
             WHEN kind = 'fee' THEN 'cost'
             WHEN kind = 'funding_fee' THEN 'funding fee'
             WHEN kind IN ('realized_pnl', 'compensate') THEN 'realized gain'
-            WHEN kind = 'confiscated' THEN 'lost'
+            -- Koinly's expense tag: "remain a disposal but their worth (market value) will be summed"
+            -- as an expense ([K1]), as the ledger's gains treat a confiscation (docs/gains.md); 'lost'
+            -- (before 2026-11-26) disposed of it for nothing, which a re-import then did too.
+            WHEN kind = 'confiscated' THEN 'cost'
             ELSE '' END AS "Label",
        CASE WHEN demo THEN 'DEMO (paper trading, no value) ' ELSE '' END
          || kind || ' ' || wallet || ' ' || account_uid || ' ' || source || ':' || source_id
          || coalesce(' ' || symbol, '') AS "Description",
        CASE WHEN source IN ('deposits', 'withdrawals', 'imported_transactions') THEN ref END AS "TxHash"
 FROM (
-  SELECT t.*, nw.fiat, nw.worth
+  SELECT t.*, nw.fiat, nw.worth, lower(trim(coalesce(it.label, ''))) AS imported_label
   FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account', (:'include_demo')::boolean) t
+  LEFT JOIN imported_transactions it ON t.source = 'imported_transactions' AND it.source_id = t.source_id
   LEFT JOIN (
-    SELECT v.account_uid, v.source, v.source_id,
+    -- per wallet too: margin record and futures bill ids repeat across margin and product types
+    SELECT v.account_uid, v.wallet, v.source, v.source_id,
            tax_transaction_kind(v.source, v.kind) AS tx_kind,
            min(v.fiat) AS fiat,
            CASE WHEN bool_and(v.value IS NOT NULL) THEN max(abs(v.value)) END AS worth
     FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', (:'include_demo')::boolean) v
     WHERE (:'account' = '' OR v.account_uid = :'account')
-    GROUP BY 1, 2, 3, 4
-  ) nw ON nw.account_uid = t.account_uid AND nw.source = t.source AND nw.source_id = t.source_id AND nw.tx_kind = t.kind
+    GROUP BY 1, 2, 3, 4, 5
+  ) nw ON nw.account_uid = t.account_uid AND nw.wallet = t.wallet AND nw.source = t.source AND nw.source_id = t.source_id AND nw.tx_kind = t.kind
   WHERE NOT t.own_account
 ) t
 ORDER BY ts, account_uid, source, source_id, kind;

@@ -25,6 +25,8 @@ export interface ValuedRow {
   label: string | null;
   /** The valuation rule that gave `value` (ledger_valued's price_source), when read. */
   price_source?: string | null;
+  /** imported_transactions.description for imported rows (Koinly's Description column). */
+  description?: string | null;
 }
 
 /** Income or an expense that is not a disposal (income.csv). */
@@ -65,10 +67,24 @@ const incomeKinds: Record<string, string> = {
 };
 
 // Koinly labels (imported transactions) that make a deposit income or a withdrawal a disposal.
-const incomeLabels = new Set(['income', 'reward', 'staking', 'airdrop', 'mining', 'lending interest', 'loan interest', 'interest', 'fork', 'salary', 'cashback', 'other income', 'realized gain']);
-const spendLabels = new Set(['gift', 'donation', 'cost', 'payment', 'lost', 'stolen', 'burn', 'margin fee', 'realized gain']);
+// Every label reports/koinly.sql writes is here (issue 21: a koinly.csv of ours comes back in as
+// the ledger it came from): 'realized gain', 'futures fee', 'funding fee' are Koinly's PNL tags
+// ("The worth (market value) of deposits with this tag will increase your other gains", [K1] in
+// docs/ledger.md): income in, a disposal and an expense out, as the ledger's realized_pnl,
+// funding_fee and futures fee rows are; 'fee refund' is a refunded fee (the ledger's rebate).
+const incomeLabels = new Set(['income', 'reward', 'staking', 'airdrop', 'mining', 'lending interest', 'loan interest', 'interest', 'fork', 'salary', 'cashback', 'other income',
+  'realized gain', 'realized pnl', 'futures fee', 'funding fee', 'fee refund']);
+const spendLabels = new Set(['gift', 'donation', 'cost', 'payment', 'lost', 'stolen', 'burn', 'margin fee', 'loan fee', 'tax', 'realized gain', 'realized pnl', 'futures fee', 'funding fee']);
 // Outgoing labels that are also an expense of the year (income.csv, negative).
-const expenseLabels = new Set(['cost', 'margin fee', 'realized gain']);
+const expenseLabels = new Set(['cost', 'margin fee', 'loan fee', 'tax', 'realized gain', 'realized pnl', 'futures fee', 'funding fee']);
+// Loan principal ([K1] "Loan tags ... Loan, Margin loan"; [K4] "Loan repayment"): neither an
+// acquisition nor a disposal, as the ledger's borrow and repay.
+const loanLabels = new Set(['loan', 'margin loan', 'loan repayment', 'margin repayment']);
+// A one-sided margin trade leg as reports/koinly.sql writes it: untagged (Koinly: "Without any
+// tags, deposits are considered acquisitions ... withdrawals are considered disposals of assets
+// (equivalent to "sold at market price")", [K1]; it has no tag for one side of a trade), named by
+// the Description it starts with. Such a withdrawal is a sale, not a move to the user's own wallet.
+const tradeLegDescription = /^(trade_buy|trade_sell|exchange_in|exchange_out) \S*margin /;
 
 // The sign of an amount, decided on the decimal, not a float.
 const sign = (amount: string) => new GainsDecimal(amount).cmp(0);
@@ -168,7 +184,14 @@ export function ledgerEvents(rows: ValuedRow[], fiat: string, transfers?: OwnTra
 
   for (const r of rows) {
     const label = (r.label ?? '').trim().toLowerCase();
-    if (r.kind === 'deposit') {
+    const tradeLeg = label === '' && tradeLegDescription.test(r.description ?? '');
+    if ((r.kind === 'deposit' || r.kind === 'withdrawal') && loanLabels.has(label)) {
+      out.problems.push({ problem: 'loan_not_disposal', ref: refOf(r), detail: `${label} of ${r.amount} ${r.coin}: loan principal, neither acquisition nor disposal` });
+    } else if (r.kind === 'deposit' && tradeLeg) {
+      acquire(r, v(r));
+    } else if (r.kind === 'withdrawal' && tradeLeg) {
+      dispose(r, v(r));
+    } else if (r.kind === 'deposit') {
       const quantity = new GainsDecimal(r.amount).abs();
       const own = !incomeLabels.has(label) && !isFiat(r.coin) ? transfers?.deposited(r.coin, quantity, r.order_id, r.ms, poolOf(r)) : undefined;
       if (own) {

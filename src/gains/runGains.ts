@@ -126,7 +126,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
       text: `DECLARE gains_rows NO SCROLL CURSOR FOR
              SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigint::text AS ms,
                     to_char(v.ts AT TIME ZONE $2, 'YYYY-MM-DD') AS day, v.amount::text AS amount, v.kind, v.source,
-                    v.source_id, v.leg, v.counterparty, v.order_id, v.value::text AS value, v.price_source, it.label
+                    v.source_id, v.leg, v.counterparty, v.order_id, v.value::text AS value, v.price_source, it.label, it.description
              FROM ledger_valued($1, '-infinity', $4::timestamp AT TIME ZONE $2, $5::boolean) v
              LEFT JOIN imported_transactions it ON v.source = 'imported_transactions' AND it.source_id = v.source_id
              WHERE ($3 = '' OR v.account_uid = $3

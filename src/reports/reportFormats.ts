@@ -56,7 +56,7 @@ export function formatNotes(format: ReportFormat): FormatNotes {
       return {
         tool: 'CoinTracker CSV: import the file as one CoinTracker wallet',
         ownAccountMovements: 'left out: both legs are inside this one file and net to zero; untagged they would be income and a disposal',
-        leftOut: 'margin borrow and repay: CoinTracker documents no CSV tag for a loan and would tax an untagged borrow as income; the file\'s balance differs from the ledger by the outstanding principal',
+        leftOut: 'margin borrow and repay: CoinTracker documents no CSV tag for a loan and would tax an untagged borrow as income; and one-sided margin trade legs (deal_in/deal_out, exchange_in/exchange_out): CoinTracker\'s margin tag is documented for a trade, not for one side of it, and an untagged Receive would be income (data-quality.csv lists each, kind tool_left_out). The file\'s balance differs from the ledger by the outstanding principal and by those legs\' net',
       };
     case 'cointracking':
       return {

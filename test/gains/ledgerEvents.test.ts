@@ -116,4 +116,35 @@ describe('own-account movements between imported wallets and accounts', () => {
     expect(view(late.events)).toEqual([['acquire', 'BTC', '0.999', '50000', 'ledger-y']]);
     expect(late.problems.map((p) => p.problem)).toEqual(['deposit_market_value']);
   });
+
+  // Issue 21: every label and shape reports/koinly.sql writes reads back as the ledger kind it came from.
+  describe('a koinly.csv of ours, imported', () => {
+    const imp = (over: Partial<ValuedRow>) => row({ account_uid: 'rt', wallet: 'rt', source: 'imported_transactions', source_id: 'sha:2', leg: 'sent', ...over });
+    it('futures fee / funding fee: out a disposal and an expense, in income (Koinly PNL tags), never a move', () => {
+      const fee = ledgerEvents([imp({ kind: 'withdrawal', coin: 'USDT', amount: '-2', value: '-2', label: 'futures fee' })], 'USD');
+      expect(view(fee.events)).toEqual([['dispose', 'USDT', '2', '2', 'rt']]);
+      expect(fee.income.map((i) => [i.category, i.value?.toFixed()])).toEqual([['futures fee', '-2']]);
+      const funding = ledgerEvents([imp({ kind: 'deposit', coin: 'BTC', amount: '0.01', value: '600', label: 'funding fee', leg: 'received' })], 'USD');
+      expect(view(funding.events)).toEqual([['acquire', 'BTC', '0.01', '600', 'rt']]);
+      expect(funding.income.map((i) => i.category)).toEqual(['funding fee']);
+    });
+    it('margin loan / loan repayment: loan principal, as borrow and repay', () => {
+      for (const [kind, label, amount] of [['deposit', 'margin loan', '100'], ['withdrawal', 'loan repayment', '-60']] as const) {
+        const out = ledgerEvents([imp({ kind, coin: 'USDT', amount, value: amount, label })], 'USD');
+        expect(out.events).toEqual([]);
+        expect(out.problems.map((p) => p.problem)).toEqual(['loan_not_disposal']);
+      }
+    });
+    it('fee refund: income and an acquisition, as a rebate', () => {
+      const out = ledgerEvents([imp({ kind: 'deposit', coin: 'BGB', amount: '1', value: '1.2', label: 'fee refund', leg: 'received' })], 'USD');
+      expect(view(out.events)).toEqual([['acquire', 'BGB', '1', '1.2', 'rt']]);
+      expect(out.income.map((i) => i.category)).toEqual(['fee refund']);
+    });
+    it('an untagged margin sell leg (Description trade_sell <x>_margin ...) is a sale, not a move to an own wallet', () => {
+      const out = ledgerEvents([imp({ kind: 'withdrawal', coin: 'ETH', amount: '-1', value: '-3000', label: '', description: 'trade_sell isolated_margin 1001 margin_records:9 ETHUSDT' })], 'USD');
+      expect(view(out.events)).toEqual([['dispose', 'ETH', '1', '3000', 'rt']]);
+      const plain = ledgerEvents([imp({ kind: 'withdrawal', coin: 'ETH', amount: '-1', value: '-3000', label: '', description: 'withdrawal spot 1001 withdrawals:w1' })], 'USD');
+      expect(plain.events.map((e) => e.type)).toEqual(['move']);
+    });
+  });
 });

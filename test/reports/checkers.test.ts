@@ -69,6 +69,37 @@ describe('cointracking checker', () => {
     expect(sumsOf(v.balances)).toEqual({});
     expect(sumsOf(v.walletBalances)).toEqual({ 'A spot BTC': '-1', 'B spot BTC': '1' });
   });
+
+  // https://cointracking.freshdesk.com/en/support/solutions/articles/29000007202-entering-fees
+  const base = { 'Buy Amount': '', 'Buy Currency': '', 'Sell Amount': '', 'Sell Currency': '', Fee: '', 'Fee Currency': '', Exchange: 'A spot', 'Trade-Group': '', Date: '2025-01-01 00:00:00' };
+  it('29000007202: "Buy = 0.99 BTC, Sell = 500 USD, Fee = 0.01 BTC": the amounts carry the fee, the Fee cell is informational', () => {
+    const v = coinTrackingView([{ ...base, Type: 'Trade', 'Buy Amount': '0.99', 'Buy Currency': 'BTC', 'Sell Amount': '500', 'Sell Currency': 'USD',
+      Fee: '0.01', 'Fee Currency': 'BTC', Comment: 'trade spot_fills:f1' }]);
+    expect(sumsOf(v.balances)).toEqual({ BTC: '0.99', USD: '-500' });
+    expect(amounts(v.fees)).toEqual(['0.01 BTC']);
+    expect(v.trades).toEqual(['spot_fills:f1']);
+  });
+  it('29000007202: "Withdrawal of 1.001 BTC from Exchange = Wallet A, Fee = 0.001 BTC" removes 1.001 BTC', () => {
+    const v = coinTrackingView([{ ...base, Type: 'Withdrawal', 'Sell Amount': '1.001', 'Sell Currency': 'BTC', Fee: '0.001', 'Fee Currency': 'BTC', Comment: 'withdrawal withdrawals:w1' }]);
+    expect(sumsOf(v.walletBalances)).toEqual({ 'A spot BTC': '-1.001' });
+    expect(v.disposals).toEqual([]);
+  });
+  it('29000007202: a fee in a third currency "is not deducted from the total balance"; an Other Fee row is', () => {
+    const trade = { ...base, Type: 'Trade', 'Buy Amount': '1', 'Buy Currency': 'BTC', 'Sell Amount': '15', 'Sell Currency': 'ETH', Comment: 'trade spot_fills:f2' };
+    expect(sumsOf(coinTrackingView([{ ...trade, Fee: '1', 'Fee Currency': 'BNB' }]).balances)).toEqual({ BTC: '1', ETH: '-15' });
+    const v = coinTrackingView([trade, { ...base, Type: 'Other Fee', 'Sell Amount': '1', 'Sell Currency': 'BNB', Comment: 'fee trade spot_fills:f2' }]);
+    expect(sumsOf(v.balances)).toEqual({ BTC: '1', ETH: '-15', BNB: '-1' });
+    expect(amounts(v.fees)).toEqual(['1 BNB']);
+  });
+  it('29000047245: Receive Loan and Repay Loan are loan principal, neither income nor a disposal', () => {
+    const v = coinTrackingView([
+      { ...base, Type: 'Receive Loan', 'Buy Amount': '100', 'Buy Currency': 'USDT', Comment: 'borrow margin_records:m1' },
+      { ...base, Type: 'Repay Loan', 'Sell Amount': '60', 'Sell Currency': 'USDT', Comment: 'repay margin_records:m2' },
+    ]);
+    expect([...v.income, ...v.disposals, ...v.acquisitions]).toEqual([]);
+    expect(amounts(v.nonTaxable)).toEqual(['100 USDT', '60 USDT']);
+    expect(sumsOf(v.balances)).toEqual({ USDT: '40' });
+  });
 });
 
 describe('ctc checker', () => {

@@ -1,12 +1,18 @@
 import { addTo, emptyView, eventOf, undocumented, type ToolView } from './toolView.js';
 
-// CoinTracker's rules, from its help pages (docs/ledger.md lists each):
-// - Received and Sent in one row: a trade (support.cointracker.io ... 15888597060881);
-// - Receive with no tag: taxable, shown as Other Income; margin gain: Net Futures Gains;
-//   margin / margin rebate: part of a margin trade or a refunded fee, an acquisition;
-// - Send with no tag: a disposal; margin fee: a disposal counted as a margin fee; margin loss: a
-//   futures loss; lost: no gain (15888597060881, 4413049710225);
-// - a row with only Fee Amount is a fee.
+// CoinTracker's rules, each as its help page states it (docs/ledger.md lists the pages):
+// [C1] "What is a transaction type?", https://support.cointracker.io/hc/en-us/articles/15888597060881-What-is-a-transaction-type-
+//   Received and Sent in one row: a trade; a Receive with no tag is taxed as Other Income; a Send
+//   with no tag is a disposal ("No tag - capital gain calculation - CoinTracker assumes you made a
+//   payment or in some way disposed your crypto", tags page 4413049710225).
+// [C2] "Transaction category definitions", https://support.cointracker.io/hc/en-us/articles/4413049710225-Transaction-category-definitions
+//   "Margin | You traded assets through a margin order (separate from a spot trading wallet). |
+//   margin"; "Margin fee | You paid a fee to cover interest or rollover fees on a margin loan. |
+//   margin fee"; "Margin gain | You had a gain associated with a margin trade. | margin gain";
+//   "Margin loss | You had a loss associated with a margin trade. | margin loss"; "Margin rebate |
+//   You received a rebate to adjust margin fees"; "Staking reward ... default tax treatment is
+//   taxable | staking". Older tags page: "Lost / Stolen a transaction that cannot be recovered".
+// [C3] CSV template: a row with only Fee Amount is a fee.
 // The CSV has no description column, so a row's reference is its date, coin and amount.
 
 /** The key CoinTracker rows and our own-account rows are matched by. */
@@ -36,6 +42,10 @@ export function coinTrackerView(rows: Record<string, string>[]): ToolView {
       v.trades.push(`${sent.ref}>${received.ref}`);
     } else if (received) {
       if (tag === '') v.income.push(received);
+      // [C2] "Staking reward ... default tax treatment is taxable | staking"; airdrop and mining
+      // rewards are income as in the tags page (4413049710225 "Airdrop: a transaction that was
+      // received in an airdrop"; "Mining reward").
+      else if (tag === 'staking' || tag === 'airdrop' || tag === 'mining') v.income.push(received);
       else if (tag === 'margin gain') v.otherGains.push(received);
       else if (tag === 'margin' || tag === 'margin rebate') v.acquisitions.push(received);
       else throw undocumented('CoinTracker', 'Tag on a Receive', tag, date);
@@ -44,7 +54,8 @@ export function coinTrackerView(rows: Record<string, string>[]): ToolView {
       if (tag === '' || tag === 'margin') v.disposals.push(sent);
       else if (tag === 'margin fee') { v.disposals.push(sent); v.fees.push(sent); }
       else if (tag === 'margin loss') v.otherGains.push({ ...sent, amount: sent.amount.neg() });
-      else if (tag === 'lost') v.nonTaxable.push(sent);
+      // [C2] tags page: "Gift ... no capital gain", "Donation - no capital gain calculation", "Lost / Stolen".
+      else if (tag === 'lost' || tag === 'gift' || tag === 'donation') v.nonTaxable.push(sent);
       else throw undocumented('CoinTracker', 'Tag on a Send', tag, date);
     } else if (!fee) {
       throw new Error(`CoinTracker row ${date}: nothing received, sent or paid`);

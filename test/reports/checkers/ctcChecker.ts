@@ -38,7 +38,14 @@ export function ctcView(rows: Record<string, string>[]): ToolView {
       case 'realized-loss': v.otherGains.push({ ...base, amount: base.amount.neg() }); sign = -1; break;
       case 'margin-fee': v.otherGains.push({ ...base, amount: base.amount.neg() }); sign = -1; break;
       case 'fee': v.disposals.push(base); sign = -1; break;
-      case 'income': v.income.push(base); v.acquisitions.push(base); sign = 1; break;
+      // [X5] income ("an income tax event based on the market value at the time of receipt") and the
+      // other incoming reward types of the list (staking, airdrop, mining, interest, cashback,
+      // incoming-gift), read the same way; their own one-line descriptions were not re-read for
+      // issue 21 (docs/ledger.md).
+      case 'income': case 'staking': case 'airdrop': case 'mining': case 'interest': case 'cashback': case 'incoming-gift':
+        v.income.push(base); v.acquisitions.push(base); sign = 1; break;
+      // [X5] outgoing-gift, stolen, expense: outgoing types of the list, read as a disposal.
+      case 'outgoing-gift': case 'stolen': case 'expense': v.disposals.push(base); sign = -1; break;
       case 'lost': v.disposals.push(base); sign = -1; break;
       case 'receive': case 'borrow': v.nonTaxable.push(base); sign = 1; break;
       case 'send': case 'loan-repayment': v.nonTaxable.push(base); sign = -1; break;

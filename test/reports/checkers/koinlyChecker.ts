@@ -1,14 +1,27 @@
 import { addTo, emptyView, eventOf, refIn, undocumented, type ToolView } from './toolView.js';
 
-// Koinly's rules, from its help pages (docs/ledger.md lists each):
-// - a row with Sent and Received is a trade: the sent coin is disposed of, the received acquired;
-// - a deposit with no tag is an acquisition at market price; income tags make it income; the
-//   PNL tags (realized gain, futures fee, funding fee) make it an "other gain"
-//   (support.koinly.io/en/articles/9490023-what-are-tags, intercom.help/koinly/en/articles/9490027);
-// - a withdrawal with no tag is a disposal; expense tags (cost, margin fee, loan fee) stay a
-//   disposal and are also an expense; gift/lost/donation are disposals without gain;
-// - a fee (Fee Amount) is disposed of as a fee.
-const incomeTags = new Set(['income', 'salary', 'lending interest', 'airdrop', 'fork', 'mining', 'reward']);
+// Koinly's rules, each as its help page states it (docs/ledger.md lists the pages):
+// [K1] "What are tags", https://support.koinly.io/en/articles/9490023-what-are-tags
+//   "Without any tags, deposits are considered acquisitions of an asset (equivalent to "bought at
+//   market price")"; "Without any tags, withdrawals are considered disposals of assets (equivalent
+//   to "sold at market price")"; "Cashback tags Static: Fee refund ... These tags do not change the
+//   behavior of the transaction (it remains an acquisition)"; "Loan tags Loan, Margin loan These
+//   tags do not change the behavior of the transaction (it remains an acquisition)"; "PNL tag
+//   Realized PNL The worth (market value) of deposits with this tag will increase your other
+//   gains"; "Expense tags Cost, Tax, Margin fee, Loan fee "Send" transactions tagged with an expense
+//   tag remain a disposal".
+// [K2]/[K3] Futures and perpetuals (PNL transactions), support.koinly.io/en/articles/9490027 and
+//   intercom.help/koinly/en/articles/9490027: "use the realized gain tag" in a CSV; tags Realized
+//   P&L, Futures Fee, Funding Fee are other gains (a withdrawal so tagged: a loss).
+// [K4] Crypto loans, https://support.koinly.io/en/articles/9490026-crypto-loans-repayments-and-collateral: Loan repayment.
+// [K5] What are labels, https://help.koinly.io/en/articles/3663453-what-are-labels: "The Gift/Lost
+//   labels are special and will result in the withdrawal not generating any gains".
+// A row with Sent and Received is a trade ([K7] universal template); a Fee Amount is disposed of as a fee.
+// [K1] "Income tags ... Salary, Income, Lending interest ... Airdrop, Fork, Mining, Reward ... The worth
+// (market value) of deposits with those tags will increase your income"; [K5]
+// (https://help.koinly.io/en/articles/3663453-what-are-labels) "Deposits can be tagged as Airdrop,
+// Mining, Staking Other Income, Loan Interest. These deposits will appear under the Income section".
+const incomeTags = new Set(['income', 'salary', 'lending interest', 'airdrop', 'fork', 'mining', 'reward', 'staking', 'other income', 'loan interest']);
 const acquisitionTags = new Set(['', 'fee refund', 'cashback', 'loan', 'margin loan']);
 const pnlTags = new Set(['realized gain', 'futures fee', 'funding fee']);
 const expenseTags = new Set(['cost', 'tax', 'margin fee', 'loan fee']);
