@@ -8,6 +8,7 @@ import { sandboxUids, testSyncOptions } from '../support/testSync.js';
 import { diffAgainstTruth } from '../support/groundTruth.js';
 import { runSync } from '../../src/extract/runSync.js';
 import type { TransferRecord } from '../../src/api/records/wallet.js';
+import { DAY_MS } from '../../src/api/endpoints.js';
 
 // Issue 20 item 3: E19 without subUid lists only the transfers made from the main account, so
 // the main account's transfers out of each sub-account are asked for sub by sub.
@@ -53,6 +54,28 @@ describe('transfers, one partition per sub-account beside the main account\'s ow
     const again = await runSync(opts);
     expect(again.status).toBe('ok');
     expect(Object.values(again.counts).reduce((n, c) => n + c.inserted, 0)).toBe(0);
+    expect((await diffAgainstTruth(sandbox, fresh.db, sandboxUids(sandbox), ['transfers'])).differences).toEqual([]);
+  });
+
+  it('re-checks a transfer out of a sub-account that is still open under that sub-account\'s partition, however old', async () => {
+    const mainAccount = sandbox.world.accounts.find((a) => a.main && !a.demo && a.subUids.length > 0)!;
+    // A transfer out of a sub stored as still Processing (as an earlier sync would have left it),
+    // a month older than the look-back; the exchange has it Successful by now.
+    const { rows } = await sql<{ transfer_id: string; from_user_id: string }>`
+      SELECT transfer_id, from_user_id FROM transfers
+      WHERE account_uid = ${mainAccount.uid} AND from_user_id <> account_uid AND status = 'Successful' AND ts < ${new Date(sandbox.world.now() - 30 * DAY_MS).toISOString()}::timestamptz
+      ORDER BY ts DESC LIMIT 1`.execute(fresh.db);
+    const open = rows[0]!;
+    expect(open).toBeDefined();
+    await sql`UPDATE transfers SET status = 'Processing', raw = jsonb_set(raw, '{status}', '"Processing"')
+      WHERE account_uid = ${mainAccount.uid} AND transfer_id = ${open.transfer_id}`.execute(fresh.db);
+
+    const result = await runSync(testSyncOptions(sandbox, fresh.db, [], { sync: { streams: ['transfers'] } }));
+    expect(result.errors).toEqual([]);
+    const after = await sql<{ status: string }>`SELECT status FROM transfers WHERE transfer_id = ${open.transfer_id}`.execute(fresh.db);
+    expect(after.rows).toEqual([{ status: 'Successful' }]);
+    const name = Object.keys(result.counts).find((k) => k.endsWith(`/transfers/${open.from_user_id}/open-recheck`))!;
+    expect(result.counts[name]!.requests).toBe(1);
     expect((await diffAgainstTruth(sandbox, fresh.db, sandboxUids(sandbox), ['transfers'])).differences).toEqual([]);
   });
 });

@@ -24,6 +24,8 @@ export const transfers: HistoryStream = {
   timeField: 'ts',
   idField: 'transferId',
   readPage: arrayBySmallestId('transferId'),
+  // E19 answers no transfer by its id: a transfer still Processing is read again at its moment.
+  recheckOpen: { by: 'time' },
   demo: false,
   sub: true,
   columns: {
