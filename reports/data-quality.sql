@@ -12,9 +12,13 @@
 -- own-account movements out, so they differ from the ledger by that amount; and
 -- unknown_counterparty, an internal deposit or withdrawal whose other account is not named, so it
 -- cannot be told apart from a transfer with another user.
+-- Also (issue 20): unsettled, a record whose status is still not final (view open_records,
+-- sql/0060: a deposit or withdrawal pending, a transfer Processing, an order live) longer than
+-- its limit (3 days for deposits, withdrawals and transfers, 30 days for orders; docs/ledger.md).
+-- The sync re-checks it every run; until it is final it is not in the ledger.
 -- And (issue 21): tool_left_out, each one-sided margin trade leg of the period (margin deal_in /
 -- deal_out, exchange_in / exchange_out) that cointracker.csv leaves out (reports/cointracker.sql).
--- Columns: kind (record|unclassified|history_gap|own_movement_unmatched|unknown_counterparty|unpriced|tool_left_out),
+-- Columns: kind (record|unclassified|history_gap|own_movement_unmatched|unknown_counterparty|unpriced|tool_left_out|unsettled),
 --   source, account_uid, record_id, time_utc, to_utc (gaps: end of the gap; unmatched: last leg), problem
 SELECT kind, source, account_uid, record_id,
        to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time_utc,
@@ -47,6 +51,11 @@ FROM (
   SELECT 'unknown_counterparty', 'withdrawals', account_uid, order_id, c_time, NULL,
          'internal withdrawal with no receiver UID: the tax-tool files keep it as a withdrawal to outside your accounts; if it went to one of them, remove that account''s matching deposit from the tool by hand'
   FROM withdrawals WHERE norm_status(status) = 'success' AND norm_dest(dest) = 'internal' AND coalesce(to_address, '') = ''
+  UNION ALL
+  SELECT 'unsettled', source, account_uid, record_id, since, NULL,
+         'still ' || coalesce(status, '(no status)') || ' after ' || justify_interval(date_trunc('hour', now() - since))::text
+           || ' (limit ' || open_limit::text || '): every sync asks the exchange again until it is final; until then it is not in the ledger or any tax file'
+  FROM open_records WHERE since < now() - open_limit
 ) dq
 WHERE (ts IS NULL OR ts < (:'to')::timestamp AT TIME ZONE :'tz')
   AND (coalesce(ts_to, ts) IS NULL OR coalesce(ts_to, ts) >= (:'from')::timestamp AT TIME ZONE :'tz')

@@ -9,15 +9,15 @@ import { pricesStatus } from '../valuation/pricesStatus.js';
 import { statusWarnings, statusWarningsText } from './statusWarnings.js';
 
 /**
- * `tradeledger status`: per account and stream the watermark, state, row count and known history
- * gaps, and the last run.
+ * `tradeledger status`: per account and stream the watermark, state, row count, known history
+ * gaps and records still open (count and oldest), and the last run.
  *
  * @example
  * tradeledger status --json | jq '.streams[] | select(.state == "failed")'
  */
 export function statusCommand(_setExit: (code: number) => void): Command {
   return new Command('status')
-    .description('Show per account and stream: the last run, the watermark, row counts and known history gaps.')
+    .description('Show per account and stream: the last run, the watermark, row counts, known history gaps and records still open.')
     .option('--json', 'print one JSON object')
     .action(async (flags: { json?: boolean }) => {
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`tradeledger: ${m}\n`) });
@@ -44,6 +44,10 @@ export function statusCommand(_setExit: (code: number) => void): Command {
           for (const g of x.gaps) process.stdout.write(g.from.startsWith('1970-01-01')
             ? `    history gap ${g.partition}: before ${g.to.slice(0, 10)} (the first sync's default start; read it with a first sync --since YYYY-MM-DD)\n`
             : `    history gap ${g.partition}: ${g.from.slice(0, 10)} .. ${g.to.slice(0, 10)} (beyond the endpoint's horizon)\n`);
+          if (x.open.count > 0) {
+            const overdue = x.open.overdue > 0 ? `; ${x.open.overdue} open longer than the limit, listed in data-quality.csv` : '';
+            process.stdout.write(`    ${x.open.count} still open (not final) since ${x.open.oldest?.slice(0, 10) ?? 'an unknown time'}: re-checked every sync until final${overdue}\n`);
+          }
         }
         const p = prices;
         process.stdout.write(`${'prices (candles for valuation)'.padEnd(40)} ${p.candles.candles > 0 ? `${p.candles.candles} candles of ${p.candles.coins} coins, newest ${p.candles.latest}` : 'none yet: `tradeledger sync` reads them after the other streams'}\n`);

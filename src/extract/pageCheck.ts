@@ -18,6 +18,13 @@ export interface PageVerdict {
   readonly done: boolean;
   /** Set when the page cannot be walked on without risking a gap: the partition must stop. */
   readonly fault?: string;
+  /**
+   * The records whose ids an order check doubts (either side of an order break, an id at or
+   * above the cursor asked for, the first record above the overlap): one of them may carry a
+   * false id, so a faulted page is stored without them (a record stored under a false id would
+   * be a phantom beside the true one). Empty when the page has no fault.
+   */
+  readonly doubted: ReadonlySet<Record<string, unknown>>;
 }
 
 /** What the pager asked for. */
@@ -44,14 +51,16 @@ const numericId = /^\d{1,30}$/;
  *   cursor asked for; otherwise which records lie between the pages is unknown: a fault;
  * - a full page must give a cursor below the one asked for; one that does not move (page 2 the
  *   same as page 1) or a full page without any cursor is a fault, not the end of the window;
- * - a cursor the exchange names (endId) must not lie below the page's own smallest id, which
- *   would skip records;
+ * - a cursor the exchange names (endId, minId) must not lie below the page's own smallest id,
+ *   which would skip records; only a full page's is checked, as only a full page's is used;
  * - the next cursor is the page's second smallest id, so the next page must begin with the last
  *   record of this one again. If it begins above it, that last record's id was false (far below
  *   the others, at the end of the page where the order check cannot see it) and records between
  *   were about to be skipped: a fault. It may begin below it (a current order that left in
  *   between). This costs one record per page (about 1% more requests).
- * A short page ends the window.
+ * A short page ends the window. A fault condemns the cursor, not the records: the pager still
+ * stores the faulted page's records (the upsert is idempotent) and moves no checkpoint past them,
+ * all but those whose ids an order check doubts (`doubted`), which a false id may be among.
  *
  * @example
  * const v = checkPage(page, { start, end, cursor: undefined, limit: 100, idField: 'tradeId', timeField: 'cTime' });
@@ -60,8 +69,11 @@ const numericId = /^\d{1,30}$/;
 export function checkPage(page: Page, req: PageRequest): PageVerdict {
   const flagged = new Map<Record<string, unknown>, string>();
   const cursor = req.cursor === undefined ? undefined : canonicalId(req.cursor);
+  const doubted = new Set<Record<string, unknown>>();
   let previous: string | undefined;
+  let previousRecord: Record<string, unknown> | undefined;
   let first: string | undefined;
+  let firstRecord: Record<string, unknown> | undefined;
   let smallest: string | undefined;
   let smallestRecord: Record<string, unknown> | undefined;
   let secondSmallest: string | undefined;
@@ -76,14 +88,21 @@ export function checkPage(page: Page, req: PageRequest): PageVerdict {
     const text = typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 0 ? String(raw) : raw;
     if (typeof text !== 'string' || !numericId.test(text)) continue;
     const id = canonicalId(text);
-    if (fault === undefined && cursor !== undefined && compareIds(id, cursor) >= 0) {
-      fault = `the page asked for ids below ${req.cursor} holds ${req.idField} ${text}`;
+    if (cursor !== undefined && compareIds(id, cursor) >= 0) {
+      fault ??= `the page asked for ids below ${req.cursor} holds ${req.idField} ${text}`;
+      doubted.add(r);
     }
-    if (fault === undefined && previous !== undefined && compareIds(id, previous) > 0) {
-      fault = `the page is not newest first (${req.idField} ${previous} is followed by ${text}), so what lies between the pages is unknown`;
+    if (previous !== undefined && compareIds(id, previous) > 0) {
+      fault ??= `the page is not newest first (${req.idField} ${previous} is followed by ${text}), so what lies between the pages is unknown`;
+      doubted.add(r);
+      doubted.add(previousRecord!);
     }
     previous = id;
-    first ??= id;
+    previousRecord = r;
+    if (first === undefined) {
+      first = id;
+      firstRecord = r;
+    }
     if (smallest === undefined || compareIds(id, smallest) < 0) {
       if (smallest !== undefined) secondSmallest = smallest;
       smallest = id;
@@ -92,16 +111,19 @@ export function checkPage(page: Page, req: PageRequest): PageVerdict {
       secondSmallest = id;
     }
   }
-  if (fault === undefined && req.overlap !== undefined && first !== undefined && compareIds(first, canonicalId(req.overlap)) > 0) {
-    fault = `the page starts at ${req.idField} ${first}, above the last record of the page before (${req.overlap}), so that record's id was out of order and records between them would have been skipped`;
+  if (req.overlap !== undefined && first !== undefined && compareIds(first, canonicalId(req.overlap)) > 0) {
+    doubted.add(firstRecord!);
+    fault ??= `the page starts at ${req.idField} ${first}, above the last record of the page before (${req.overlap}), so that record's id was out of order and records between them would have been skipped`;
   }
   let next = smallest;
-  if (page.cursorFromServer && page.next !== undefined) {
+  const full = page.records.length + page.others.length >= req.limit;
+  // A page that is not full ends the window: its cursor fields are never used, so they are not
+  // checked (the official E13 sample has maxId/minId "1" beside order 121211212122).
+  if (full && page.cursorFromServer && page.next !== undefined) {
     if (!numericId.test(page.next)) fault ??= `the page's cursor "${page.next}" is not a number`;
     else if (smallest !== undefined && compareIds(canonicalId(page.next), smallest) < 0) fault ??= `the page's cursor ${page.next} lies below its smallest ${req.idField} ${smallest}, which would skip records`;
     else if (smallest === undefined) next = page.next;
   }
-  const full = page.records.length + page.others.length >= req.limit;
   // Overlap the next page with this one's last record (see above).
   const overlap = full && secondSmallest !== undefined ? smallest : undefined;
   if (overlap !== undefined) next = secondSmallest;
@@ -110,8 +132,12 @@ export function checkPage(page: Page, req: PageRequest): PageVerdict {
     else if (cursor !== undefined && compareIds(canonicalId(next), cursor) >= 0) fault = `the cursor did not move down (asked for ids below ${req.cursor}, the full page's cursor is ${next})`;
   }
   const overlapRecord = overlap === undefined ? undefined : smallestRecord;
-  return fault === undefined ? { flagged, next, overlap, overlapRecord, done: !full } : { flagged, next, overlap, overlapRecord, done: false, fault };
+  return fault === undefined
+    ? { flagged, next, overlap, overlapRecord, done: !full, doubted: noneDoubted }
+    : { flagged, next, overlap, overlapRecord, done: false, fault, doubted };
 }
+
+const noneDoubted: ReadonlySet<Record<string, unknown>> = new Set();
 
 const plainMs = /^\d{13}$/;
 

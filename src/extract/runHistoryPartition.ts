@@ -196,6 +196,8 @@ async function walkWindow(
       if (page === 'full') return 'full';
       if (page.oldest !== undefined) oldest = Math.min(oldest ?? Infinity, page.oldest);
       await loader.add(page.rows, policy.at(window, page.next, page.done), page.done, stream.limit);
+      // A faulted page: its records go with the checkpoint it was asked with (abandon, below).
+      if (page.fault) throw page.fault;
       if (page.done) break;
     }
   } catch (err) {

@@ -9,7 +9,7 @@ import { historyStreams, snapshotStreams } from './streamRegistry.js';
 import type { DerivedStream, Partition, Stream } from './streamDef.js';
 import { runHistoryPartition } from './runHistoryPartition.js';
 import { runSnapshotPartition } from './runSnapshotPartition.js';
-import { refreshLive } from './refreshLive.js';
+import { recheckOpen } from './recheckOpen.js';
 import { markState } from './syncState.js';
 import { closeRun, openRun, recordAccount } from './syncRunRecord.js';
 import type { RunError, RunGap } from './syncRunRecord.js';
@@ -94,7 +94,8 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
             o.emit({ type: 'partition-failed', account: session.account.name, stream: stream.name, partition: '*', code: codeOf(e), message: messageOf(e) });
             return;
           }
-          await Promise.all(partitions.map((p) => limit(() => runOne(o, run, session, stream, p, counts, errors))));
+          const keys = partitions.map((p) => p.key);
+          await Promise.all(partitions.map((p) => limit(() => runOne(o, run, session, stream, p, keys, counts, errors))));
         })());
       }
     }
@@ -123,15 +124,19 @@ export function applies(stream: Stream, s: AccountSession): boolean {
   return true;
 }
 
-async function runOne(o: SyncOptions, run: AccountRun, session: AccountSession, stream: Exclude<Stream, DerivedStream>, p: Partition, counts: Record<string, StreamCounts>, errors: RunError[]): Promise<void> {
+async function runOne(
+  o: SyncOptions, run: AccountRun, session: AccountSession, stream: Exclude<Stream, DerivedStream>, p: Partition, partitionKeys: readonly string[],
+  counts: Record<string, StreamCounts>, errors: RunError[],
+): Promise<void> {
   const key = { account: session.uid, stream: stream.name, partition: p.key };
   const label = `${session.account.name}/${stream.name}/${p.key}`;
   try {
     if (stream.kind === 'history') {
       const r = await runHistoryPartition(run, stream, p);
       counts[label] = r.counts;
-      if (stream.refreshLive) {
-        counts[`${session.account.name}/${stream.name}/live-refresh`] = await refreshLive(run, stream, stream.refreshLive, p, r.firstWindowStart);
+      // Records still open (pending, Processing, live) that the windows no longer reach.
+      if (stream.recheckOpen) {
+        counts[`${session.account.name}/${stream.name}/${p.key === 'all' ? '' : `${p.key}/`}open-recheck`] = await recheckOpen(run, stream, stream.recheckOpen, p, partitionKeys, r.firstWindowStart);
       }
       await markState(o.db, key, 'ok', run.runId, null);
     } else {

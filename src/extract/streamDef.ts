@@ -90,27 +90,28 @@ export interface HistoryStream {
    * before the streams start, when a selected stream declares it.
    */
   readonly needsSymbols?: boolean;
-  /** Records that may still change after the walk's windows passed them, re-read one by one after each walk. */
-  readonly refreshLive?: LiveRefresh;
+  /**
+   * How a record whose status is not final yet (view `open_records`, sql/0060) is asked for again
+   * when the walk's windows no longer reach it (older than the look-back, or beyond the
+   * horizon): re-checked after each walk, every run, until it is final.
+   */
+  readonly recheckOpen?: OpenRecheck;
 }
 
 /**
- * How a history stream re-reads the records still live (open, partially filled) that its
- * windows did not cover this run (older than the look-back, or beyond the horizon): one request
- * per record to an endpoint that answers a record by its id. The engine runs it after the
- * partition's walk and loads the answers as the walk does (without a checkpoint).
+ * How a history stream re-reads one record still open (pending, Processing, live) that this
+ * run's windows did not cover, so its later settling is recorded however old it is. The cost is
+ * one request per open record (per distinct moment, by time), none when nothing is open.
+ * - `id`: an endpoint that answers one record by its id (E15 for spot orders, E20 and X3 with
+ *   orderId, E13 with orderId), sent with the partition's parameters; `sendTime` adds the
+ *   record's moment as startTime/endTime (E13 requires a startTime);
+ * - `time`: no id lookup (E19): the window [time, time + 1 ms) is read again with the
+ *   partition's parameters, paged and checked like any window.
+ * The engine loads the answers as the walk does (without a checkpoint).
  */
-export interface LiveRefresh {
-  /** The endpoint that answers one record by id (E15 for spot orders). */
-  readonly endpoint: EndpointName;
-  /** The query parameter carrying the record's id (the stream's last key column). */
-  readonly idParam: string;
-  /** The table's status column, and its values that mean the record may still change. */
-  readonly statusColumn: string;
-  readonly liveStatuses: readonly string[];
-  /** The table's creation-time column: records created before the walk's first window are refreshed. */
-  readonly timeColumn: string;
-}
+export type OpenRecheck =
+  | { readonly by: 'id'; readonly endpoint: EndpointName; readonly idParam: string; readonly sendTime?: boolean }
+  | { readonly by: 'time' };
 
 /**
  * One snapshot stream: state the exchange shows only "as of now", stored with snapshot_at each

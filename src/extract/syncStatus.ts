@@ -17,6 +17,12 @@ export interface StreamStatus {
   gaps: { partition: string; from: string; to: string }[];
   /** Windows an interrupted run left in sync_windows; the next run reads them first. */
   pendingWindows: number;
+  /**
+   * Records whose status is not final yet (view open_records: pending, Processing, live), which
+   * every sync re-checks until they are: how many, the oldest one's time, and how many of them
+   * are open longer than the limit data-quality.csv flags (docs/ledger.md).
+   */
+  open: { count: number; oldest: string | null; overdue: number };
 }
 
 export interface SyncStatus {
@@ -26,7 +32,8 @@ export interface SyncStatus {
 
 /**
  * What the database holds per account and stream: the watermark, the checkpoint state and last
- * error, the row count, the known history gaps, and the last run.
+ * error, the row count, the known history gaps, the records still open (not final), and the
+ * last run.
  *
  * @example
  * const s = await syncStatus(db); s.streams.filter((x) => x.state === 'failed')
@@ -45,6 +52,9 @@ export async function syncStatus(db: Kysely<any>): Promise<SyncStatus> {
     SELECT account_uid, stream, partition, gap_from, gap_to FROM history_gaps ORDER BY gap_from`.execute(db);
   const pending = new Map((await sql<{ account_uid: string; stream: string; n: string }>`
     SELECT account_uid, stream, count(*)::text AS n FROM sync_windows WHERE NOT done GROUP BY 1, 2`.execute(db)).rows.map((w) => [`${w.account_uid}/${w.stream}`, Number(w.n)]));
+  const open = new Map((await sql<{ account_uid: string; stream: string; n: number; oldest: Date | null; overdue: number }>`
+    SELECT account_uid, stream, count(*)::int AS n, min(since) AS oldest, count(*) FILTER (WHERE since < now() - open_limit)::int AS overdue
+    FROM open_records GROUP BY 1, 2`.execute(db)).rows.map((o) => [`${o.account_uid}/${o.stream}`, { count: o.n, oldest: o.oldest?.toISOString() ?? null, overdue: o.overdue }]));
   const counts = new Map<string, number>();
   for (const s of historyStreams) {
     const { rows } = await sql<{ account_uid: string; n: string }>`SELECT account_uid, count(*)::text AS n FROM ${sql.table(s.table)} GROUP BY account_uid`.execute(db);
@@ -58,6 +68,7 @@ export async function syncStatus(db: Kysely<any>): Promise<SyncStatus> {
     gaps: gaps.rows.filter((g) => g.account_uid === s.account_uid && g.stream === s.stream)
       .map((g) => ({ partition: g.partition, from: g.gap_from.toISOString(), to: g.gap_to.toISOString() })),
     pendingWindows: pending.get(`${s.account_uid}/${s.stream}`) ?? 0,
+    open: open.get(`${s.account_uid}/${s.stream}`) ?? { count: 0, oldest: null, overdue: 0 },
   }));
   const names = new Map((await sql<{ uid: string; name: string }>`SELECT uid, name FROM accounts`.execute(db)).rows.map((a) => [a.uid, a.name]));
   for (const s of snapshotStreams) {
@@ -66,7 +77,7 @@ export async function syncStatus(db: Kysely<any>): Promise<SyncStatus> {
       ? await sql<{ a: string; n: string; at: Date }>`SELECT '-' AS a, count(*)::text AS n, max(snapshot_at) AS at FROM ${sql.table(s.table)} HAVING count(*) > 0`.execute(db)
       : await sql<{ a: string; n: string; at: Date }>`SELECT ${sql.ref(accountCol)} AS a, count(*)::text AS n, max(snapshot_at) AS at FROM ${sql.table(s.table)} GROUP BY 1`.execute(db);
     for (const row of rows) {
-      streams.push({ account: row.a, accountName: names.get(row.a) ?? row.a, stream: s.name, partitions: 0, lastRunId: null, watermark: row.at.toISOString(), state: 'snapshot', lastError: null, rows: Number(row.n), gaps: [], pendingWindows: 0 });
+      streams.push({ account: row.a, accountName: names.get(row.a) ?? row.a, stream: s.name, partitions: 0, lastRunId: null, watermark: row.at.toISOString(), state: 'snapshot', lastError: null, rows: Number(row.n), gaps: [], pendingWindows: 0, open: { count: 0, oldest: null, overdue: 0 } });
     }
   }
   return {

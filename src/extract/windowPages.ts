@@ -6,6 +6,7 @@ import { toRow } from './pageRecords.js';
 import { checkPage } from './pageCheck.js';
 import { pagingFault } from './pagingFault.js';
 import { parseExchangeTime } from '../normalize/parseExchangeTime.js';
+import type { TradeledgerError } from '../errors.js';
 
 /** One page of a window, checked against its request and mapped to rows. */
 export interface WindowPage {
@@ -17,14 +18,20 @@ export interface WindowPage {
   readonly done: boolean;
   /** Current-state streams: the oldest time of a record on the page inside the window. */
   readonly oldest: number | undefined;
+  /**
+   * The page failed a paging check (EXCHANGE_PAGING_FAULT): its rows are still to be stored (the
+   * upsert is idempotent), `next` is the cursor this page was asked with (so the checkpoint does
+   * not move), and the caller throws this once they are committed.
+   */
+  readonly fault?: TradeledgerError;
 }
 
 /**
  * The pages of one window, newest to oldest by the stream's cursor, one request after another,
  * the next page fetched while the caller loads this one. Every page is checked against its
  * request before anything of it counts (`checkPage`): a cursor that does not move or ids out of
- * order throw `EXCHANGE_PAGING_FAULT`, and a record outside the window is flagged and never sets
- * the cursor. A full page's last record is held back until the next page confirms its id.
+ * order end the walk with `EXCHANGE_PAGING_FAULT` (`WindowPage.fault`: the page's records are
+ * stored, the cursor stays), and a record outside the window is flagged and never sets the cursor. A full page's last record is held back until the next page confirms its id.
  *
  * @example
  * const pages = new WindowPages(run, deposits, single[0], window, onRequest);
@@ -62,7 +69,21 @@ export class WindowPages {
     this.#pageNo++;
     const cursor = this.#cursor;
     const verdict = checkPage(page, { start: window.start, end: window.end, cursor, limit: stream.limit, idField: stream.idField, timeField: stream.timeField, overlap: this.#overlap });
-    if (verdict.fault !== undefined) throw pagingFault(stream.name, stream.endpoint, window, this.#pageNo, verdict.fault);
+    if (verdict.fault !== undefined) {
+      // The cursor cannot be trusted, the records can (all but those whose ids the order checks
+      // doubt): they are stored, nothing is fetched after them and the checkpoint stays where
+      // this page was asked for. The record held back from
+      // the page before is not (this page did not confirm its id); the next run reads it again.
+      const rows: LeanRow[] = [];
+      for (const raw of page.records) {
+        if (verdict.doubted.has(raw)) continue;
+        const outside = verdict.flagged.get(raw);
+        rows.push(toRow(run, stream, partition, raw, outside === undefined ? [] : [outside]));
+      }
+      for (const entry of page.others) rows.push(toRow(run, stream, partition, entry));
+      this.#held = undefined;
+      return { rows, next: cursor, done: false, oldest: undefined, fault: pagingFault(stream.name, stream.endpoint, window, this.#pageNo, verdict.fault) };
+    }
     const { next, done } = verdict;
     if (probe && !done && this.#pageNo === 1 && cursor === undefined) return 'full';
     // Fetch the next page while this one is mapped and loaded: the two overlap instead of taking

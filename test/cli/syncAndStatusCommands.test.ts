@@ -93,6 +93,25 @@ describe('tradeledger sync and status', () => {
     expect(text.stdout).toMatch(/fx rates \(ECB\)\s+none: USD values only; `tradeledger import fx/);
   });
 
+  it('status lists the records still open (not final), per stream: how many and since when', async () => {
+    // Main's withdrawals hold one still pending two years on (deposits were synced from 200 days back above).
+    const r = await cli(['sync', '--json', '--streams', 'withdrawals', '--since', String(sandbox.world.now() - 740 * DAY_MS)]);
+    expect(r.code, r.stderr).toBe(0);
+    const open = (await sql<{ stream: string; n: number; oldest: Date }>`
+      SELECT stream, count(*)::int AS n, min(since) AS oldest FROM open_records GROUP BY stream ORDER BY stream`.execute(fresh.db)).rows;
+    expect(open.map((o) => o.stream)).toContain('withdrawals');
+    const json = JSON.parse((await cli(['status', '--json'])).stdout) as { streams: { stream: string; open: { count: number; oldest: string; overdue: number } }[] };
+    const text = (await cli(['status'])).stdout;
+    for (const o of open) {
+      const listed = json.streams.find((x) => x.stream === o.stream)!;
+      expect(listed.open).toMatchObject({ count: o.n, oldest: o.oldest.toISOString() });
+      expect(text).toMatch(new RegExp(`main/${o.stream} [^\\n]*\\n(?:    [^\\n]*\\n)*?    ${o.n} still open \\(not final\\) since ${o.oldest.toISOString().slice(0, 10)}: re-checked every sync until final`));
+    }
+    // A two-year-old pending withdrawal is past the 3-day limit: counted as overdue, named in the text.
+    expect(json.streams.find((x) => x.stream === 'withdrawals')!.open.overdue).toBeGreaterThan(0);
+    expect(text).toMatch(/open longer than the limit, listed in data-quality\.csv/);
+  });
+
   it('exits 3 when a stream fails and the others are saved', async () => {
     // The docs disagree on the tax endpoints' span (30 or 366 days), so the config allows 366; this
     // sandbox answers like the 30-day copy and refuses the wider windows (00001): that stream fails alone.

@@ -32,6 +32,28 @@ describe('checkPage', () => {
     expect(checkPage(page([rec('30'), rec('20'), rec('10')], { next: '4', cursorFromServer: true }), req).fault).toMatch(/lies below its smallest id 10/);
   });
 
+  it('ends the window on a page that is not full without checking its cursor fields (the official E13 sample: minId "1" beside order 121211212122)', () => {
+    const sample = { id: '121211212122', ts: String(T + 500) };
+    for (const v of [checkPage(page([sample], { next: '1', cursorFromServer: true }), req), checkPage(page([rec('30')], { next: 'nonsense', cursorFromServer: true }), req)]) {
+      expect(v.done).toBe(true);
+      expect(v.fault).toBeUndefined();
+    }
+    // A full page's cursor is still checked: it would be used.
+    expect(checkPage(page([rec('30'), rec('20'), rec('10')], { next: '1', cursorFromServer: true }), req).fault).toMatch(/lies below its smallest id 10/);
+  });
+
+  it('names the records whose ids a fault puts in doubt, so a faulted page is stored without them', () => {
+    const low = rec('5');
+    const after = rec('20');
+    const v = checkPage(page([rec('30'), low, after]), req);
+    expect(v.fault).toMatch(/not newest first/);
+    expect([...v.doubted]).toEqual([after, low]);
+    const high = rec('99');
+    expect([...checkPage(page([high, rec('8'), rec('7')]), { ...req, cursor: '10' }).doubted]).toEqual([high]);
+    // A cursor fault doubts no id.
+    expect(checkPage(page([rec('30'), rec('20'), rec('10')], { next: '1', cursorFromServer: true }), req).doubted.size).toBe(0);
+  });
+
   it('counts entries that are not objects toward a full page', () => {
     expect(checkPage(page([rec('30'), rec('20')], { others: ['x'] }), req)).toMatchObject({ next: '30', overlap: '20', done: false });
   });

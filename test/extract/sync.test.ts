@@ -123,7 +123,7 @@ describe('sync against the sandbox', () => {
     // No look-back: the history windows do not reach the order again, only the E15 refresh does.
     const result = await runSync(testSyncOptions(sandbox, fresh.db, [], { sync: { streams: ['spotOrders'], lookbackDays: 0 } }));
     expect(result.status).toBe('ok');
-    expect(result.counts[`${main.name}/spotOrders/live-refresh`]!.updated).toBeGreaterThanOrEqual(1);
+    expect(result.counts[`${main.name}/spotOrders/open-recheck`]!.updated).toBeGreaterThanOrEqual(1);
     const o = await sql<{ status: string; updated_at: Date; first_seen_at: Date }>`SELECT status, updated_at, first_seen_at FROM spot_orders WHERE account_uid = ${main.uid} AND order_id = ${orderId}`.execute(fresh.db);
     expect(o.rows[0]!.status).toBe('filled');
     expect(o.rows[0]!.updated_at.getTime()).toBeGreaterThan(o.rows[0]!.first_seen_at.getTime());

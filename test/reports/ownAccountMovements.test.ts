@@ -66,7 +66,10 @@ describe('own-account movements', () => {
     // d4 (30 USDT from B) has no withdrawal in B: with m11/m12 (+5), 35 USDT do not net to zero.
     // (kind 'unpriced' rows, for want of candles in this fixture, are tested in test/valuation.)
     // (tool_left_out rows, the one-sided margin legs cointracker.csv leaves out, are tested in reportFormats.test.ts.)
-    expect(rows.filter((r) => !['record', 'history_gap', 'unpriced', 'tool_left_out'].includes(r.kind!)).map((r) => `${r.kind} ${r.source} ${r.record_id}`)).toEqual([
+    // (kind 'unsettled': the fixture's records still open, listed because they are past their limit.)
+    const open = await sql<{ id: string }>`SELECT record_id AS id FROM open_records WHERE since < now() - open_limit`.execute(fresh.db);
+    expect(rows.filter((r) => r.kind === 'unsettled').map((r) => r.record_id).sort()).toEqual(open.rows.map((r) => r.id).sort());
+    expect(rows.filter((r) => !['record', 'history_gap', 'unpriced', 'tool_left_out', 'unsettled'].includes(r.kind!)).map((r) => `${r.kind} ${r.source} ${r.record_id}`)).toEqual([
       'own_movement_unmatched tax_transactions USDT',
       'unknown_counterparty deposits d6',
     ]);

@@ -28,3 +28,4 @@ CREATE TABLE cross_margin_orders (
   seen_run_id bigint,
   CONSTRAINT cross_margin_orders_pkey PRIMARY KEY (account_uid, order_id)
 );
+CREATE INDEX cross_margin_orders_open ON public.cross_margin_orders USING btree (account_uid, c_time) WHERE (norm_status(status) = ANY (ARRAY['live'::text, 'partially_filled'::text]));

@@ -24,3 +24,4 @@ CREATE TABLE deposits (
   CONSTRAINT deposits_pkey PRIMARY KEY (account_uid, order_id)
 );
 CREATE INDEX deposits_c_time ON public.deposits USING btree (c_time);
+CREATE INDEX deposits_open ON public.deposits USING btree (account_uid, c_time) WHERE (norm_status(status) = 'pending'::text);

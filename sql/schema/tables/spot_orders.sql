@@ -29,3 +29,4 @@ CREATE TABLE spot_orders (
   CONSTRAINT spot_orders_pkey PRIMARY KEY (account_uid, order_id)
 );
 CREATE INDEX spot_orders_c_time ON public.spot_orders USING btree (c_time);
+CREATE INDEX spot_orders_open ON public.spot_orders USING btree (account_uid, c_time) WHERE (norm_status(status) = ANY (ARRAY['live'::text, 'partially_filled'::text]));

@@ -21,4 +21,5 @@ CREATE TABLE transfers (
   seen_run_id bigint,
   CONSTRAINT transfers_pkey PRIMARY KEY (account_uid, transfer_id)
 );
+CREATE INDEX transfers_open ON public.transfers USING btree (account_uid, ts) WHERE (norm_status(status) = 'pending'::text);
 CREATE INDEX transfers_ts ON public.transfers USING btree (ts);

@@ -28,3 +28,4 @@ CREATE TABLE withdrawals (
   CONSTRAINT withdrawals_pkey PRIMARY KEY (account_uid, order_id)
 );
 CREATE INDEX withdrawals_c_time ON public.withdrawals USING btree (c_time);
+CREATE INDEX withdrawals_open ON public.withdrawals USING btree (account_uid, c_time) WHERE (norm_status(status) = 'pending'::text);

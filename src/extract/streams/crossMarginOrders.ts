@@ -4,7 +4,8 @@ import { ms, num, text } from '../../load/column.js';
 
 /**
  * E13 cross-margin current orders. The endpoint needs a symbol, so each configured (or listed)
- * spot symbol is a partition. Orders change status, so the stream is mutable.
+ * spot symbol is a partition. Orders change status, so the stream is mutable; one still live that
+ * the windows no longer reach is asked for by its orderId every run until final.
  */
 export const crossMarginOrders: HistoryStream = {
   kind: 'history',
@@ -20,6 +21,8 @@ export const crossMarginOrders: HistoryStream = {
   timeField: 'cTime',
   idField: 'orderId',
   readPage: listWithCursor(['orderList', 'resultList'], 'minId', 'orderId'),
+  // E13 takes an orderId (and requires a startTime): an order still live is asked for by it.
+  recheckOpen: { by: 'id', endpoint: 'crossMarginOpenOrders', idParam: 'orderId', sendTime: true },
   needsSymbols: true,
   demo: false,
   sub: true,

@@ -3,7 +3,10 @@ import { arrayBySmallestId } from '../pageReaders.js';
 import { single } from '../partitions.js';
 import { ms, num, text } from '../../load/column.js';
 
-/** E20 deposit records: status moves pending -> success/fail, so the stream is mutable. */
+/**
+ * E20 deposit records: status moves pending -> success/fail, so the stream is mutable; a deposit
+ * still pending that the windows no longer reach is asked for by its orderId every run until final.
+ */
 export const deposits: HistoryStream = {
   kind: 'history',
   name: 'deposits',
@@ -18,6 +21,7 @@ export const deposits: HistoryStream = {
   timeField: 'cTime',
   idField: 'orderId',
   readPage: arrayBySmallestId('orderId'),
+  recheckOpen: { by: 'id', endpoint: 'deposits', idParam: 'orderId' },
   demo: false,
   sub: true,
   columns: {

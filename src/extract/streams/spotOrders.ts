@@ -5,7 +5,7 @@ import { jsonText, ms, num, text } from '../../load/column.js';
 
 /**
  * X1 spot history orders. Orders fill and cancel after creation, so the stream is mutable; the
- * orders still live at the last sync that the windows did not cover are refreshed through E15.
+ * orders still live at the last sync that the windows did not cover are re-checked through E15.
  * Fee rows need the coin an order receives, so it reads the symbol list.
  */
 export const spotOrders: HistoryStream = {
@@ -24,7 +24,7 @@ export const spotOrders: HistoryStream = {
   readPage: arrayBySmallestId('orderId'),
   fees: 'spotOrder',
   needsSymbols: true,
-  refreshLive: { endpoint: 'spotOrderInfo', idParam: 'orderId', statusColumn: 'status', liveStatuses: ['live', 'partially_filled'], timeColumn: 'c_time' },
+  recheckOpen: { by: 'id', endpoint: 'spotOrderInfo', idParam: 'orderId' },
   demo: false,
   sub: true,
   columns: {

@@ -3,7 +3,10 @@ import { arrayBySmallestId } from '../pageReaders.js';
 import { single } from '../partitions.js';
 import { ms, num, text } from '../../load/column.js';
 
-/** X3 withdrawal records: status changes after creation, so the stream is mutable. */
+/**
+ * X3 withdrawal records: status changes after creation, so the stream is mutable; a withdrawal
+ * still pending that the windows no longer reach is asked for by its orderId every run until final.
+ */
 export const withdrawals: HistoryStream = {
   kind: 'history',
   name: 'withdrawals',
@@ -18,6 +21,7 @@ export const withdrawals: HistoryStream = {
   timeField: 'cTime',
   idField: 'orderId',
   readPage: arrayBySmallestId('orderId'),
+  recheckOpen: { by: 'id', endpoint: 'withdrawals', idParam: 'orderId' },
   demo: false,
   sub: true,
   columns: {

@@ -88,7 +88,7 @@ export function counterTargetsOf(resource: HistoryResource, ctx: GenContext, j: 
   const uid = ctx.account.uid;
   if (resource === 'transfers') {
     const t = transferShape(ctx, j, rngFor(ctx, j));
-    return transferTargets(t.status, uid, t.toUserId, t.fromType, t.toType, inWorld);
+    return transferTargets(t.status, t.fromUserId, t.toUserId, t.fromType, t.toType, inWorld);
   }
   if (resource === 'withdrawals') {
     const w = withdrawalShape(ctx, j, rngFor(ctx, j));

@@ -59,7 +59,8 @@ export function minimumRequests(world: World, input: MinimumInput): BudgetMinimu
     for (const stream of historyStreams) {
       if (input.streams !== undefined && !input.streams.includes(stream.name)) continue;
       if (account.kind === 'demo' ? !stream.demo : account.kind === 'sub' && !stream.sub) continue;
-      for (const partition of partitionsOf(stream, account, symbols)) {
+      const subUids = world.accounts.find((a) => a.uid === account.uid)?.subUids ?? [];
+      for (const partition of partitionsOf(stream, { ...account, subUids }, symbols)) {
         const key = `${account.uid}/${stream.name}/${partition.key}`;
         const cp = input.checkpoints?.get(key);
         const t = input.timing;
@@ -93,22 +94,25 @@ export function minimumRequests(world: World, input: MinimumInput): BudgetMinimu
  * @example
  * partitionsOf(planOrders, { kind: 'main' }, []).map((p) => p.key); // ['USDT-FUTURES/normal_plan', ...]
  */
-export function partitionsOf(stream: HistoryStream, account: { kind: string }, symbols: readonly string[]): readonly Partition[] {
+export function partitionsOf(stream: HistoryStream, account: { kind: string; subUids?: readonly string[] }, symbols: readonly string[]): readonly Partition[] {
   const found = stream.partitions({
     demo: account.kind === 'demo', main: account.kind === 'main',
-    symbols: () => Promise.resolve(symbols), subAccountUids: () => Promise.resolve([]),
+    symbols: () => Promise.resolve(symbols), subAccountUids: () => Promise.resolve(account.subUids ?? []),
   });
   if (found instanceof Promise) {
-    // Only E13 is asynchronous: one partition per online symbol.
+    // E19 of a main account: its own partition, and one per sub-account (subUid).
+    if (stream.name === 'transfers') return [{ key: 'all', params: {}, columns: {} }, ...(account.subUids ?? []).map((u) => ({ key: u, params: { subUid: u }, columns: {} }))];
+    // E13: one partition per online symbol.
     return symbols.map((s) => ({ key: s, params: { symbol: s }, columns: {} }));
   }
   return found;
 }
 
 function recordsIn(world: World, uid: string, stream: HistoryStream, partition: Partition, w: Window): number {
-  const { productType, marginType, ...rest } = partition.params;
+  const { productType, marginType, subUid, ...rest } = partition.params;
   const series = world.series(uid, stream.name as HistoryResource, productType ?? marginType ?? 'all');
-  const checks = Object.entries(rest);
+  // E19 lists the transfers made from the account asked about: the caller, or subUid.
+  const checks = stream.name === 'transfers' ? [['fromUserId', subUid ?? uid] as const] : Object.entries(rest);
   const filter = checks.length === 0 ? undefined : (r: unknown) => checks.every(([k, v]) => (r as Record<string, unknown>)[k] === v);
   // A window resumed mid-way only has the records below its cursor left to read.
   const q = { startTime: w.start, endTime: w.end, limit: Number.MAX_SAFE_INTEGER, ...(w.cursor === undefined ? {} : { idLessThan: BigInt(w.cursor) }) };

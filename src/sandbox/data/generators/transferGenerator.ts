@@ -13,6 +13,8 @@ export interface TransferShape {
   fromType: AccountType;
   toType: AccountType;
   status: TransferRecord['status'];
+  /** The account the money leaves: the initiator's own, or (a main account's) one of its subs. */
+  fromUserId: string;
   toUserId: string;
 }
 
@@ -26,20 +28,25 @@ export interface TransferShape {
 export function transferShape(ctx: GenContext, j: number, rng: Rng): TransferShape {
   const [fromType, toType] = cover(accountTypePairs, j, ctx, rng);
   const status = j >= ctx.openFrom ? openStatuses[(j + ctx.coverOffset) % 3]! : rng.chance(0.93) ? 'Successful' : 'Failed';
-  const toOther = ctx.peers.length > 0 && (j + ctx.coverOffset) % 3 !== 0;
-  return { fromType, toType, status, toUserId: toOther ? ctx.peers[j % ctx.peers.length]! : ctx.account.uid };
+  const turn = (j + ctx.coverOffset) % 3;
+  const toOther = ctx.peers.length > 0 && turn !== 0;
+  const peer = toOther ? ctx.peers[j % ctx.peers.length]! : ctx.account.uid;
+  // A main account also moves money out of a sub-account to itself; E19 lists that transfer
+  // only to the main account and only when asked with that subUid (spec E19).
+  const outOfSub = toOther && ctx.account.main && turn === 2;
+  return { fromType, toType, status, fromUserId: outOfSub ? peer : ctx.account.uid, toUserId: outOfSub ? ctx.account.uid : peer };
 }
 
 /**
- * Transfers (E19), stored under the initiator: a main account sends to its subs, a sub to its
- * main, and either moves between its own account types.
+ * Transfers (E19), stored under the initiator: a main account sends to its subs and takes from
+ * them, a sub sends to its main, and either moves between its own account types.
  *
  * @example
  * transferGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
  */
 export const transferGenerator: RecordGenerator<TransferRecord> = (ctx, j, t, id) => {
   const rng = rngFor(ctx, j);
-  const { fromType, toType, status, toUserId } = transferShape(ctx, j, rng);
+  const { fromType, toType, status, fromUserId, toUserId } = transferShape(ctx, j, rng);
   return {
     coin: cover(['USDT', 'BTC', 'ETH', 'USDC'] as const, j, ctx, rng, 1),
     status,
@@ -49,7 +56,7 @@ export const transferGenerator: RecordGenerator<TransferRecord> = (ctx, j, t, id
     ts: String(t),
     clientOid: hexId(rng),
     transferId: id.toString(),
-    fromUserId: ctx.account.uid,
+    fromUserId,
     toUserId,
   };
 };

@@ -42,16 +42,18 @@ export const walletRoutes: Record<'brokerSubWithdrawal' | 'spotWithdrawal' | 'tr
   },
 
   /**
-   * Span at most 90 days (40705); cursor: transferId. Without subUid the caller's own records
-   * are listed; with it, only transfers from or to that sub-account.
+   * Span at most 90 days (40705); cursor: transferId. As spec E19 says: only records the caller
+   * initiated, and of those, without subUid only the transfers made from the caller's own
+   * account; with subUid only those made from that sub-account (a main account moving money
+   * out of its sub). So a main account's transfers out of its subs are seen only sub by sub.
    */
   transfers(ctx) {
     const window = windowOf(ctx);
     const limit = pageLimit(ctx);
     const cursor = ctx.params.id('idLessThan');
-    const subUid = ctx.params.optional('subUid');
-    const bySub = subUid === undefined ? undefined : (r: TransferRecord) => r.fromUserId === subUid || r.toUserId === subUid;
-    const filter = byParams<TransferRecord>(ctx.params, { coin: 'coin' }, bySub);
+    const from = ctx.params.optional('subUid') ?? callerOf(ctx).uid;
+    // A field equality, so the series remembers which records miss it (no rebuild per page).
+    const filter = byParams<TransferRecord>(ctx.params, { coin: 'coin' }, undefined, { fromUserId: from });
     const series = seriesOf(ctx, 'transfers');
     const clientOid = ctx.params.optional('clientOid');
     return clientOid !== undefined ? lookupByField(series, 'clientOid', clientOid, filter) : historyPage(series, window, cursor, limit, filter);
