@@ -1,8 +1,11 @@
 import type { HistoryRecords, HistoryResource, SandboxAccount, TruthRecord } from '../world.js';
 import { badRecordIndex, badRecordPlan, spoil } from './badRecords.js';
 import { ID_PER_MS, lazyChunk, type Chunk } from './chunk.js';
+import { BalancedSeries } from './balancedSeries.js';
 import { ChunkedSeries } from './chunkedSeries.js';
-import { counterLegsOf, counterSources, counterTargetsOf } from './counterLegs.js';
+import { counterLegsOf, counterSources, counterTargetsOf, type CounterLeg, type CounterTarget } from './counterLegs.js';
+import { HISTORY_LEAD_MS, OPENING_OFFSET_MS, openingBill, openingCoins, openingDeposit, spotBillRules, unitsText } from './openingBalances.js';
+import { spotLegSources, spotLegsOf, spotLegTargetsOf } from './spotLegs.js';
 import { mergedChunk, type PlacedRecords } from './mergedChunk.js';
 import type { GenContext } from './generators/genContext.js';
 import { generatorFor } from './generators/generatorFor.js';
@@ -37,6 +40,15 @@ export interface SeriesEntry {
 
 const keyOf = (uid: string, resource: string, partition: string): string => `${uid}|${resource}|${partition}`;
 
+/** A record placed into a series that no generated record implies (an opening balance). */
+interface ExtraRecord {
+  key: string;
+  time: number;
+  build: (id: bigint, time: number) => HistoryRecords[HistoryResource];
+}
+
+const legSources: readonly HistoryResource[] = [...new Set([...counterSources, ...spotLegSources])];
+
 /** A series' next generated chunk, before the counter legs of other series are placed into it. */
 interface PendingChunk {
   entry: SeriesEntry;
@@ -54,23 +66,65 @@ interface PendingChunk {
  */
 export class SeriesBook {
   private readonly entries = new Map<string, SeriesEntry>();
+  /** When the world's opening balances are declared (its first day). */
+  readonly openingAt: number;
 
   constructor(private readonly seed: number, private readonly accounts: SandboxAccount[], plan: ScalePlan, now: number) {
+    this.openingAt = now - HISTORY_SPAN_MS + OPENING_OFFSET_MS;
     const pending: PendingChunk[] = [];
     accounts.forEach((account, accountIndex) => {
       for (const resource of historyResources) {
         const span = resource === 'planOrders' ? PLAN_SPAN_MS : HISTORY_SPAN_MS;
+        // History begins a day after the world's start, after the opening balances.
+        const start = resource === 'planOrders' ? now - span : now - span + HISTORY_LEAD_MS;
         const parts = dataPartitionsOf(resource, account.demo);
         const total = (account.demo ? plan.demoPerAccount : plan.perAccount)[resource];
         parts.forEach((partition, p) => {
           const count = Math.round(total / parts.length);
           const entry = this.entry(account, accountIndex, resource, partition, p, now);
           entry.density = count / span;
-          pending.push({ entry, ...this.chunk(entry, count, now - span, now - 1) });
+          pending.push({ entry, ...this.chunk(entry, count, start, now - 1) });
         });
       }
     });
-    this.addChunks(pending);
+    this.addChunks(pending, this.openings());
+    for (const e of this.entries.values()) if (e.series instanceof BalancedSeries) e.series.sealInitial();
+    const main = accounts[0];
+    if (main !== undefined) {
+      // The deliberately bad bill (badRecords.ts): bills are derived, so it is spoiled where served.
+      const bills = this.get(main.uid, 'spotBills', 'all') as unknown as BalancedSeries<unknown>;
+      if (bills.size > 0) bills.spoiled = badRecordIndex(bills.size);
+    }
+  }
+
+  /**
+   * The opening balances every account of the world (demo accounts aside: they hold no spot
+   * wallet) declares at the world's first day: per coin, an on-chain deposit and its spot bill,
+   * sized by the bill series' first pass (openingBalances.ts).
+   */
+  private openings(): ExtraRecord[] {
+    const out: ExtraRecord[] = [];
+    for (const account of this.accounts) {
+      if (account.demo) continue;
+      const bills = (): BalancedSeries<unknown> => this.get(account.uid, 'spotBills', 'all') as unknown as BalancedSeries<unknown>;
+      for (const coin of openingCoins) {
+        const size = (): string => unitsText(bills().openingOf(coin));
+        out.push({ key: keyOf(account.uid, 'deposits', 'all'), time: this.openingAt, build: openingDeposit(coin, size, account.uid) as ExtraRecord['build'] });
+        out.push({ key: keyOf(account.uid, 'spotBills', 'all'), time: this.openingAt, build: openingBill(coin) as ExtraRecord['build'] });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The spot balance of a coin after everything the account's spot bills hold (what E1 and
+   * E18 check before they spend), as decimal text.
+   *
+   * @example
+   * book.spotBalance(uid, 'USDT'); // '21300.5'
+   */
+  spotBalance(uid: string, coin: string): string {
+    return unitsText((this.get(uid, 'spotBills', 'all') as unknown as BalancedSeries<unknown>).balanceOf(coin));
   }
 
   /** The series; an unknown account or partition gets an empty one. */
@@ -121,28 +175,48 @@ export class SeriesBook {
    * Successful, an internal withdrawal that succeeded) at `now`.
    */
   appendCounterLegs(uid: string, resource: HistoryResource, record: unknown, now: number): void {
-    for (const leg of counterLegsOf(resource, record, uid, this.inWorld)) {
+    for (const leg of this.legsOf(resource, record, uid)) {
       this.append(leg.uid, leg.resource, leg.partition, now, leg.build as (id: bigint, time: number) => HistoryRecords[typeof leg.resource]);
     }
   }
 
   private readonly inWorld = (uid: string): boolean => this.accounts.some((a) => a.uid === uid && !a.demo);
 
+  /** Every leg a record leaves in other series: counter legs (counterLegs.ts), then spot bills (spotLegs.ts). */
+  private legsOf(resource: HistoryResource, record: unknown, uid: string): CounterLeg[] {
+    const counter = counterSources.includes(resource) ? counterLegsOf(resource, record, uid, this.inWorld) : [];
+    return spotLegSources.includes(resource) ? [...counter, ...spotLegsOf(resource, record, uid, this.inWorld)] : counter;
+  }
+
+  private targetsOf(resource: HistoryResource, ctx: GenContext, j: number): CounterTarget[] {
+    const counter = counterSources.includes(resource) ? counterTargetsOf(resource, ctx, j, this.inWorld) : [];
+    return spotLegSources.includes(resource) ? [...counter, ...spotLegTargetsOf(resource, ctx, j, this.inWorld)] : counter;
+  }
+
   /**
    * Adds the pending chunks, each with the counter legs the other pending chunks' records place
    * into its series (an own-account movement shows on both sides, at the same time), so every
    * own-account movement of the generated history has both legs.
    */
-  private addChunks(pending: PendingChunk[]): void {
+  private addChunks(pending: PendingChunk[], extra: ExtraRecord[] = []): void {
     // Per target series, the legs as parallel arrays (no object per leg: a 1M-record world has
-    // tens of thousands): time, source chunk (index into pending), record index, leg number.
+    // hundreds of thousands): time, source chunk (index into pending; -1 - k for extra[k]),
+    // record index, leg number.
     const placed = new Map<string, { times: number[]; src: number[]; js: number[]; ks: number[] }>();
+    extra.forEach((x, k) => {
+      let list = placed.get(x.key);
+      if (list === undefined) placed.set(x.key, (list = { times: [], src: [], js: [], ks: [] }));
+      list.times.push(x.time);
+      list.src.push(-1 - k);
+      list.js.push(0);
+      list.ks.push(0);
+    });
     pending.forEach(({ entry, chunk, ctx }, p) => {
-      if (!counterSources.includes(entry.resource)) return;
+      if (!legSources.includes(entry.resource)) return;
       for (let j = 0; j < chunk.count; j++) {
         // The record's shape says where its legs go; the record itself is built only when a
         // leg is read.
-        const targets = counterTargetsOf(entry.resource, ctx, j, this.inWorld);
+        const targets = this.targetsOf(entry.resource, ctx, j);
         for (let k = 0; k < targets.length; k++) {
           const target = targets[k]!;
           const key = keyOf(target.uid, target.resource, target.partition);
@@ -162,12 +236,23 @@ export class SeriesBook {
       const src = Int32Array.from(order, (i) => list.src[i]!);
       const js = Int32Array.from(order, (i) => list.js[i]!);
       const ks = Uint8Array.from(order, (i) => list.ks[i]!);
+      // A fill leaves three bills side by side: its legs are read from one build of it.
+      let lastSrc = 0;
+      let lastJ = -1;
+      let lastLegs: CounterLeg[] = [];
       return {
         count: times.length,
         timeAt: (b) => times[b]!,
         build: (b, id, time) => {
-          const { entry, chunk } = pending[src[b]!]!;
-          return counterLegsOf(entry.resource, chunk.recordAt(js[b]!), entry.uid, this.inWorld)[ks[b]!]!.build(id, time);
+          const s = src[b]!;
+          if (s < 0) return extra[-1 - s]!.build(id, time);
+          if (s !== lastSrc || js[b] !== lastJ) {
+            const { entry, chunk } = pending[s]!;
+            lastLegs = this.legsOf(entry.resource, chunk.recordAt(js[b]!), entry.uid);
+            lastSrc = s;
+            lastJ = js[b]!;
+          }
+          return lastLegs[ks[b]!]!.build(id, time) as HistoryRecords[HistoryResource];
         },
       };
     };
@@ -200,7 +285,8 @@ export class SeriesBook {
     // counter legs were placed from it).
     const family = account.parentUid !== null ? [account.parentUid] : [...account.subUids];
     const entry: SeriesEntry = {
-      uid: account.uid, resource, partition, series: new ChunkedSeries(), density: 0, carry: 0, chunks: 0,
+      uid: account.uid, resource, partition, density: 0, carry: 0, chunks: 0,
+      series: resource === 'spotBills' ? new BalancedSeries(spotBillRules(this.openingAt)) as unknown as AnySeries : new ChunkedSeries(),
       salt: BigInt(hashKey(this.seed, account.uid, resource, partition) % 60_000) * 16n,
       base: {
         seed: this.seed, account, mainUid: account.parentUid ?? account.uid, peers: family, partition,

@@ -63,3 +63,17 @@ export function inPlatformCoin(quoteValue: string, t: number): string {
   const price: Scaled = bgb === undefined ? { m: 1n, s: 0 } : { m: BigInt(priceMantissa(bgb, t)), s: bgb.pricePlace };
   return fixed(roundTo(div(abs(scaled(quoteValue)), price), 8));
 }
+
+/**
+ * A wallet amount of `coin` (6 decimals) worth between `minUsd` and `maxUsd` at time t: deposits,
+ * withdrawals and transfers move sums a person would, whatever the coin's price.
+ *
+ * @example
+ * coinAmount('BTC', t, rng, 100, 5000); // e.g. '0.034567'
+ */
+export function coinAmount(coin: string, t: number, rng: Rng, minUsd: number, maxUsd: number): string {
+  const usd = rng.range(minUsd * 100, maxUsd * 100) / 100;
+  const m = coin === 'USDT' || coin === 'USDC' ? undefined : spotMarket(`${coin}USDT`);
+  const price = m === undefined ? 1 : priceMantissa(m, t) / 10 ** m.pricePlace;
+  return decimalText(Math.max(1, Math.round((usd * 1e6) / price)), 6);
+}
