@@ -42,8 +42,14 @@ export interface Movement {
 export interface BalanceRules<T> {
   /** The record's coin and signed change (units), read from the record as stored. */
   movementOf(record: T): Movement;
-  /** True for an opening record: its amount is the opening balance, decided by the first pass. */
-  isOpening(record: T): boolean;
+  /**
+   * When the opening records sit (the world's first day): their amounts are the opening
+   * balances, decided by the first pass, which never builds them (an opening may be built from
+   * another series that asks this one for its opening).
+   */
+  openingAt: number;
+  /** The coins that have an opening record in a series that has any. */
+  openingCoins: readonly string[];
   /** The opening amount for a coin whose history (without opening) dips to `lowest` (<= 0). */
   openingFor(coin: string, lowest: bigint): bigint;
   /** The record as served: its opening amount (openings only) and its running balance filled in. */
@@ -88,9 +94,9 @@ export class BalancedSeries<T> extends ChunkedSeries<T> {
   }
 
   override at(i: number): T {
-    const raw = super.at(i);
     const balances = this.blockBalances(Math.floor(i / BLOCK));
-    const opening = this.rules.isOpening(raw) ? this.openingOf(this.rules.movementOf(raw).coin) : undefined;
+    const raw = super.at(i);
+    const opening = this.isOpening(i) ? this.openingOf(this.rules.movementOf(raw).coin) : undefined;
     const done = this.rules.complete(raw, balances[i % BLOCK]!, opening);
     if (i === this.spoiled) delete (done as Record<string, unknown>)['balance'];
     return done;
@@ -107,7 +113,7 @@ export class BalancedSeries<T> extends ChunkedSeries<T> {
     const b = Math.floor(n / BLOCK);
     this.checkpointAt(b);
     const sums = new Map(this.checkpoints[b]!);
-    for (let i = b * BLOCK; i < n; i++) add(sums, this.rules.movementOf(super.at(i)), this.rules.isOpening(super.at(i)));
+    for (let i = b * BLOCK; i < n; i++) if (!this.isOpening(i)) add(sums, this.rules.movementOf(super.at(i)));
     const openings = this.sizedOpenings();
     for (const [coin, amount] of openings) sums.set(coin, (sums.get(coin) ?? 0n) + amount);
     return sums;
@@ -137,27 +143,30 @@ export class BalancedSeries<T> extends ChunkedSeries<T> {
     this.blocks.delete(b);
   }
 
+  private isOpening(i: number): boolean {
+    return this.timeAt(i) === this.rules.openingAt;
+  }
+
   private sizedOpenings(): Map<string, bigint> {
     if (this.openings !== undefined) return this.openings;
     const end = this.initial < 0 ? this.size : this.initial;
     const sums = new Map<string, bigint>();
     const lowest = new Map<string, bigint>();
-    const opened = new Set<string>();
+    let opened = false;
     for (let i = 0; i < end; i++) {
       if (i % BLOCK === 0 && this.checkpoints.length === i / BLOCK) this.checkpoints.push(new Map(sums));
-      const r = super.at(i);
-      const m = this.rules.movementOf(r);
-      if (this.rules.isOpening(r)) {
-        opened.add(m.coin);
+      if (this.isOpening(i)) {
+        opened = true;
         continue;
       }
+      const m = this.rules.movementOf(super.at(i));
       const s = (sums.get(m.coin) ?? 0n) + m.delta;
       sums.set(m.coin, s);
       if (s < (lowest.get(m.coin) ?? 0n)) lowest.set(m.coin, s);
     }
     this.openings = new Map();
     // Only coins with an opening record get one: any other balance is the plain sum.
-    for (const coin of opened) this.openings.set(coin, this.rules.openingFor(coin, lowest.get(coin) ?? 0n));
+    if (opened) for (const coin of this.rules.openingCoins) this.openings.set(coin, this.rules.openingFor(coin, lowest.get(coin) ?? 0n));
     return this.openings;
   }
 
@@ -166,10 +175,7 @@ export class BalancedSeries<T> extends ChunkedSeries<T> {
     while (this.checkpoints.length <= b) {
       const k = this.checkpoints.length;
       const sums = new Map(this.checkpoints[k - 1]!);
-      for (let i = (k - 1) * BLOCK; i < k * BLOCK; i++) {
-        const r = super.at(i);
-        add(sums, this.rules.movementOf(r), this.rules.isOpening(r));
-      }
+      for (let i = (k - 1) * BLOCK; i < k * BLOCK; i++) if (!this.isOpening(i)) add(sums, this.rules.movementOf(super.at(i)));
       this.checkpoints.push(sums);
     }
   }
@@ -183,9 +189,8 @@ export class BalancedSeries<T> extends ChunkedSeries<T> {
     const out: bigint[] = [];
     const end = Math.min(this.size, (b + 1) * BLOCK);
     for (let i = b * BLOCK; i < end; i++) {
-      const r = super.at(i);
-      const m = this.rules.movementOf(r);
-      add(sums, m, this.rules.isOpening(r));
+      const m = this.rules.movementOf(super.at(i));
+      if (!this.isOpening(i)) add(sums, m);
       out.push((sums.get(m.coin) ?? 0n) + (openings.get(m.coin) ?? 0n));
     }
     if (this.blocks.size >= CACHED_BLOCKS) this.blocks.delete(this.blocks.keys().next().value!);
@@ -194,7 +199,6 @@ export class BalancedSeries<T> extends ChunkedSeries<T> {
   }
 }
 
-function add(sums: Map<string, bigint>, m: Movement, opening: boolean): void {
-  if (opening) return;
+function add(sums: Map<string, bigint>, m: Movement): void {
   sums.set(m.coin, (sums.get(m.coin) ?? 0n) + m.delta);
 }

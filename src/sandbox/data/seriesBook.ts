@@ -4,7 +4,18 @@ import { ID_PER_MS, lazyChunk, type Chunk } from './chunk.js';
 import { BalancedSeries } from './balancedSeries.js';
 import { ChunkedSeries } from './chunkedSeries.js';
 import { counterLegsOf, counterSources, counterTargetsOf, type CounterLeg, type CounterTarget } from './counterLegs.js';
-import { HISTORY_LEAD_MS, OPENING_OFFSET_MS, openingBill, openingCoins, openingDeposit, spotBillRules, unitsText } from './openingBalances.js';
+import {
+  futuresBillRules, HISTORY_LEAD_MS, marginCoins, marginRecordRules, OPENING_OFFSET_MS, openingBill, openingCoins, openingDeposit,
+  spotBillRules, unitsText, WALLET_OPENING_DELAY_MS,
+} from './openingBalances.js';
+import { marginCoinsOf } from './catalog.js';
+import type { ProductType } from '../../api/endpoints.js';
+import type { AccountType, TransferRecord } from '../../api/records/wallet.js';
+import type { FuturesBill } from '../../api/records/mix.js';
+import type { MarginRecord } from '../../api/records/margin.js';
+import type { SpotBill } from '../../api/records/spot.js';
+import { hexId } from './generators/genContext.js';
+import { recordRng } from './rng.js';
 import { spotLegSources, spotLegsOf, spotLegTargetsOf } from './spotLegs.js';
 import { mergedChunk, type PlacedRecords } from './mergedChunk.js';
 import type { GenContext } from './generators/genContext.js';
@@ -104,13 +115,60 @@ export class SeriesBook {
    */
   private openings(): ExtraRecord[] {
     const out: ExtraRecord[] = [];
+    const at = this.openingAt;
+    const walletAt = at + WALLET_OPENING_DELAY_MS;
     for (const account of this.accounts) {
-      if (account.demo) continue;
-      const bills = (): BalancedSeries<unknown> => this.get(account.uid, 'spotBills', 'all') as unknown as BalancedSeries<unknown>;
-      for (const coin of openingCoins) {
-        const size = (): string => unitsText(bills().openingOf(coin));
-        out.push({ key: keyOf(account.uid, 'deposits', 'all'), time: this.openingAt, build: openingDeposit(coin, size, account.uid) as ExtraRecord['build'] });
-        out.push({ key: keyOf(account.uid, 'spotBills', 'all'), time: this.openingAt, build: openingBill(coin) as ExtraRecord['build'] });
+      const uid = account.uid;
+      const opening = (resource: HistoryResource, partition: string, coin: string) => (): string =>
+        unitsText((this.get(uid, resource, partition) as unknown as BalancedSeries<unknown>).openingOf(coin));
+      const push = (resource: HistoryResource, partition: string, time: number, build: (id: bigint, time: number) => unknown): void => {
+        out.push({ key: keyOf(uid, resource, partition), time, build: build as ExtraRecord['build'] });
+      };
+      if (!account.demo) {
+        for (const coin of openingCoins) {
+          push('deposits', 'all', at, openingDeposit(coin, opening('spotBills', 'all', coin), uid));
+          push('spotBills', 'all', at, openingBill(coin));
+        }
+      }
+      // Futures and margin wallets open with a transfer from spot (E19, its spot bill, and the
+      // wallet's own record of it); the demo account has no spot wallet: its futures wallets
+      // open with the transfer-in bill alone, in demo coins.
+      const wallets: { resource: 'futuresBills' | 'marginRecords'; partition: string; type: AccountType; coins: readonly string[] }[] = [];
+      for (const partition of dataPartitionsOf('futuresBills', account.demo)) {
+        const type = `${partition.replace(/^S/, '').replace('-FUTURES', '').toLowerCase()}_futures` as AccountType;
+        wallets.push({ resource: 'futuresBills', partition, type, coins: marginCoinsOf(partition as ProductType) });
+      }
+      if (!account.demo) {
+        for (const partition of dataPartitionsOf('marginRecords', false)) {
+          wallets.push({ resource: 'marginRecords', partition, type: `${partition}_margin` as AccountType, coins: marginCoins });
+        }
+      }
+      for (const w of wallets) {
+        for (const coin of w.coins) {
+          const size = opening(w.resource, w.partition, coin);
+          if (!account.demo) {
+            const rng = recordRng(hashKey(this.seed, uid, 'opening', w.partition, coin), 0);
+            const clientOid = hexId(rng);
+            push('transfers', 'all', walletAt, (id, time): TransferRecord => ({
+              coin, status: 'Successful', toType: w.type, fromType: 'spot', size: size(), ts: String(time), clientOid,
+              transferId: id.toString(), fromUserId: uid, toUserId: uid,
+            }));
+            push('spotBills', 'all', walletAt, (id, time): SpotBill => ({
+              billId: id.toString(), coin, groupType: 'transfer', businessType: 'transfer-out', size: `-${size()}`, balance: '0', fees: '0', cTime: String(time),
+            }));
+          }
+          if (w.resource === 'futuresBills') {
+            push('futuresBills', w.partition, walletAt, (id, time): FuturesBill => ({
+              billId: id.toString(), symbol: '', amount: size(), fee: '0', feeByCoupon: '0', businessType: 'trans_from_exchange', coin,
+              balance: '0', cTime: String(time),
+            }));
+          } else {
+            push('marginRecords', w.partition, walletAt, (id, time): MarginRecord => ({
+              id: id.toString(), coin, symbol: w.partition === 'isolated' ? `${coin === 'USDT' ? 'BTC' : coin}USDT` : '', marginTaxType: 'transfer_in',
+              amount: size(), fee: '0', total: '0', ts: String(time),
+            }));
+          }
+        }
       }
     }
     return out;
@@ -280,13 +338,33 @@ export class SeriesBook {
     }
   }
 
+  /** A new series: the wallet records (spot bills, futures bills, margin records) carry running balances. */
+  private seriesFor(resource: HistoryResource, partition: string): AnySeries {
+    const walletAt = this.openingAt + WALLET_OPENING_DELAY_MS;
+    if (resource === 'spotBills') return new BalancedSeries(spotBillRules(this.openingAt)) as unknown as AnySeries;
+    if (resource === 'futuresBills') return new BalancedSeries(futuresBillRules(walletAt, marginCoinsOf(partition as ProductType))) as unknown as AnySeries;
+    if (resource === 'marginRecords') return new BalancedSeries(marginRecordRules(walletAt)) as unknown as AnySeries;
+    return new ChunkedSeries();
+  }
+
+  /**
+   * The balance of a coin after everything a balanced series holds (spot bills, futures bills of
+   * a product type, margin records of a margin type), as decimal text.
+   *
+   * @example
+   * book.walletBalance(uid, 'futuresBills', 'USDT-FUTURES', 'USDT'); // '20400.12'
+   */
+  walletBalance(uid: string, resource: 'spotBills' | 'futuresBills' | 'marginRecords', partition: string, coin: string): string {
+    return unitsText((this.get(uid, resource, partition) as unknown as BalancedSeries<unknown>).balanceOf(coin));
+  }
+
   private entry(account: SandboxAccount, accountIndex: number, resource: HistoryResource, partition: string, p: number, now: number): SeriesEntry {
     // A copy: a sub-account created later must not change the history generated before it (the
     // counter legs were placed from it).
     const family = account.parentUid !== null ? [account.parentUid] : [...account.subUids];
     const entry: SeriesEntry = {
       uid: account.uid, resource, partition, density: 0, carry: 0, chunks: 0,
-      series: resource === 'spotBills' ? new BalancedSeries(spotBillRules(this.openingAt)) as unknown as AnySeries : new ChunkedSeries(),
+      series: this.seriesFor(resource, partition),
       salt: BigInt(hashKey(this.seed, account.uid, resource, partition) % 60_000) * 16n,
       base: {
         seed: this.seed, account, mainUid: account.parentUid ?? account.uid, peers: family, partition,

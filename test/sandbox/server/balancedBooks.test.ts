@@ -67,7 +67,14 @@ interface Books {
   accounts: AccountLine[];
   movements: Movement[];
   spotBills: Map<string, any[]>;
+  /** Per account and product type: its futures bills and its E14 accounts. */
+  futures: { uid: string; demo: boolean; productType: string; bills: any[]; accounts: any[] }[];
+  /** Per account and margin type: its margin records. */
+  margin: { uid: string; marginType: string; records: any[] }[];
 }
+
+const realTypes = ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'];
+const demoTypes = ['SUSDT-FUTURES', 'SCOIN-FUTURES', 'SUSDC-FUTURES'];
 
 /** Reads every account's history over HTTP. */
 async function readBooks(sandbox: RunningSandbox): Promise<Books> {
@@ -79,10 +86,22 @@ async function readBooks(sandbox: RunningSandbox): Promise<Books> {
   const movements: Movement[] = [];
   const spotBills = new Map<string, any[]>();
   const transfers = new Map<string, { initiator: string; t: any }>();
+  const futures: Books['futures'] = [];
+  const margin: Books['margin'] = [];
   for (const a of accounts) {
-    if (a.demo) continue;
-    const key = a;
+    const key = { ...a, demo: a.demo };
     const get = (p: Page): Promise<any[]> => readAll(sandbox.baseUrl, key, p, now);
+    for (const productType of a.demo ? demoTypes : realTypes) {
+      const bills = await get({ path: '/api/v2/mix/account/bill', query: { productType }, spanDays: 30, limit: 100, list: (d) => d.bills, id: 'billId', cursor: (d) => d.endId });
+      const r = await call(sandbox.baseUrl, key, '/api/v2/mix/account/accounts', { query: { productType } });
+      expect(r.json?.code, r.text.slice(0, 300)).toBe('00000');
+      futures.push({ uid: a.uid, demo: a.demo, productType, bills: bills.reverse(), accounts: r.json!.data });
+    }
+    if (a.demo) continue;
+    for (const marginType of ['crossed', 'isolated']) {
+      const records = await get({ path: '/api/v2/tax/margin-record', query: { marginType }, spanDays: 30, limit: 500, list: plain, id: 'id' });
+      margin.push({ uid: a.uid, marginType, records: records.reverse() });
+    }
     for (const f of await get({ path: '/api/v2/spot/trade/fills', spanDays: 90, limit: 100, list: plain, id: 'tradeId' })) movements.push(...fillMovements(a.uid, f));
     for (const d of await get({ path: '/api/v2/spot/wallet/deposit-records', limit: 100, list: plain, id: 'orderId' })) {
       if (d.status === 'success') movements.push({ uid: a.uid, wallet: 'spot', coin: d.coin, t: Number(d.cTime), amount: abs(d.size), what: `deposit ${d.orderId}` });
@@ -108,7 +127,61 @@ async function readBooks(sandbox: RunningSandbox): Promise<Books> {
     if (t.fromType === 'spot') movements.push({ uid: from, wallet: 'spot', coin: t.coin, t: time, amount: abs(t.size).neg(), what: `transfer ${t.transferId} out` });
     if (t.toType === 'spot') movements.push({ uid: to, wallet: 'spot', coin: t.coin, t: time, amount: abs(t.size), what: `transfer ${t.transferId} in` });
   }
-  return { accounts, movements, spotBills };
+  return { accounts, movements, spotBills, futures, margin };
+}
+
+const byTime = (field: string, id: string) => (x: any, y: any): number =>
+  Number(x[field]) - Number(y[field]) || (BigInt(x[id]) < BigInt(y[id]) ? -1 : BigInt(x[id]) > BigInt(y[id]) ? 1 : 0);
+
+function checkFutures(books: Books): number {
+  let checked = 0;
+  for (const f of books.futures) {
+    const running = new Map<string, Decimal>();
+    for (const b of [...f.bills].sort(byTime('cTime', 'billId'))) {
+      const where = `account ${f.uid} ${f.productType} bill ${b.billId} (${b.coin} ${b.businessType} ${b.amount} fee ${b.fee})`;
+      if (f.demo) expect(b.coin, `${where}: a demo account trades demo coins`).toMatch(/^S/);
+      // The ledger reads a futures bill as amount + fee (feeByCoupon is paid by a coupon).
+      const after = (running.get(b.coin) ?? new Decimal(0)).plus(dec(b.amount)).plus(dec(b.fee));
+      running.set(b.coin, after);
+      expect(dec(b.balance).toFixed(), `${where}: balance is the running sum of the bills`).toBe(after.toFixed());
+      expect(after.isNegative(), `${where}: futures balance below zero`).toBe(false);
+      checked++;
+    }
+    for (const acc of f.accounts) {
+      const where = `account ${f.uid} ${f.productType} ${acc.marginCoin} (E14)`;
+      if (f.demo) expect(acc.marginCoin, `${where}: demo coins`).toMatch(/^S/);
+      const sum = running.get(acc.marginCoin) ?? new Decimal(0);
+      // The reconciliation's futures snapshot: accountEquity - unrealizedPL is the wallet balance.
+      expect(dec(acc.accountEquity).minus(dec(acc.unrealizedPL)).toFixed(), `${where}: equity - unrealized PnL is the sum of the futures bills`).toBe(sum.toFixed());
+      expect(dec(acc.available).isNegative() || dec(acc.accountEquity).isNegative() || dec(acc.available).gt(sum), `${where}: available within 0..balance, equity >= 0`).toBe(false);
+      expect(acc.assetList[0].balance, `${where}: assetList balance`).toBe(sum.toFixed());
+      checked++;
+    }
+    for (const coin of running.keys()) expect(f.accounts.map((a: any) => a.marginCoin), `account ${f.uid} ${f.productType}: bills in ${coin} but no E14 account`).toContain(coin);
+  }
+  return checked;
+}
+
+const marginIn = new Set(['transfer_in', 'borrow', 'compensate', 'deal_in', 'exchange_in']);
+const marginOut = new Set(['transfer_out', 'repay', 'interest_repay', 'liquidation_fee', 'confiscated', 'deal_out', 'exchange_out']);
+
+function checkMargin(books: Books): number {
+  let checked = 0;
+  for (const m of books.margin) {
+    const running = new Map<string, Decimal>();
+    for (const r of [...m.records].sort(byTime('ts', 'id'))) {
+      const where = `account ${m.uid} ${m.marginType} margin record ${r.id} (${r.coin} ${r.marginTaxType} ${r.amount} fee ${r.fee})`;
+      // As the ledger reads E5: the type gives the sign; a fee is a charge.
+      const amount = marginIn.has(r.marginTaxType) ? abs(r.amount) : marginOut.has(r.marginTaxType) ? abs(r.amount).neg() : dec(r.amount);
+      const after = (running.get(r.coin) ?? new Decimal(0)).plus(amount).minus(abs(r.fee));
+      running.set(r.coin, after);
+      expect(dec(r.total).toFixed(), `${where}: total is the running sum of the records`).toBe(after.toFixed());
+      // Borrowed coins count in the wallet's assets, so even borrowing keeps them >= 0.
+      expect(after.isNegative(), `${where}: margin assets below zero`).toBe(false);
+      checked++;
+    }
+  }
+  return checked;
 }
 
 /** Bills in time order (the API pages newest first; readAll reversed each account's list). */
@@ -174,5 +247,14 @@ describe.each([
     const { bills, checkedAgainstHistory } = checkSpot(books);
     expect(bills).toBeGreaterThan(100);
     expect(checkedAgainstHistory).toBeGreaterThan(50);
+  });
+
+  it('every futures bill\'s balance is the running sum of the bills per margin coin, and E14 equity - unrealized PnL is their total', () => {
+    expect(checkFutures(books)).toBeGreaterThan(50);
+    expect(books.futures.some((f) => f.demo && f.bills.length > 0), 'the demo account has futures bills').toBe(true);
+  });
+
+  it('every margin record\'s total is the running sum of the margin records per coin (borrow, repay, interest included)', () => {
+    expect(checkMargin(books)).toBeGreaterThan(20);
   });
 });

@@ -71,9 +71,21 @@ export function inPlatformCoin(quoteValue: string, t: number): string {
  * @example
  * coinAmount('BTC', t, rng, 100, 5000); // e.g. '0.034567'
  */
-export function coinAmount(coin: string, t: number, rng: Rng, minUsd: number, maxUsd: number): string {
-  const usd = rng.range(minUsd * 100, maxUsd * 100) / 100;
-  const m = coin === 'USDT' || coin === 'USDC' ? undefined : spotMarket(`${coin}USDT`);
+export function coinAmount(coin: string, t: number, rng: Rng, minUsd: number, maxUsd: number, places = 6): string {
+  return usdIn(coin, rng.range(minUsd * 100, maxUsd * 100) / 100, t, places);
+}
+
+/**
+ * `usd` dollars (a generated figure, never a balance) in `coin` at time t, as text at `places`;
+ * demo coins (SBTC, SUSDT) are priced as the coin they imitate.
+ *
+ * @example
+ * usdIn('SBTC', 650, t, 8); // about '0.01'
+ */
+export function usdIn(coin: string, usd: number, t: number, places: number): string {
+  const plain = /^S[A-Z]{3,}$/.test(coin) && coin !== 'SOL' ? coin.slice(1) : coin;
+  const m = plain === 'USDT' || plain === 'USDC' || plain === 'USD' ? undefined : spotMarket(`${plain}USDT`);
   const price = m === undefined ? 1 : priceMantissa(m, t) / 10 ** m.pricePlace;
-  return decimalText(Math.max(1, Math.round((usd * 1e6) / price)), 6);
+  const mantissa = Math.round((Math.abs(usd) * 10 ** places) / price);
+  return decimalText((usd < 0 ? -1 : 1) * Math.max(1, mantissa), places);
 }
