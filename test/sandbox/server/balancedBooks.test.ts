@@ -5,7 +5,7 @@
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountLine } from '../../../src/sandbox/server/describeAccounts.js';
-import { startTestSandbox, type RunningSandbox } from '../../support/sandbox.js';
+import { control, startTestSandbox, type RunningSandbox } from '../../support/sandbox.js';
 import { call, type TestKey } from '../../support/signedClient.js';
 
 const DAY = 86_400_000;
@@ -256,5 +256,41 @@ describe.each([
 
   it('every margin record\'s total is the running sum of the margin records per coin (borrow, repay, interest included)', () => {
     expect(checkMargin(books)).toBeGreaterThan(20);
+  });
+});
+
+describe('writes keep the books balanced (E1, E18, E9)', () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({ seed: 2, scale: 'tiny' });
+  });
+  afterAll(() => sandbox.close());
+
+  it('a market buy, a settled on-chain withdrawal and a settled broker withdrawal leave bills that sum with the history', async () => {
+    const main = sandbox.accounts.find((a) => a.main && a.broker && a.perms.length === 4)!;
+    const sub = sandbox.accounts.find((a) => !a.main && !a.demo && main.subUids.includes(a.uid) && a.perms.includes('read'))!;
+    const buy = await call(sandbox.baseUrl, main, '/api/v2/spot/trade/place-order', { body: { symbol: 'BTCUSDT', side: 'buy', orderType: 'market', size: '150', clientOid: 'books-buy-1' } });
+    expect(buy.json?.code, buy.text).toBe('00000');
+    const w = await call(sandbox.baseUrl, main, '/api/v2/spot/wallet/withdrawal', { body: { coin: 'USDT', transferType: 'on_chain', chain: 'TRC20', address: 'TXbooks', size: '25', clientOid: 'books-w1' } });
+    expect(w.json?.code, w.text).toBe('00000');
+    expect(await control(sandbox, 'settle', { uid: main.uid, resource: 'withdrawals', id: w.json!.data.orderId })).toEqual({ settled: true });
+    const e9 = await call(sandbox.baseUrl, main, '/api/v2/broker/account/subaccount-withdrawal', { body: { subUid: sub.uid, coin: 'BTC', dest: 'internal_transfer', address: main.uid, amount: '0.001' } });
+    expect(e9.json?.code, e9.text).toBe('00000');
+    expect(await control(sandbox, 'settle', { uid: sub.uid, resource: 'withdrawals', id: e9.json!.data.orderId })).toEqual({ settled: true });
+    const books = await readBooks(sandbox);
+    const mainBills = books.spotBills.get(main.uid)!;
+    expect(mainBills.some((b) => b.businessType === 'withdraw' && b.size === '-25' && b.fees === '-1'), 'the withdrawal left a bill of size and fee').toBe(true);
+    expect(mainBills.filter((b) => b.coin === 'BTC' && b.businessType === 'deposit' && b.size === '0.001'), 'the broker withdrawal reached main as a deposit').toHaveLength(1);
+    checkSpot(books);
+  });
+
+  it('refuses an order or a withdrawal the spot wallet cannot pay, naming the balance', async () => {
+    const main = sandbox.accounts.find((a) => a.main && a.broker && a.perms.length === 4)!;
+    const big = await call(sandbox.baseUrl, main, '/api/v2/spot/trade/place-order', { body: { symbol: 'BTCUSDT', side: 'sell', orderType: 'market', size: '100000' } });
+    expect(big.json?.code).toBe('40017');
+    expect(big.json?.msg).toMatch(/insufficient balance.*BTC/);
+    const w = await call(sandbox.baseUrl, main, '/api/v2/spot/wallet/withdrawal', { body: { coin: 'ETH', transferType: 'on_chain', chain: 'ERC20', address: '0xbooks', size: '1000000' } });
+    expect(w.json?.code).toBe('40017');
+    expect(w.json?.msg).toMatch(/insufficient balance.*ETH/);
   });
 });
