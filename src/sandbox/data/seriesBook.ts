@@ -269,6 +269,10 @@ export class SeriesBook {
       list.js.push(0);
       list.ks.push(0);
     });
+    let list: { times: number[]; src: number[]; js: number[]; ks: number[] } = { times: [], src: [], js: [], ks: [] };
+    let lastUid = '';
+    let lastResource = '';
+    let lastPartition = '';
     pending.forEach(({ entry, chunk, ctx }, p) => {
       if (!legSources.includes(entry.resource)) return;
       for (let j = 0; j < chunk.count; j++) {
@@ -277,9 +281,16 @@ export class SeriesBook {
         const targets = this.targetsOf(entry.resource, ctx, j);
         for (let k = 0; k < targets.length; k++) {
           const target = targets[k]!;
-          const key = keyOf(target.uid, target.resource, target.partition);
-          let list = placed.get(key);
-          if (list === undefined) placed.set(key, (list = { times: [], src: [], js: [], ks: [] }));
+          // Most legs go where the one before went (a fill's three bills): skip the key and lookup.
+          if (target.uid !== lastUid || target.resource !== lastResource || target.partition !== lastPartition) {
+            const key = keyOf(target.uid, target.resource, target.partition);
+            let found = placed.get(key);
+            if (found === undefined) placed.set(key, (found = { times: [], src: [], js: [], ks: [] }));
+            list = found;
+            lastUid = target.uid;
+            lastResource = target.resource;
+            lastPartition = target.partition;
+          }
           list.times.push(chunk.timeAt(j));
           list.src.push(p);
           list.js.push(j);
@@ -289,7 +300,7 @@ export class SeriesBook {
     });
     const placedOf = (list: { times: number[]; src: number[]; js: number[]; ks: number[] }): PlacedRecords<HistoryRecords[HistoryResource]> => {
       // Legs from several source series, in time order (stable: one source keeps its order).
-      const order = Int32Array.from(list.times.keys()).sort((a, b) => list.times[a]! - list.times[b]! || a - b);
+      const order = stableTimeOrder(list.times);
       const times = Float64Array.from(order, (i) => list.times[i]!);
       const src = Int32Array.from(order, (i) => list.src[i]!);
       const js = Int32Array.from(order, (i) => list.js[i]!);
@@ -426,3 +437,35 @@ export class SeriesBook {
   }
 }
 
+/**
+ * The indices of `times` in time order, ties in index order: what sorting the indices by (time,
+ * index) gives. The legs arrive as a few runs already in time order (one per source chunk), so
+ * the runs are merged pairwise instead of sorted (a 1M-record world places ~500,000 spot bills).
+ */
+function stableTimeOrder(times: readonly number[]): Int32Array {
+  const n = times.length;
+  let a = Int32Array.from({ length: n }, (_, i) => i);
+  let b = new Int32Array(n);
+  const starts: number[] = [0];
+  for (let i = 1; i < n; i++) if (times[i]! < times[i - 1]!) starts.push(i);
+  let runs = starts;
+  while (runs.length > 1) {
+    const next: number[] = [];
+    for (let r = 0; r < runs.length; r += 2) {
+      const lo = runs[r]!;
+      const mid = r + 1 < runs.length ? runs[r + 1]! : n;
+      const hi = r + 2 < runs.length ? runs[r + 2]! : n;
+      next.push(lo);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      // Left run first on a tie: its indices are all smaller.
+      while (i < mid && j < hi) b[k++] = times[a[j]!]! < times[a[i]!]! ? a[j++]! : a[i++]!;
+      while (i < mid) b[k++] = a[i++]!;
+      while (j < hi) b[k++] = a[j++]!;
+    }
+    [a, b] = [b, a];
+    runs = next;
+  }
+  return a;
+}
