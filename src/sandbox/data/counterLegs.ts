@@ -9,7 +9,7 @@ import { transferShape } from './generators/transferGenerator.js';
 import { withdrawalShape } from './generators/withdrawalGenerator.js';
 
 /** The resources whose records a counter leg is written into. */
-export type CounterResource = 'futuresBills' | 'marginRecords' | 'deposits' | 'withdrawals';
+export type CounterResource = 'futuresBills' | 'marginRecords' | 'deposits' | 'withdrawals' | 'spotBills';
 
 /**
  * The other side of an own-account movement, as the exchange shows it from that side: the

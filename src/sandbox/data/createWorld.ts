@@ -79,7 +79,8 @@ class SandboxWorld implements World, WorldCore {
   futuresAccounts(uid: string, productType: ProductType): FuturesAccount[] {
     const a = this.account(uid);
     if (a === undefined || productType.startsWith('S') !== a.demo) return [];
-    return futuresAccountsOf(this.seed, uid, productType, a.copyTrader && productType === 'COIN-FUTURES');
+    return futuresAccountsOf(this.seed, uid, productType, a.copyTrader && productType === 'COIN-FUTURES',
+      (coin) => this.book.walletBalance(uid, 'futuresBills', productType, coin));
   }
 
   contracts(productType: string): ContractConfig[] {

@@ -7,7 +7,9 @@ import type { HistoryResource } from '../world.js';
  * - presets: `tiny` (~400 records per account), `small` (~5,000 per account, the default),
  *   `medium` (~100,000 in total), `large` (~1,000,000 in total), `xl` (~5,000,000 in total);
  * - `spotOrders=200000`: that many records of that resource for every account that has it,
- *   spread over its partitions (product types, margin types);
+ *   spread over its partitions (product types, margin types); spot bills are not counted but
+ *   derived, one per spot movement (three per fill: base, quote, fee), so a world holds more
+ *   records than its preset says;
  * - `subAccounts=N`: the number of sub-accounts of the main account (0-20, default 3).
  * Counts override the preset named before or after them. Counts alone start from an empty world,
  * so `spotOrders=200000,deposits=1000` holds only those two resources.
@@ -31,6 +33,8 @@ export const resourceWeights: Readonly<Record<HistoryResource, number>> = {
 };
 
 export const historyResources = Object.keys(resourceWeights) as HistoryResource[];
+/** Resources whose records are derived from the others' (spot bills: one per spot movement), never counted. */
+export const derivedResources: readonly HistoryResource[] = ['spotBills'];
 const futuresResources: readonly HistoryResource[] = ['futuresOrders', 'futuresFills', 'futuresBills', 'planOrders'];
 
 /**
@@ -61,6 +65,9 @@ function split(total: number, demo: boolean): Record<HistoryResource, number> {
   const weightSum = eligible.reduce((s, r) => s + resourceWeights[r], 0);
   const out = Object.fromEntries(historyResources.map((r) => [r, 0])) as Record<HistoryResource, number>;
   for (const r of eligible) out[r] = Math.round((total * resourceWeights[r]) / weightSum);
+  // Spot bills are not drawn: one is derived from every spot movement (spotLegs.ts), so their
+  // running balances are the sums of the history. The other counts keep their share.
+  for (const r of derivedResources) out[r] = 0;
   return out;
 }
 
@@ -92,6 +99,8 @@ export function parseScale(text: string, defaultSubs = 3, clientAccounts = 0): S
     if (name === 'subAccounts') {
       if (n > 20) throw new ScaleError(`scale term '${term}': a main account has at most 20 sub-accounts`);
       subAccounts = n;
+    } else if ((derivedResources as string[]).includes(name)) {
+      throw new ScaleError(`scale term '${term}': ${name} are derived from the spot movements (fills, deposits, withdrawals, transfers); scale those instead, e.g. spotFills=${value}`);
     } else if ((historyResources as string[]).includes(name)) {
       counts.set(name as HistoryResource, n);
     } else {

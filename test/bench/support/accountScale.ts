@@ -1,4 +1,4 @@
-import { resourceWeights } from '../../../src/sandbox/data/scalePlan.js';
+import { derivedResources, resourceWeights } from '../../../src/sandbox/data/scalePlan.js';
 import { HISTORY_SPAN_MS } from '../../../src/sandbox/data/seriesBook.js';
 import { DAY_MS, endpoints } from '../../../src/api/endpoints.js';
 import { historyStreams } from '../../../src/extract/streamRegistry.js';
@@ -14,7 +14,8 @@ import { historyStreams } from '../../../src/extract/streamRegistry.js';
  */
 export function accountScale(records: number): string {
   const total = Object.values(resourceWeights).reduce((a, b) => a + b, 0);
-  return Object.entries(resourceWeights).map(([resource, weight]) => {
+  // Spot bills are derived from the spot movements (about three per fill), not a scale term.
+  return Object.entries(resourceWeights).filter(([resource]) => !derivedResources.includes(resource as never)).map(([resource, weight]) => {
     const stream = historyStreams.find((s) => s.name === resource);
     const horizonDays: number | undefined = stream ? (endpoints[stream.endpoint] as { horizonDays?: number }).horizonDays : undefined;
     const visible = horizonDays === undefined ? 1 : (horizonDays * DAY_MS) / HISTORY_SPAN_MS;

@@ -49,17 +49,17 @@ describe('advance and settle', () => {
   });
 
   it('many small advances add as many records as one big one', () => {
-    const big = createWorld({ seed: 3, scale: 'spotBills=50000', now: anchor });
-    const small = createWorld({ seed: 3, scale: 'spotBills=50000', now: anchor });
+    const big = createWorld({ seed: 3, scale: 'taxSpotRecords=50000', now: anchor });
+    const small = createWorld({ seed: 3, scale: 'taxSpotRecords=50000', now: anchor });
     big.advance(10 * DAY);
     for (let i = 0; i < 240; i++) small.advance(3_600_000);
     expect(small.now()).toBe(big.now());
     for (const a of big.accounts) {
-      const b = big.series(a.uid, 'spotBills', 'all').size;
-      const s = small.series(a.uid, 'spotBills', 'all').size;
+      const b = big.series(a.uid, 'taxSpotRecords', 'all').size;
+      const s = small.series(a.uid, 'taxSpotRecords', 'all').size;
       expect(Math.abs(b - s), a.uid).toBeLessThanOrEqual(1);
     }
-    expect(big.series(big.accounts[0]!.uid, 'spotBills', 'all').size).toBeGreaterThan(50_600);
+    expect(big.series(big.accounts[0]!.uid, 'taxSpotRecords', 'all').size).toBeGreaterThan(50_600);
   });
 
   it('settles open records older than the open window, changing uTime', () => {
@@ -84,7 +84,7 @@ describe('advance and settle', () => {
   it('settle() settles one record and reports whether it changed anything', () => {
     const w = tinyWorld(6);
     const uid = w.accounts[0]!.uid;
-    const r = w.withdraw(uid, { coin: 'BTC', transferType: 'internal_transfer', address: '77', size: '0.5' });
+    const r = w.withdraw(uid, { coin: 'BTC', transferType: 'internal_transfer', address: '77', size: '0.05' });
     expect(w.settle(uid, 'withdrawals', r.orderId)).toBe(true);
     expect(w.series(uid, 'withdrawals', 'all').get(r.orderId)!.status).toBe('success');
     expect(w.settle(uid, 'withdrawals', r.orderId)).toBe(false);

@@ -1,3 +1,4 @@
+import { openingCoins } from '../../../src/sandbox/data/openingBalances.js';
 import { describe, expect, it } from 'vitest';
 import { createWorld } from '../../../src/sandbox/data/createWorld.js';
 import { parseScale } from '../../../src/sandbox/data/scalePlan.js';
@@ -23,7 +24,8 @@ describe('sandbox --accounts: a large firm', () => {
     const deposits = (uid: string) => firm.series(uid, 'deposits', 'all').query({ limit: 1000 });
     const a = deposits(clients[0]!.uid);
     const b = deposits(clients[1]!.uid);
-    expect(a.length).toBe(parseScale('tiny').perAccount.deposits);
+    // The tiny preset's deposits plus the opening deposits (one per coin, openingBalances.ts).
+    expect(a.length).toBe(parseScale('tiny').perAccount.deposits + openingCoins.length);
     expect(a.map((r) => r.orderId)).not.toEqual(b.map((r) => r.orderId));
     expect(deposits(clients[5]!.uid)).toEqual(again.series(clients[5]!.uid, 'deposits', 'all').query({ limit: 1000 }));
   });

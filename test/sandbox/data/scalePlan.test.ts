@@ -1,3 +1,4 @@
+import { openingCoins } from '../../../src/sandbox/data/openingBalances.js';
 import { describe, expect, it } from 'vitest';
 import { createWorld } from '../../../src/sandbox/data/createWorld.js';
 import { parseScale, ScaleError } from '../../../src/sandbox/data/scalePlan.js';
@@ -30,18 +31,22 @@ describe('scale syntax', () => {
     const main = w.accounts[0]!;
     expect(w.series(main.uid, 'spotOrders', 'all').size).toBe(1000);
     expect(w.series(main.uid, 'futuresOrders', 'USDT-FUTURES').size).toBe(100);
-    expect(w.series(main.uid, 'deposits', 'all').size).toBe(0);
+    // Only the opening deposits (one per coin at the world's first day: openingBalances.ts).
+    expect(w.series(main.uid, 'deposits', 'all').size).toBe(openingCoins.length);
     const demo = w.accounts.find((a) => a.demo)!;
     expect(w.series(demo.uid, 'futuresOrders', 'SCOIN-FUTURES').size).toBe(100);
   });
 
-  it('large presets total about a million history records', () => {
+  it('large presets draw about a million history records, less the spot bills\' share (derived on top)', () => {
     const plan = parseScale('large');
+    expect(plan.perAccount.spotBills).toBe(0);
     const perAccount = Object.values(plan.perAccount).reduce((a, b) => a + b, 0);
     const demo = Object.values(plan.demoPerAccount).reduce((a, b) => a + b, 0);
     const total = perAccount * (plan.subAccounts + 2) + demo;
-    expect(total).toBeGreaterThan(990_000);
-    expect(total).toBeLessThan(1_010_000);
+    // Spot bills (weight 12 of 100) are derived from the spot movements, not drawn.
+    expect(total).toBeGreaterThan(870_000);
+    expect(total).toBeLessThan(910_000);
+    expect(() => parseScale('spotBills=10')).toThrow(/derived from the spot movements/);
   });
 });
 

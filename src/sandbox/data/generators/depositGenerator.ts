@@ -1,9 +1,9 @@
 import type { DepositRecord } from '../../../api/records/wallet.js';
 import { chainsOf, walletCoins } from '../catalog.js';
-import { decimalText } from '../decimalText.js';
 import type { Rng } from '../rng.js';
 import { cover, laterTime, rngFor, type GenContext, type RecordGenerator } from './genContext.js';
 import { chainAddress, externalUid, txHash } from './walletText.js';
+import { coinAmount } from './tradeAmounts.js';
 
 const dests = ['on_chain', 'internal', 'on_chain', 'internal_transfer'] as const;
 const openStatuses = ['pending', 'fail', 'success'] as const;
@@ -49,7 +49,7 @@ export const depositGenerator: RecordGenerator<DepositRecord> = (ctx, j, t, id) 
     coin,
     type: 'deposit',
     dest,
-    size: decimalText(rng.range(1, 900_000_000), 6),
+    size: coinAmount(coin, t, rng, 50, 10_000),
     status,
     // An internal deposit from the account's family has its withdrawal placed in the sender's
     // series (counterLegs.ts).

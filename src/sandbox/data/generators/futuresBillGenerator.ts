@@ -1,7 +1,7 @@
 import type { ProductType } from '../../../api/endpoints.js';
 import type { FuturesBill } from '../../../api/records/mix.js';
 import { futuresMarkets } from '../catalog.js';
-import { decimalText } from '../decimalText.js';
+import { usdIn } from './tradeAmounts.js';
 import { cover, rngFor, type RecordGenerator } from './genContext.js';
 
 /**
@@ -14,7 +14,8 @@ export const futuresBillTypes = [
 ] as const;
 
 /**
- * Futures account bills (X6): funding (`contract_settle_fee`), realized PnL on closes and liquidations, open fees.
+ * Futures account bills (X6): funding (`contract_settle_fee`), realized PnL on closes and liquidations, open fees;
+ * `balance` is the running balance of the coin (filled in by the series).
  *
  * @example
  * futuresBillGenerator(ctx, 0, Date.now(), 1_793_491_199_998_000_000n);
@@ -25,21 +26,24 @@ export const futuresBillGenerator: RecordGenerator<FuturesBill> = (ctx, j, t, id
   const coin = cover(m.marginCoins, j, ctx, rng, 1);
   const type = cover(futuresBillTypes, j, ctx, rng, 2);
   const pnlSign = rng.chance(0.55) ? 1 : -1;
+  // Amounts are drawn in dollars and written in the margin coin, so a BTC-margined account moves
+  // what a USDT one does (a running balance per coin sums them: balancedSeries.ts).
   const amount = type.startsWith('open_') ? '0'
-    : type.startsWith('close_') ? decimalText(pnlSign * rng.range(1, 50_000_000), 8)
-    : type === 'contract_settle_fee' ? decimalText(pnlSign * rng.range(1, 500_000), 8)
-    : decimalText(-rng.range(1_000_000, 900_000_000), 8);
+    : type.startsWith('close_') ? usdIn(coin, pnlSign * rng.range(1, 200_000) / 100, t, 8)
+    : type === 'contract_settle_fee' ? usdIn(coin, pnlSign * rng.range(1, 2_000) / 100, t, 8)
+    : usdIn(coin, -rng.range(5_000, 300_000) / 100, t, 8);
   const trade = type.startsWith('open_') || type.startsWith('close_');
   const coupon = trade && rng.chance(0.1);
   return {
     billId: id.toString(),
     symbol: m.symbol,
     amount,
-    fee: trade ? decimalText(-rng.range(1, 2_000_000), 8) : '0',
-    feeByCoupon: coupon ? decimalText(-rng.range(1, 100_000), 8) : '0',
+    fee: trade ? usdIn(coin, -rng.range(1, 2_000) / 100, t, 8) : '0',
+    feeByCoupon: coupon ? usdIn(coin, -rng.range(1, 100) / 100, t, 8) : '0',
     businessType: type,
     coin,
-    balance: decimalText(rng.range(0, 900_000_000_000), 8),
+    // The running balance of the coin is filled in by the series (balancedSeries.ts).
+    balance: '0',
     cTime: String(t),
   };
 };

@@ -1,5 +1,5 @@
 import { marginTaxTypes, type MarginRecord, type MarginTaxType } from '../../../api/records/margin.js';
-import { decimalText } from '../decimalText.js';
+import { usdIn } from './tradeAmounts.js';
 import { cover, rngFor, type RecordGenerator } from './genContext.js';
 
 const inflow: ReadonlySet<MarginTaxType> = new Set(['transfer_in', 'borrow', 'compensate', 'deal_in', 'exchange_in']);
@@ -21,14 +21,18 @@ export const marginRecordGenerator: RecordGenerator<MarginRecord> = (ctx, j, t, 
   const rng = rngFor(ctx, j);
   const type = cover(ownTypes, j, ctx, rng);
   const deal = type === 'deal_in' || type === 'deal_out';
+  const coin = cover(coins, j, ctx, rng, 1);
+  const interest = type === 'interest_repay' || type === 'liquidation_fee';
   return {
     id: id.toString(),
-    coin: cover(coins, j, ctx, rng, 1),
+    coin,
     symbol: ctx.partition === 'isolated' ? cover(symbols, j, ctx, rng, 2) : '',
     marginTaxType: type,
-    amount: decimalText((inflow.has(type) ? 1 : -1) * rng.range(1, 90_000_000), 8),
-    fee: deal ? decimalText(-rng.range(1, 90_000), 8) : '0',
-    total: decimalText(rng.range(0, 900_000_000_000), 8),
+    // Drawn in dollars, written in the coin; interest and liquidation fees are small.
+    amount: usdIn(coin, (inflow.has(type) ? 1 : -1) * rng.range(100, interest ? 2_000 : 300_000) / 100, t, 8),
+    fee: deal ? usdIn(coin, -rng.range(1, 500) / 100, t, 8) : '0',
+    // The running balance of the coin in this margin wallet, filled in by the series (balancedSeries.ts).
+    total: '0',
     ts: String(t),
   };
 };

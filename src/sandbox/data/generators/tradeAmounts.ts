@@ -63,3 +63,29 @@ export function inPlatformCoin(quoteValue: string, t: number): string {
   const price: Scaled = bgb === undefined ? { m: 1n, s: 0 } : { m: BigInt(priceMantissa(bgb, t)), s: bgb.pricePlace };
   return fixed(roundTo(div(abs(scaled(quoteValue)), price), 8));
 }
+
+/**
+ * A wallet amount of `coin` (6 decimals) worth between `minUsd` and `maxUsd` at time t: deposits,
+ * withdrawals and transfers move sums a person would, whatever the coin's price.
+ *
+ * @example
+ * coinAmount('BTC', t, rng, 100, 5000); // e.g. '0.034567'
+ */
+export function coinAmount(coin: string, t: number, rng: Rng, minUsd: number, maxUsd: number, places = 6): string {
+  return usdIn(coin, rng.range(minUsd * 100, maxUsd * 100) / 100, t, places);
+}
+
+/**
+ * `usd` dollars (a generated figure, never a balance) in `coin` at time t, as text at `places`;
+ * demo coins (SBTC, SUSDT) are priced as the coin they imitate.
+ *
+ * @example
+ * usdIn('SBTC', 650, t, 8); // about '0.01'
+ */
+export function usdIn(coin: string, usd: number, t: number, places: number): string {
+  const plain = /^S[A-Z]{3,}$/.test(coin) && coin !== 'SOL' ? coin.slice(1) : coin;
+  const m = plain === 'USDT' || plain === 'USDC' || plain === 'USD' ? undefined : spotMarket(`${plain}USDT`);
+  const price = m === undefined ? 1 : priceMantissa(m, t) / 10 ** m.pricePlace;
+  const mantissa = Math.round((Math.abs(usd) * 10 ** places) / price);
+  return decimalText((usd < 0 ? -1 : 1) * Math.max(1, mantissa), places);
+}

@@ -1,11 +1,28 @@
 import { accountTypes, type AccountType, type TransferRecord } from '../../../api/records/wallet.js';
-import { decimalText } from '../decimalText.js';
 import type { Rng } from '../rng.js';
 import { cover, hexId, rngFor, type GenContext, type RecordGenerator } from './genContext.js';
+import { coinAmount } from './tradeAmounts.js';
 
-/** Every ordered pair of different account types. */
+/**
+ * The coins each wallet holds: a futures wallet only its product type's margin coins (spec E14),
+ * margin wallets the margin coins. p2p is left out: the world keeps no p2p balance, so a transfer
+ * out of it could not be covered (the books balance only what they hold).
+ */
+const walletCoins: Partial<Record<AccountType, readonly string[]>> = {
+  spot: ['USDT', 'BTC', 'ETH', 'USDC'],
+  usdt_futures: ['USDT'],
+  usdc_futures: ['USDC'],
+  coin_futures: ['BTC', 'ETH', 'USDT'],
+  crossed_margin: ['USDT', 'BTC', 'ETH'],
+  isolated_margin: ['USDT', 'BTC', 'ETH'],
+};
+
+const coinsOf = (from: AccountType, to: AccountType): string[] =>
+  (walletCoins[from] ?? []).filter((c) => (walletCoins[to] ?? []).includes(c));
+
+/** Every ordered pair of different account types that hold a coin in common. */
 export const accountTypePairs: readonly (readonly [AccountType, AccountType])[] =
-  accountTypes.flatMap((from) => accountTypes.filter((to) => to !== from).map((to) => [from, to] as const));
+  accountTypes.flatMap((from) => accountTypes.filter((to) => to !== from && coinsOf(from, to).length > 0).map((to) => [from, to] as const));
 const openStatuses = ['Processing', 'Successful', 'Failed'] as const;
 
 /** What decides a transfer's counter legs, drawn first from the record's rng (see transferShape). */
@@ -47,12 +64,13 @@ export function transferShape(ctx: GenContext, j: number, rng: Rng): TransferSha
 export const transferGenerator: RecordGenerator<TransferRecord> = (ctx, j, t, id) => {
   const rng = rngFor(ctx, j);
   const { fromType, toType, status, fromUserId, toUserId } = transferShape(ctx, j, rng);
+  const coin = cover(coinsOf(fromType, toType), j, ctx, rng, 1);
   return {
-    coin: cover(['USDT', 'BTC', 'ETH', 'USDC'] as const, j, ctx, rng, 1),
+    coin,
     status,
     toType,
     fromType,
-    size: decimalText(rng.range(1, 900_000_000), 6),
+    size: coinAmount(coin, t, rng, 10, 5_000),
     ts: String(t),
     clientOid: hexId(rng),
     transferId: id.toString(),

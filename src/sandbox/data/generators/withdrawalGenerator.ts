@@ -1,9 +1,9 @@
 import type { WithdrawalRecord } from '../../../api/records/wallet.js';
 import { chainsOf, walletCoins } from '../catalog.js';
-import { decimalText } from '../decimalText.js';
 import type { Rng } from '../rng.js';
 import { cover, hexId, laterTime, rngFor, type GenContext, type RecordGenerator } from './genContext.js';
 import { chainAddress, externalUid, txHash } from './walletText.js';
+import { coinAmount } from './tradeAmounts.js';
 
 const openStatuses = ['pending', 'fail', 'success'] as const;
 
@@ -52,7 +52,7 @@ export const withdrawalGenerator: RecordGenerator<WithdrawalRecord> = (ctx, j, t
     clientOid: rng.chance(0.5) ? hexId(rng) : '',
     type: 'withdraw',
     tag: onChain && chainSpec?.needTag === true ? String(rng.range(100_000, 999_999)) : '',
-    size: decimalText(rng.range(10_000_000, 900_000_000), 6),
+    size: coinAmount(coin, t, rng, 100, 5_000),
     fee: onChain ? `-${chainSpec?.withdrawFee ?? '0'}` : '0',
     status,
     toAddress: onChain ? chainAddress(chain, rng) : toUid,

@@ -1,3 +1,4 @@
+import { Decimal } from 'decimal.js';
 import { demoProductTypes, productTypes, type ProductType } from '../../../api/endpoints.js';
 import { futuresMarkets, priceMantissa } from '../catalog.js';
 import { decimalText, mulText } from '../decimalText.js';
@@ -52,6 +53,9 @@ export function placeFuturesOrder(core: WorldCore, uid: string, order: Record<st
   const quoteVolume = mulText(size, price, market.pricePlace + market.volumePlace);
   const fee = feeOf(quoteVolume, orderType === 'limit' ? '0.0002' : '0.0006');
   const long = hedge ? (side === 'buy') !== closing : side === 'buy';
+  // The fee comes out of the futures wallet's balance (its bills' running sum), which never goes below zero.
+  const have = core.book.walletBalance(uid, 'futuresBills', productType, marginCoin);
+  if (new Decimal(fee).abs().gt(have)) fail('40017', `size: insufficient balance, the order's fee is ${fee.replace(/^-/, '')} ${marginCoin} and the futures account holds ${have}`);
   const { record } = core.book.append(uid, 'futuresOrders', productType, now, (id, t) => ({
     symbol, size, orderId: id.toString(), clientOid, baseVolume: size, fee, price: orderType === 'market' ? '0' : price, priceAvg: price,
     status: 'filled', side, force, totalProfits: '0', posSide: hedge ? (long ? 'long' : 'short') : 'net', marginCoin, quoteVolume,

@@ -68,6 +68,7 @@ export class SpotOrderDesk {
       for (const i of crossing) this.cancel(series, book, i, 'stp_cancel');
     }
     const takerCancelled = stp && (stpMode === 'cancel_taker' || stpMode === 'cancel_both');
+    if (!takerCancelled) this.checkBalance(uid, m, side, orderType, price ?? marketPrice, size);
     const oid = clientOid !== undefined && clientOid !== '' ? clientOid : this.newClientOid(uid);
     const status = takerCancelled ? 'cancelled' : orderType === 'market' ? 'filled' : 'live';
     const { record, index } = this.core.book.append(uid, 'spotOrders', 'all', now, (id, t) =>
@@ -131,6 +132,17 @@ export class SpotOrderDesk {
       orderSource: orderType === 'market' ? 'market' : 'normal', feeDetail, cancelReason: stp ? 'stp_cancel' : '',
       cTime: String(t), uTime: String(t),
     };
+  }
+
+  /**
+   * The spot wallet must hold what the order spends (the quote coin of a buy, the base coin of a
+   * sell), or it is refused: a write never takes a balance below zero.
+   */
+  private checkBalance(uid: string, m: SpotMarket, side: 'buy' | 'sell', orderType: 'limit' | 'market', price: string, size: string): void {
+    const coin = side === 'buy' ? m.quote : m.base;
+    const need = side === 'sell' || orderType === 'market' ? new Decimal(size) : new Decimal(size).times(price);
+    const have = this.core.book.spotBalance(uid, coin);
+    if (need.gt(have)) fail('40017', `size: insufficient balance, the order needs ${need.toFixed()} ${coin} and the spot wallet holds ${have}`);
   }
 
   private newClientOid(uid: string): string {

@@ -15,6 +15,13 @@ function record(core: WorldCore, uid: string, w: { coin: string; dest: 'on_chain
   }
   const onChain = w.dest === 'on_chain';
   const fee = onChain ? chainsOf(w.coin).find((c) => c.chain === w.chain)?.withdrawFee ?? '0' : '0';
+  // The size and the fee leave the spot wallet when it settles; what pending withdrawals will
+  // take is already spoken for, so the books never go below zero.
+  const pending = series.query({ limit: 1000, startTime: core.now() - 30 * 86_400_000, filter: (r) => r.status === 'pending' && r.coin === w.coin });
+  const reserved = pending.reduce((sum, r) => sum.plus(r.size.replace(/^-/, '')).plus(r.fee.replace(/^-/, '')), new Decimal(0));
+  const have = new Decimal(core.book.spotBalance(uid, w.coin)).minus(reserved);
+  const need = new Decimal(w.size).plus(fee);
+  if (need.gt(have)) fail('40017', `size: insufficient balance, the withdrawal needs ${need.toFixed()} ${w.coin} (size plus fee) and the spot wallet has ${have.toFixed()} free`);
   const { record: r } = core.book.append(uid, 'withdrawals', 'all', core.now(), (id, t): WithdrawalRecord => ({
     orderId: id.toString(), tradeId: onChain ? '' : (id + 11n).toString(), coin: w.coin, dest: w.dest, clientOid: w.clientOid,
     type: 'withdraw', tag: w.tag, size: w.size, fee: fee === '0' ? '0' : `-${fee}`, status: 'pending', toAddress: w.address,
