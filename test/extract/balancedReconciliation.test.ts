@@ -26,12 +26,12 @@ afterAll(async () => {
   await fresh?.drop();
 });
 
-interface Row { account_uid: string; wallet: string; coin: string; status: string; snapshot_balance: string | null; ledger_sum: string; difference: string | null }
+interface Row { account_uid: string; wallet: string; coin: string; status: string; exchange_balance: string | null; ledger_balance: string; difference: string | null; explanation?: string | null }
 
 describe('reconciliation of a synced sandbox world', () => {
   it('every account, wallet and coin with an exchange balance matches the ledger', async () => {
-    const { rows } = await sql<Row>`SELECT account_uid, wallet, coin, status, snapshot_balance::text, ledger_sum::text, difference::text FROM reconciliation ORDER BY 1, 2, 3`.execute(fresh.db);
-    const withSnapshot = rows.filter((r) => r.snapshot_balance !== null);
+    const { rows } = await sql<Row>`SELECT account_uid, wallet, coin, status, exchange_balance::text, ledger_balance::text, difference::text, explanation FROM reconciliation ORDER BY 1, 2, 3`.execute(fresh.db);
+    const withSnapshot = rows.filter((r) => r.exchange_balance !== null);
     expect(withSnapshot.filter((r) => r.status !== 'match')).toEqual([]);
     const accounts = sandbox.world.accounts;
     // Every account's spot wallet (demo aside: it has none) and every futures wallet reconciles.
@@ -44,7 +44,7 @@ describe('reconciliation of a synced sandbox world', () => {
   });
 
   it('the rows without a snapshot are the margin wallets (the exchange reports no margin balance) and spot coins the history never moved', async () => {
-    const { rows } = await sql<Row>`SELECT account_uid, wallet, coin, status FROM reconciliation WHERE snapshot_balance IS NULL`.execute(fresh.db);
+    const { rows } = await sql<Row>`SELECT account_uid, wallet, coin, status FROM reconciliation WHERE exchange_balance IS NULL`.execute(fresh.db);
     const unexplained = rows.filter((r) => !r.wallet.endsWith('_margin'));
     expect(unexplained).toEqual([]);
   });

@@ -44,7 +44,7 @@ export function spotLegTargetsOf(resource: HistoryResource, ctx: GenContext, j: 
   }
   if (resource === 'transfers') {
     const t = transferShape(ctx, j, rngFor(ctx, j));
-    return transferSpotTargets(t.status, uid, t.toUserId, t.fromType, t.toType, inWorld);
+    return transferSpotTargets(t.status, t.fromUserId, t.toUserId, t.fromType, t.toType, inWorld);
   }
   return [];
 }
