@@ -88,7 +88,7 @@ describe('tradeledger reconcile after a sync of the sandbox', () => {
     // A balanced exchange, read from --since: nothing unexplained; what came before is an opening balance.
     expect(rows.filter((x) => x.status === 'unexplained').map((x) => `${x.wallet} ${x.coin}: ${x.explanation}`)).toEqual([]);
     expect(counts.opening_balance).toBeGreaterThan(0);
-    expect(counts.match + counts.opening_balance + counts.no_snapshot).toBe(rows.length);
+    expect((counts.match ?? 0) + (counts.opening_balance ?? 0) + (counts.no_snapshot ?? 0)).toBe(rows.length);
 
     const text = await cli(['reconcile']);
     expect(text.code, text.stderr).toBe(0);
