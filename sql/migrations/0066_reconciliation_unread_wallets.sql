@@ -4,6 +4,9 @@
 -- lie before --since). 0062 called it unexplained ("no running balance"), though nothing is
 -- missing from what was read. Same columns; only the class, its opening figure, date and
 -- explanation change for those rows.
+-- And a futures wallet is checked against its newest bill's running balance where bills were
+-- read (E14's live figure only where none were): E14 counts the bills of the last minutes, inside
+-- the sync's safety lag, so every futures wallet of a fresh demo was 'unexplained'.
 
 CREATE OR REPLACE VIEW reconciliation AS
 WITH walk AS (
@@ -32,11 +35,14 @@ WITH walk AS (
   WHERE account_equity IS NOT NULL
   ORDER BY account_uid, product_type, margin_coin, snapshot_at DESC
 ), snaps AS (
-  SELECT coalesce(f.account_uid, s.account_uid) AS account_uid, coalesce(f.wallet, s.wallet) AS wallet,
-         coalesce(f.coin, s.coin) AS coin,
-         coalesce(f.snapshot_at, s.last_bill_at) AS snapshot_at,
-         CASE WHEN f.account_uid IS NOT NULL THEN 'futures_account_snapshots' WHEN s.wallet = 'spot' THEN 'spot_bills' ELSE 'futures_bills' END AS source,
-         coalesce(f.balance, s.last_balance) AS balance
+  -- The newest bill's running balance first (as of the last record read, so the ledger can
+  -- match it exactly); E14's live figure only where no bill was read: it counts movements made
+  -- within the sync's safety lag, which the next sync reads, and so differed after every sync.
+  SELECT coalesce(s.account_uid, f.account_uid) AS account_uid, coalesce(s.wallet, f.wallet) AS wallet,
+         coalesce(s.coin, f.coin) AS coin,
+         coalesce(s.last_bill_at, f.snapshot_at) AS snapshot_at,
+         CASE WHEN s.account_uid IS NULL THEN 'futures_account_snapshots' WHEN s.wallet = 'spot' THEN 'spot_bills' ELSE 'futures_bills' END AS source,
+         coalesce(s.last_balance, f.balance) AS balance
   FROM series s
   FULL JOIN futures_snaps f ON f.account_uid = s.account_uid AND f.wallet = s.wallet AND f.coin = s.coin
 ), sums AS (

@@ -78,16 +78,16 @@ CREATE VIEW reconciliation AS
           WHERE futures_account_snapshots.account_equity IS NOT NULL
           ORDER BY futures_account_snapshots.account_uid, futures_account_snapshots.product_type, futures_account_snapshots.margin_coin, futures_account_snapshots.snapshot_at DESC
         ), snaps AS (
-         SELECT COALESCE(f.account_uid, s.account_uid) AS account_uid,
-            COALESCE(f.wallet, s.wallet) AS wallet,
-            COALESCE(f.coin, s.coin) AS coin,
-            COALESCE(f.snapshot_at, s.last_bill_at) AS snapshot_at,
+         SELECT COALESCE(s.account_uid, f.account_uid) AS account_uid,
+            COALESCE(s.wallet, f.wallet) AS wallet,
+            COALESCE(s.coin, f.coin) AS coin,
+            COALESCE(s.last_bill_at, f.snapshot_at) AS snapshot_at,
                 CASE
-                    WHEN f.account_uid IS NOT NULL THEN 'futures_account_snapshots'::text
+                    WHEN s.account_uid IS NULL THEN 'futures_account_snapshots'::text
                     WHEN s.wallet = 'spot'::text THEN 'spot_bills'::text
                     ELSE 'futures_bills'::text
                 END AS source,
-            COALESCE(f.balance, s.last_balance) AS balance
+            COALESCE(s.last_balance, f.balance) AS balance
            FROM series s
              FULL JOIN futures_snaps f ON f.account_uid = s.account_uid AND f.wallet = s.wallet AND f.coin = s.coin
         ), sums AS (
