@@ -178,7 +178,7 @@ describe('demo-trading accounts in gains', () => {
       expect(withDemo.summary.total.losses).toBe(out.summary.total.losses);
       expect(withDemo.summary.total.proceeds).toBe(out.summary.total.proceeds);
       const gains = await readCsv(path.join(withDemo.outDir, 'gains.csv'));
-      for (const r of gains.filter(isDemoRow)) expect([r.proceeds, r.cost]).toEqual(['0', '0']);
+      for (const r of gains.filter(isDemoRow)) expect([r.proceeds, r.cost]).toEqual(['0.00', '0.00']); // gains.csv money at 2 decimals (issue 22)
       if (rules === 'us') {
         const form = await readCsv(path.join(withDemo.outDir, 'form-8949.csv'));
         expect(form.filter(isDemoRow).length).toBeGreaterThan(0);
