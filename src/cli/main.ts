@@ -15,7 +15,7 @@ interface CommandEntry { name: string; term: string; description: string; load: 
 export const commandEntries: readonly CommandEntry[] = [
   { name: 'demo', term: 'demo [options]', description: 'Try everything without an account: start the sandbox, sync all of it into the database, write this year\'s reports.', load: async () => (await import('./demoCommand.js')).demoCommand },
   { name: 'sync', term: 'sync [options]', description: 'Copy the accounts\' history into PostgreSQL, incrementally (resumes after any crash).', load: async () => (await import('./syncCommand.js')).syncCommand },
-  { name: 'status', term: 'status [options]', description: 'Show per account and stream: the last run, the watermark, row counts and known history gaps.', load: async () => (await import('./statusCommand.js')).statusCommand },
+  { name: 'status', term: 'status [options]', description: 'Show per account and stream: the last run, the watermark, row counts, known history gaps and records still open.', load: async () => (await import('./statusCommand.js')).statusCommand },
   { name: 'report', term: 'report [options]', description: 'Write a period\'s ledger and tax CSVs (plus manifest.json) from the synced database.', load: async () => (await import('./reportCommand.js')).reportCommand },
   { name: 'gains', term: 'gains [options]', description: 'Compute a tax year\'s capital gains (lot matching per jurisdiction) and write gains.csv, income.csv, summaries and forms.', load: async () => (await import('./gainsCommand.js')).gainsCommand },
   { name: 'reconcile', term: 'reconcile [options]', description: 'Check every balance against the exchange\'s own figure, and say why any differs.', load: async () => (await import('./reconcileCommand.js')).reconcileCommand },
