@@ -28,38 +28,38 @@ import { servedFingerprint, type Fingerprint } from './servedFingerprint.js';
 const expected: { seed: number; scale: string; fingerprint: Fingerprint }[] = [
   {
     seed: 1, scale: 'small', fingerprint: {
-      truth: '233b061cf865351648b60becf4d449cec2d535d13e47cada3b49429a9f78deca',
-      pages: '0e1a083f6a27124d1402594717674db065c8397fb103fb9f7649b1cd1cc63675',
-      truthAfterAdvance: '77d636576dbb65e0785f4dd271e142c50d4a18db4220522509f3b10d1e61cb35',
-      pagesAfterAdvance: '2fd023ff0981ecb6fc331f4e8dd39a8cc5a1f3323c7e3be3ccd274bd55d91b32',
-      truthLines: 41728, pageCount: 334, pageRecords: 6847,
+      truth: 'f418606cc95d9cab773c50a61c0d37365c34bc2b1e57a2754286c4a7174cabed',
+      pages: '538afd5b926f80ad65ea84a3cda01ed83e2071f0d2d47ce93ec1405aa9c9b99b',
+      truthAfterAdvance: 'c22f69a34df1ee91ef7bcb4531c5fd33452f063bcb697ca7830f3d77a82c74f1',
+      pagesAfterAdvance: '5f0312e25f5fec31fde32f29ea5c52afacf38186a6cca19490f4f47c947598b9',
+      truthLines: 41728, pageCount: 334, pageRecords: 6834,
     },
   },
   {
     seed: 1, scale: 'medium', fingerprint: {
-      truth: '24312e941046d2113ba3725b416ab2d7a3432945b6b5bf242bf65349e3ea4a8a',
-      pages: '24658b3d22a3f7504a5b46d059780e4b6e595bd38a07545cd6e518d402c0454b',
-      truthAfterAdvance: '4acc8d547f8149aad6e2ce4ccaeb7b04458a691cbea95f90b9d586e0177b9ea4',
-      pagesAfterAdvance: '5d2d204ee9e47616c9c928fed122795387f330b3232b55ac5518daedaa9370b1',
-      truthLines: 138570, pageCount: 385, pageRecords: 22651,
+      truth: '778afc6f725ab441f6c2bd54946cc320b7ffa58bd4cbeddbac1057c29efe2ebe',
+      pages: '4e97ccb1d643811841f5ad945e627b4dac89fc77431c2e5a02ba9f591a47d61e',
+      truthAfterAdvance: 'e764080b77bb8d1d89b1e16dcf1b91230873a0232675b060ea5bf0bca4c12ad6',
+      pagesAfterAdvance: 'c46b0ea1730db6ba1dfd165626e1cc0cd23dc25969af06f89902163643baae3b',
+      truthLines: 138570, pageCount: 385, pageRecords: 22614,
     },
   },
   {
     seed: 7, scale: 'small', fingerprint: {
-      truth: '2d1896c537aad63407d3773d50ac71b2abab0fdb3e5fafbbd395fd7559143fc6',
-      pages: '2a9632371902f28ac8f1452426e818fff351ecfefe10939f2de37555ce0b4cce',
-      truthAfterAdvance: 'a1adf61738a3f3152775558554819e153a7558bb6ec91e4db1cfd285a543b0c2',
-      pagesAfterAdvance: '6638fd22d3123fa7c9d58f3b0566a74ef2d4ca660028a2031d8ab218ae0adbf6',
-      truthLines: 41623, pageCount: 332, pageRecords: 6759,
+      truth: 'aa172bb6a6a9dd79db65db90d6534c9c811c423be7f5c6efabd71def2e1cd92f',
+      pages: '758bfc0f02431552a9e2d40b0c1afbe6f125751f05e7f1dcffe412e765577bd8',
+      truthAfterAdvance: '1a8d96a1572285698895f372c81ca5759e6437470550d45d75a7a387eb2b1709',
+      pagesAfterAdvance: 'bee5e51632bb267a01e2e06bc6bf2d5dad515b99233239a83a1df2be62c5bd7c',
+      truthLines: 41623, pageCount: 332, pageRecords: 6743,
     },
   },
   {
     seed: 7, scale: 'medium', fingerprint: {
-      truth: '1c952d82b28f1c2823260b9d462c6f8a37c2701d0a264515fe84ab469507e0af',
-      pages: 'b53761fef2d719388e638ed6dde22d492a797d867f5abbcd83096edc74eaec16',
-      truthAfterAdvance: '622b6398bd51d2e36cc6c80ed1050d1b5f4e24ccef52b5f6fc5699c26acdc065',
-      pagesAfterAdvance: '858e9a0798a29c1bced3480b23a820e7a1d3b9c9c4c06da3bd9249b3504c1bf3',
-      truthLines: 138420, pageCount: 384, pageRecords: 22536,
+      truth: '6e8f8e0edea45bc667ff3cb43a149aa62b35e3588282f16865f52c4f4ad07c03',
+      pages: '2075a7d6f9d04f2cee59dede06789a3cc73ace47982195fa74f9c539a61dff5a',
+      truthAfterAdvance: 'ff51aa0e6806de7b505cf1e45000fada07ff0013791527a9cd1e651cf8cc34d0',
+      pagesAfterAdvance: 'c9d6ed6751889a0855741140b6ab0dca9cbf718ebae9b379de10e0fc6dc9d993',
+      truthLines: 138420, pageCount: 384, pageRecords: 22486,
     },
   },
   {
