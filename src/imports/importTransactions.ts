@@ -70,6 +70,14 @@ export async function importTransactions(db: Kysely<any>, src: FileSource, walle
     // here (an unheard 'error' event would crash the process) and thrown at the next step.
     let failed: unknown;
     copy.on('error', (err) => { failed ??= err; });
+    // A socket that closes under the COPY ends the client but not always the COPY stream: without
+    // this, a write waiting for 'drain' waited for ever and Node exited 13 with nothing said.
+    const lost = () => {
+      const err = new Error('Connection terminated unexpectedly while staging the file\'s lines');
+      failed ??= err;
+      copy.destroy(err);
+    };
+    client.once('end', lost);
     const drained = () => new Promise<void>((resolve, reject) => {
       if (failed !== undefined || copy.destroyed) { reject(failed ?? new Error('the COPY stream closed')); return; }
       const done = (err?: unknown) => { copy.off('drain', done).off('close', done); err === undefined && !copy.destroyed ? resolve() : reject(failed ?? err ?? new Error('the COPY stream closed')); };
@@ -101,6 +109,8 @@ export async function importTransactions(db: Kysely<any>, src: FileSource, walle
       copy.destroy();
       await finished(copy).catch(() => {});
       throw err;
+    } finally {
+      client.off('end', lost);
     }
     const sha256 = out.digest!.sha256();
 

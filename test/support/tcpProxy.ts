@@ -18,13 +18,16 @@ export interface TcpProxy {
  * as closed as soon as either side ends it, so when a client has ended its pool (the server
  * answers Terminate by closing), the proxy knows before the client can print its next line.
  *
+ * `cutAfterBytesToServer`: cut every connection once the clients have sent that many bytes.
+ *
  * @example
  * const proxy = await tcpProxy(fresh.url); await runCli([...], { DATABASE_URL: proxy.url });
  */
-export async function tcpProxy(url: string): Promise<TcpProxy> {
+export async function tcpProxy(url: string, options: { cutAfterBytesToServer?: number } = {}): Promise<TcpProxy> {
   const target = new URL(url);
   const pairs = new Set<{ a: net.Socket; b: net.Socket; open: boolean }>();
   let fromServer = 0;
+  let toServer = 0;
   const server = net.createServer((a) => {
     const b = net.connect(Number(target.port || 5432), target.hostname);
     const pair = { a, b, open: true };
@@ -37,6 +40,13 @@ export async function tcpProxy(url: string): Promise<TcpProxy> {
     a.on('error', done).on('end', done).on('close', done);
     b.on('error', done).on('end', done).on('close', done);
     b.on('data', (d: Buffer) => { fromServer += d.length; });
+    // A cut at a byte count, not at a moment: deterministic however fast the client runs.
+    if (options.cutAfterBytesToServer !== undefined) {
+      a.on('data', (d: Buffer) => {
+        toServer += d.length;
+        if (toServer > options.cutAfterBytesToServer!) for (const p of pairs) { p.open = false; p.a.destroy(); p.b.destroy(); }
+      });
+    }
     a.pipe(b);
     b.pipe(a);
   });
