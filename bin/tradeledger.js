@@ -3,6 +3,7 @@
 // newer than every file under src/; otherwise straight from the TypeScript sources through tsx,
 // so a fresh clone or an edited tree needs no build step. TRADELEDGER_FROM_SOURCE=1 always runs
 // the sources.
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { builtIsCurrent } from './builtIsCurrent.js';
 
@@ -13,7 +14,8 @@ if (process.env.TRADELEDGER_FROM_SOURCE !== '1' && builtIsCurrent(fileURLToPath(
   const { register } = await import('tsx/esm/api');
   // The project's tsconfig.json (JSX for the portal's pages, among others), wherever the command
   // is run from: tsx would otherwise look for one in the working folder.
-  register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
+  const tsconfig = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
+  register(existsSync(tsconfig) ? { tsconfig } : {});
   ({ main } = await import('../src/cli/main.ts'));
 }
 process.exitCode = await main(process.argv.slice(2));
