@@ -25,8 +25,12 @@ export interface AccountHealth {
   reconciliationDifferences: number;
   /** Balances held before the first record read, without a known cost (opening-balances.csv). */
   openingBalances: number;
-  /** Deposits, withdrawals and transfers whose status is not final yet (norm_status 'pending'). */
+  /** Deposits, withdrawals and transfers whose status is not final yet (view open_records). */
   unsettledRecords: number;
+  /** Of those, the ones open longer than their documented limit (open_records.open_limit, 3 days). */
+  overdueRecords: number;
+  /** When the oldest of them was made (ISO), or null. */
+  unsettledSince: string | null;
   /** Disposals the newest gains run of this account (or of all accounts) matched with no cost. */
   disposalsWithoutCost: number;
 }
@@ -42,7 +46,7 @@ const warningFiat = 'USD';
 
 const emptyHealth = (uid: string): AccountHealth => ({
   uid, lastSync: null, watermark: null, streams: 0, failedStreams: [], gaps: [], flaggedRecords: 0, unclassifiedRows: 0, unpricedRows: 0, unpricedFiat: warningFiat, reconciliationDifferences: 0,
-  openingBalances: 0, unsettledRecords: 0, disposalsWithoutCost: 0,
+  openingBalances: 0, unsettledRecords: 0, overdueRecords: 0, unsettledSince: null, disposalsWithoutCost: 0,
 });
 
 const iso = (v: Date | null): string | null => (v === null ? null : v.toISOString());
@@ -92,10 +96,9 @@ export async function readAccountHealth(pool: pg.Pool): Promise<Map<string, Acco
     pool.query(`SELECT account_uid, count(*) FILTER (WHERE status = 'unexplained')::int AS unexplained,
                        count(*) FILTER (WHERE status = 'opening_balance')::int AS opening
                 FROM reconciliation WHERE status IN ('unexplained', 'opening_balance') GROUP BY 1`),
-    pool.query(`SELECT account_uid, count(*)::int AS n FROM (
-                  SELECT account_uid FROM deposits WHERE norm_status(status) = 'pending'
-                  UNION ALL SELECT account_uid FROM withdrawals WHERE norm_status(status) = 'pending'
-                  UNION ALL SELECT account_uid FROM transfers WHERE norm_status(status) = 'pending') o GROUP BY 1`),
+    // A movement in flight for hours is normal; one open past its limit is not (docs/ledger.md).
+    pool.query(`SELECT account_uid, count(*)::int AS n, count(*) FILTER (WHERE since < now() - open_limit)::int AS overdue, min(since) AS since
+                FROM open_records WHERE stream IN ('deposits', 'withdrawals', 'transfers') GROUP BY 1`),
     // The newest gains run per account scope; a run over every account finds each disposal's
     // account through its ledger rows.
     pool.query(`WITH latest AS (SELECT DISTINCT ON (account) run_id, account FROM gains_runs ORDER BY account, created_at DESC, run_id DESC),
@@ -142,7 +145,12 @@ export async function readAccountHealth(pool: pg.Pool): Promise<Map<string, Acco
     of(r.account_uid).reconciliationDifferences = r.unexplained;
     of(r.account_uid).openingBalances = r.opening;
   }
-  for (const r of unsettled.rows) of(r.account_uid).unsettledRecords = r.n;
+  for (const r of unsettled.rows) {
+    const h = of(r.account_uid);
+    h.unsettledRecords = r.n;
+    h.overdueRecords = r.overdue;
+    h.unsettledSince = iso(r.since);
+  }
   for (const r of noCost.rows) of(r.account_uid).disposalsWithoutCost += r.n;
   return out;
 }

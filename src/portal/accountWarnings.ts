@@ -45,8 +45,11 @@ export function rankedWarnings(h: AccountHealth, account: { imported: boolean })
   if (h.unpricedRows > 0) {
     out.push({ severity: 'red', code: 'unpriced', text: `${h.unpricedRows} ledger row(s) have no ${h.unpricedFiat} value (no candle, fill price or stablecoin quote): fiat values and gains leave them out.`, fix: 'see data-quality.csv, kind unpriced' });
   }
-  if (h.unsettledRecords > 0) {
-    out.push({ severity: 'red', code: 'unsettled', text: `${n(h.unsettledRecords, 'deposit, withdrawal or transfer', 'deposits, withdrawals or transfers')} ${h.unsettledRecords === 1 ? 'is' : 'are'} not settled yet: not in the ledger until the exchange settles them.`, fix: 'tradeledger sync re-checks them' });
+  if (h.overdueRecords > 0) {
+    out.push({ severity: 'red', code: 'unsettled', text: `${n(h.overdueRecords, 'deposit, withdrawal or transfer', 'deposits, withdrawals or transfers')} ${h.overdueRecords === 1 ? 'has' : 'have'} not settled after more than 3 days (the oldest since ${day(h.unsettledSince!)}): not in the ledger until the exchange settles them.`, fix: 'tradeledger sync re-checks them on every run; ask the exchange about any that stays open' });
+  } else if (h.unsettledRecords > 0) {
+    // In flight for less than the limit: the normal state of a live account, no tax figure wrong yet.
+    out.push({ severity: 'info', code: 'in_flight', text: `${n(h.unsettledRecords, 'deposit, withdrawal or transfer', 'deposits, withdrawals or transfers')} in flight since ${day(h.unsettledSince!)}: in the ledger once settled; each sync re-checks them.` });
   }
   if (h.disposalsWithoutCost > 0) {
     out.push({ severity: 'red', code: 'disposal_without_cost', text: `${n(h.disposalsWithoutCost, 'disposal')} in the newest gains run had no cost: the whole proceeds count as gain.`, fix: 'cost the opening balances (tradeledger reconcile --out DIR, opening-balances.csv), or sync older history' });

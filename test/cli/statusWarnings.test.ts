@@ -10,7 +10,8 @@ import { reconcileFixtureSql } from '../reports/reconcileFixture.js';
 
 // `tradeledger status` ranks each account's warnings by what they do to a tax figure
 // (src/portal/accountWarnings.ts). Account U of the reconcile fixture gets one of each kind:
-// an unexplained balance, a deposit still pending, a disposal with no cost (1 ETH sold that was
+// an unexplained balance, a deposit pending for months (account O's, two hours old, is only in
+// flight), a disposal with no cost (1 ETH sold that was
 // never bought), history before the default start of its first sync, and a spot-order gap that
 // the spot fills cover.
 
@@ -30,7 +31,8 @@ beforeAll(async () => {
       ('U', 'spotOrders', '2024-06-01Z', '2024-12-01Z', 'X1 spotHistoryOrders serves only the last 90 days'),
       ('U', 'spotFills', '1970-01-01Z', '2023-03-01Z', 'the first sync started 730 days back (sync.historyDays, the default)');
     INSERT INTO deposits (account_uid, order_id, coin, status, size, c_time, raw) VALUES
-      ('U', 'd-u9', 'USDT', 'pending', 7, '2025-02-20Z', '{}');
+      ('U', 'd-u9', 'USDT', 'pending', 7, '2025-02-20Z', '{}'),
+      ('O', 'd-o9', 'USDT', 'pending', 5, now() - interval '2 hours', '{}');
     INSERT INTO spot_fills (account_uid, trade_id, order_id, symbol, side, size, amount, c_time, raw) VALUES
       ('U', 'f-u1', 'o-u1', 'ETHUSDT', 'sell', 1, 2000, '2025-02-05Z', '{}');`).execute(fresh.db);
   out = await mkdtemp(path.join(tmpdir(), 'tl-status-warn-'));
@@ -69,6 +71,11 @@ describe('tradeledger status: warnings ranked by what they do to a tax figure', 
     expect(u.find((w) => w.code === 'default_start')!.text).toContain('History before 2023-03-01');
     const o = warnings.find((w) => w.account === 'O')!.warnings;
     expect(o.map((w) => `${w.severity} ${w.code}`)).toContain('amber opening_balance');
+    // A deposit in flight for two hours is the normal state of a live account: info, not red.
+    // U's deposit, pending since 2025-02-20, is past the 3-day limit (docs/ledger.md): red.
+    expect(o.map((w) => `${w.severity} ${w.code}`)).toContain('info in_flight');
+    expect(o.map((w) => w.code)).not.toContain('unsettled');
+    expect(u.find((w) => w.code === 'unsettled')!.text).toContain('the oldest since 2025-02-20');
     expect(warnings.find((w) => w.account === 'M')!.warnings).toEqual([]);
   });
 

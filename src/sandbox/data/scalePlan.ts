@@ -24,6 +24,13 @@ export interface ScalePlan {
   /** Extra per-resource count for the demo account (futures only). */
   demoPerAccount: Record<HistoryResource, number>;
   subAccounts: number;
+  /**
+   * Whether the last few records of every series may be open however old they are (so even a
+   * sparse series shows each open status: test worlds, `tiny` and explicit counts). The presets
+   * from `small` up are what a user sees (the demo): there only records made in the last two days
+   * of the world are still in flight, as on a live account.
+   */
+  staleOpen?: boolean;
 }
 
 export const resourceWeights: Readonly<Record<HistoryResource, number>> = {
@@ -116,5 +123,5 @@ export function parseScale(text: string, defaultSubs = 3, clientAccounts = 0): S
     perAccount[r] = n;
     demoPerAccount[r] = isFuturesResource(r) ? n : 0;
   }
-  return { perAccount, demoPerAccount, subAccounts };
+  return { perAccount, demoPerAccount, subAccounts, staleOpen: preset === undefined || preset === 'tiny' };
 }

@@ -30,7 +30,10 @@ const DAY = 86_400_000;
 export const HISTORY_SPAN_MS = 730 * DAY;
 /** Pending trigger orders are current orders: they reach back weeks, not years (E11 sees 90 days). */
 const PLAN_SPAN_MS = 60 * DAY;
-/** Records this close to the end of their chunk may still be open (live, pending, Processing). */
+/**
+ * Records this close to the end of their chunk may still be open (live, pending, Processing); in
+ * test worlds (ScalePlan.staleOpen) also the last six of every chunk, however old.
+ */
 export const OPEN_WINDOW_MS = 2 * DAY;
 
 type AnySeries = ChunkedSeries<HistoryRecords[HistoryResource]>;
@@ -80,7 +83,11 @@ export class SeriesBook {
   /** When the world's opening balances are declared (its first day). */
   readonly openingAt: number;
 
+  /** See ScalePlan.staleOpen. */
+  private readonly staleOpen: boolean;
+
   constructor(private readonly seed: number, private readonly accounts: SandboxAccount[], plan: ScalePlan, now: number) {
+    this.staleOpen = plan.staleOpen ?? true;
     this.openingAt = now - HISTORY_SPAN_MS + OPENING_OFFSET_MS;
     const pending: PendingChunk[] = [];
     accounts.forEach((account, accountIndex) => {
@@ -409,7 +416,7 @@ export class SeriesBook {
       if (chunk.timeAt(mid) < end - OPEN_WINDOW_MS) lo = mid + 1;
       else hi = mid;
     }
-    ctx.openFrom = Math.max(0, Math.min(lo, count - 6));
+    ctx.openFrom = this.staleOpen ? Math.max(0, Math.min(lo, count - 6)) : lo;
     ctx.timeAt = chunk.timeAt;
     return { chunk, ctx };
   }

@@ -28,38 +28,38 @@ import { servedFingerprint, type Fingerprint } from './servedFingerprint.js';
 const expected: { seed: number; scale: string; fingerprint: Fingerprint }[] = [
   {
     seed: 1, scale: 'small', fingerprint: {
-      truth: 'f418606cc95d9cab773c50a61c0d37365c34bc2b1e57a2754286c4a7174cabed',
-      pages: '538afd5b926f80ad65ea84a3cda01ed83e2071f0d2d47ce93ec1405aa9c9b99b',
-      truthAfterAdvance: 'c22f69a34df1ee91ef7bcb4531c5fd33452f063bcb697ca7830f3d77a82c74f1',
-      pagesAfterAdvance: '5f0312e25f5fec31fde32f29ea5c52afacf38186a6cca19490f4f47c947598b9',
-      truthLines: 41728, pageCount: 334, pageRecords: 6834,
+      truth: 'fe75419bb8d3d20d443e9cb632d23fcdc28bb3812428541465eb2896cf6079ab',
+      pages: '4539fd395649f361dcf7a3b98b710a999a5f780c3581a5ac16af44d568f1606d',
+      truthAfterAdvance: '4695c063362b432e7fed24d1f6a779740e08cda12dfdabd3af76d1cdd182a107',
+      pagesAfterAdvance: '3bc161a6ecf3a937b86616af0413270804d4e0d82a4287de30c930525dbc0935',
+      truthLines: 41774, pageCount: 334, pageRecords: 6854,
     },
   },
   {
     seed: 1, scale: 'medium', fingerprint: {
-      truth: '778afc6f725ab441f6c2bd54946cc320b7ffa58bd4cbeddbac1057c29efe2ebe',
-      pages: '4e97ccb1d643811841f5ad945e627b4dac89fc77431c2e5a02ba9f591a47d61e',
-      truthAfterAdvance: 'e764080b77bb8d1d89b1e16dcf1b91230873a0232675b060ea5bf0bca4c12ad6',
-      pagesAfterAdvance: 'c46b0ea1730db6ba1dfd165626e1cc0cd23dc25969af06f89902163643baae3b',
-      truthLines: 138570, pageCount: 385, pageRecords: 22614,
+      truth: '13790d31f4b9dccb04eb7408bbdc421b0728042e9d7863c32a9626f558695e7a',
+      pages: 'b193b5a828afb5b72097cabf0bc2464279fb51e63c49e6e191f05456310cccba',
+      truthAfterAdvance: '4ac5533fd77fe5bfb4a1a0d3d4ccc3e93a8768641db3b6a269dd1adfc4c50c74',
+      pagesAfterAdvance: 'b1b39289dd9cf6c51aed794e310794183020f93a6056f9cbec12bb374389f75a',
+      truthLines: 138629, pageCount: 385, pageRecords: 22638,
     },
   },
   {
     seed: 7, scale: 'small', fingerprint: {
-      truth: 'aa172bb6a6a9dd79db65db90d6534c9c811c423be7f5c6efabd71def2e1cd92f',
-      pages: '758bfc0f02431552a9e2d40b0c1afbe6f125751f05e7f1dcffe412e765577bd8',
-      truthAfterAdvance: '1a8d96a1572285698895f372c81ca5759e6437470550d45d75a7a387eb2b1709',
-      pagesAfterAdvance: 'bee5e51632bb267a01e2e06bc6bf2d5dad515b99233239a83a1df2be62c5bd7c',
-      truthLines: 41623, pageCount: 332, pageRecords: 6743,
+      truth: 'd4f0dbbd57b6345e6b7db6bc7c59d8965216ec06cce75858a1a1c19f797273c3',
+      pages: '8bf7718adc50d2197f0e49ae182d8d51dac7d43865ed859bcb8db5fe98efbff6',
+      truthAfterAdvance: '2d711a8b85bb15ce15463d1e1f4408853d51d6abf8bc61d82613daff6cb6e7b5',
+      pagesAfterAdvance: '4b084eea304a34a9858f9eb61c72b1e0ceb4003bc35769fee2d02f62ffca5f17',
+      truthLines: 41658, pageCount: 333, pageRecords: 6757,
     },
   },
   {
     seed: 7, scale: 'medium', fingerprint: {
-      truth: '6e8f8e0edea45bc667ff3cb43a149aa62b35e3588282f16865f52c4f4ad07c03',
-      pages: '2075a7d6f9d04f2cee59dede06789a3cc73ace47982195fa74f9c539a61dff5a',
-      truthAfterAdvance: 'ff51aa0e6806de7b505cf1e45000fada07ff0013791527a9cd1e651cf8cc34d0',
-      pagesAfterAdvance: 'c9d6ed6751889a0855741140b6ab0dca9cbf718ebae9b379de10e0fc6dc9d993',
-      truthLines: 138420, pageCount: 384, pageRecords: 22486,
+      truth: '0d2c3eb3fab11fcd8bdabaf434851b19a9eceaa14c221cdc3e38c2b0f8bced47',
+      pages: 'e482fdeaae4d4d7928fe240b408871b25a8bb05cf5a5afaee57a4e4e653c010c',
+      truthAfterAdvance: '73e9d2aee88cb74e39a2c7998a7109887d469884f740b44c8a1ec947ece5d0b1',
+      pagesAfterAdvance: '14c37fc38e36c0d85dcd558ec5d775686d99ee8a163efd9dd3b7799a3aa3a417',
+      truthLines: 138477, pageCount: 384, pageRecords: 22507,
     },
   },
   {
