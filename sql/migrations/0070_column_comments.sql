@@ -511,8 +511,8 @@ COMMENT ON COLUMN fx_rates_daily.usd_rate_day IS 'the day the USD rate behind pe
 COMMENT ON TABLE stablecoins IS 'Coins valued 1:1 in their peg currency by ledger_valued (docs/valuation.md).';
 COMMENT ON COLUMN stablecoins.coin IS 'the coin';
 COMMENT ON COLUMN stablecoins.peg IS 'the fiat currency it is pegged to (USD)';
-COMMENT ON TABLE quote_coins IS 'Coins the prices stream may price other coins against (the quote side of a spot pair), in order of preference.';
-COMMENT ON COLUMN quote_coins.coin IS 'the quote coin';
+COMMENT ON TABLE quote_coins IS 'The coins a spot symbol can end in: the ledger, spot_symbol_quote() and ledger_valued split a symbol (BTCUSDT) into base and quote by the longest that matches.';
+COMMENT ON COLUMN quote_coins.coin IS 'a quote coin (USDT, BTC, EUR, ...)';
 COMMENT ON TABLE price_symbols IS 'The spot pair the prices stream chose to price each coin with.';
 COMMENT ON COLUMN price_symbols.coin IS 'the coin priced';
 COMMENT ON COLUMN price_symbols.symbol IS 'the spot pair whose candles price it, e.g. BTCUSDT';
@@ -539,7 +539,7 @@ COMMENT ON COLUMN price_coverage.range_to IS 'the end of the range (exclusive)';
 COMMENT ON COLUMN price_coverage.run_id IS 'the sync run (sync_runs.id) that asked';
 
 COMMENT ON COLUMN imported_transactions.file_sha256 IS 'the file the line came from (imported_files.sha256)';
-COMMENT ON COLUMN imported_transactions.line IS 'the line''s number in that file (the header is line 1)';
+COMMENT ON COLUMN imported_transactions.line IS 'the line''s number in that file, as import errors name it';
 COMMENT ON COLUMN imported_transactions.source_id IS 'file_sha256:line; the ledger''s source_id for the line';
 COMMENT ON COLUMN imported_transactions.wallet IS 'the wallet it was imported into (--wallet); the ledger shows it as account_uid and wallet';
 COMMENT ON COLUMN imported_transactions.ts IS 'the line''s Date (UTC)';

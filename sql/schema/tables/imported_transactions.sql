@@ -35,7 +35,7 @@ CREATE INDEX imported_transactions_wallet ON public.imported_transactions USING 
 
 COMMENT ON TABLE imported_transactions IS 'Koinly universal CSV rows brought by tradeledger import transactions; in the ledger under their wallet name.';
 COMMENT ON COLUMN imported_transactions.file_sha256 IS 'the file the line came from (imported_files.sha256)';
-COMMENT ON COLUMN imported_transactions.line IS 'the line''s number in that file (the header is line 1)';
+COMMENT ON COLUMN imported_transactions.line IS 'the line''s number in that file, as import errors name it';
 COMMENT ON COLUMN imported_transactions.source_id IS 'file_sha256:line; the ledger''s source_id for the line';
 COMMENT ON COLUMN imported_transactions.wallet IS 'the wallet it was imported into (--wallet); the ledger shows it as account_uid and wallet';
 COMMENT ON COLUMN imported_transactions.ts IS 'the line''s Date (UTC)';
