@@ -82,6 +82,7 @@ export const errorCodeList = {
   WORKER_NEEDS_DATABASE: { kind: 'config', what: 'tradeledger worker needs DATABASE_URL (not the embedded server)' },
   WORKER_TOO_MANY_CONNECTIONS: { kind: 'config', what: 'the worker\'s concurrency needs more connections than the server allows' },
   SANDBOX_LISTEN: { kind: 'config', what: 'the sandbox cannot listen on that host and port' },
+  SANDBOX_START: { kind: ['config', 'internal'], what: 'the demo\'s sandbox process did not start (its own message follows: a bad --seed or --scale exits 2)' },
   BAD_SEED: { kind: 'config', what: 'the sandbox seed is not a whole number' },
   BAD_SCALE: { kind: 'config', what: 'the sandbox scale is not a preset or resource=count terms' },
   BAD_FAULT_SPEC: { kind: 'config', what: 'the sandbox fault spec is not valid' },
