@@ -1,6 +1,7 @@
 import { GainsDecimal, ZERO } from './gainsDecimal.js';
 import type { GainsEvent } from './gainsEvent.js';
 import type { OwnTransfers } from './ownTransfers.js';
+import { TRANSIT } from './lotMatcher.js';
 
 /** One row of ledger_valued(fiat) as the runner reads it (numbers as text). */
 export interface ValuedRow {
@@ -179,7 +180,7 @@ export function ledgerEvents(rows: ValuedRow[], fiat: string, transfers?: OwnTra
     const r = (transferOut ?? transferIn)!;
     const quantity = new GainsDecimal(r.amount).abs();
     const base = { type: 'move' as const, asset: r.coin, quantity, ts: r.ms, day: r.day, ref: refOf(r) };
-    out.events.push(transferOut ? { ...base, pool: poolOf(r), toPool: 'transit' } : { ...base, pool: 'transit', toPool: poolOf(r) });
+    out.events.push(transferOut ? { ...base, pool: poolOf(r), toPool: TRANSIT } : { ...base, pool: TRANSIT, toPool: poolOf(r) });
   }
 
   for (const r of rows) {

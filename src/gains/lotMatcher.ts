@@ -30,6 +30,26 @@ export interface LotMatcherOptions {
 }
 
 const UNIVERSAL = '*';
+/** The pool a one-sided own-account transfer passes through (ledgerEvents.ts). */
+export const TRANSIT = 'transit';
+/** How long a side that reached TRANSIT first waits for the other (a transfer's sides are booked together). */
+const CLAIM_MS = 86_400_000;
+
+/** A move out of TRANSIT that found fewer units than it took: the rest is owed to `toPool`. */
+interface Claim { toPool: string; quantity: GainsDecimal; ts: number }
+
+// Gives units that just reached TRANSIT to the claims waiting for them, oldest first; claims older
+// than CLAIM_MS are dropped (their other side never came: data with gaps).
+function settleClaims(claims: Claim[], ts: number, give: (claim: Claim, want: GainsDecimal) => GainsDecimal): void {
+  while (claims.length > 0 && ts - claims[0]!.ts > CLAIM_MS) claims.shift();
+  while (claims.length > 0) {
+    const claim = claims[0]!;
+    const got = give(claim, claim.quantity);
+    claim.quantity = claim.quantity.minus(got);
+    if (claim.quantity.gt(0)) return;
+    claims.shift();
+  }
+}
 const key = (asset: string, pool: string) => `${asset}\u0000${pool}`;
 
 /**
@@ -118,9 +138,52 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
       for (const part of rest) storeOf(asset, '(unallocated)').add(asLot(part));
     }
     physical.clear();
+    unitClaims.clear();
   };
 
   const takeForMove = (store: LotStore, quantity: GainsDecimal): LotPart[] => store.take(quantity);
+
+  // A one-sided transfer (a futures or margin wallet records its own side, the spot transfer the
+  // other) goes through the TRANSIT pool. Its two sides may come in either order: rows of one
+  // millisecond are ordered by source, and the futures bill of a transfer can sort before the spot
+  // transfer that feeds it. A side that takes more from TRANSIT than it holds leaves a claim; the
+  // next units to reach TRANSIT (within CLAIM_MS) go to the oldest claim first. Without it the
+  // receiving wallet got no lots and every later disposal there had no cost (the demo's US run:
+  // 629 such matches in futures and margin wallets).
+  const storeClaims = new Map<string, Claim[]>();
+  const unitClaims = new Map<string, Claim[]>();
+  const claimsOf = (claims: Map<string, Claim[]>, asset: string): Claim[] => {
+    let list = claims.get(asset);
+    if (!list) { list = []; claims.set(asset, list); }
+    return list;
+  };
+  const moveLots = (asset: string, from: string, to: string, quantity: GainsDecimal, ts: number) => {
+    const parts = takeForMove(storeOf(asset, from), quantity);
+    const into = storeOf(asset, to);
+    for (const part of parts) into.add(asLot(part));
+    if (from === TRANSIT) {
+      const got = parts.reduce((s, p) => s.plus(p.quantity), ZERO);
+      if (got.lt(quantity)) claimsOf(storeClaims, asset).push({ toPool: to, quantity: quantity.minus(got), ts });
+    }
+    if (to === TRANSIT) settleClaims(claimsOf(storeClaims, asset), ts, (claim, want) => {
+      const given = takeForMove(storeOf(asset, TRANSIT), want);
+      for (const part of given) storeOf(asset, claim.toPool).add(asLot(part));
+      return given.reduce((s, p) => s.plus(p.quantity), ZERO);
+    });
+  };
+  const moveUnits = (asset: string, from: string, to: string, quantity: GainsDecimal, ts: number) => {
+    const moved = takeUnits(unitsOf(asset, from), quantity);
+    for (const u of moved) insertUnit(unitsOf(asset, to), u);
+    if (from === TRANSIT) {
+      const got = moved.reduce((s, u) => s.plus(u.quantity), ZERO);
+      if (got.lt(quantity)) claimsOf(unitClaims, asset).push({ toPool: to, quantity: quantity.minus(got), ts });
+    }
+    if (to === TRANSIT) settleClaims(claimsOf(unitClaims, asset), ts, (claim, want) => {
+      const given = takeUnits(unitsOf(asset, TRANSIT), want);
+      for (const u of given) insertUnit(unitsOf(asset, claim.toPool), u);
+      return given.reduce((s, u) => s.plus(u.quantity), ZERO);
+    });
+  };
 
   return {
     push(event: GainsEvent): Match[] {
@@ -128,10 +191,8 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
       // Where the units are matters only for the switch to wallets (the US in 2025).
       if (switchDay !== undefined && !perWallet) {
         if (event.type === 'acquire') insertUnit(unitsOf(event.asset, event.pool), { ref: event.ref, ts: event.ts, quantity: event.quantity });
-        else {
-          const moved = takeUnits(unitsOf(event.asset, event.pool), event.quantity);
-          if (event.type === 'move') for (const u of moved) insertUnit(unitsOf(event.asset, event.toPool), u);
-        }
+        else if (event.type === 'move') moveUnits(event.asset, event.pool, event.toPool, event.quantity, event.ts);
+        else takeUnits(unitsOf(event.asset, event.pool), event.quantity);
       }
       if (event.type === 'acquire') {
         storeOf(event.asset, event.pool).add({ quantity: event.quantity, cost: event.cost, ts: event.ts, day: event.day, ref: event.ref });
@@ -139,9 +200,7 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
       }
       if (event.type === 'move') {
         if (!perWallet) return [];
-        const parts = takeForMove(storeOf(event.asset, event.pool), event.quantity);
-        const into = storeOf(event.asset, event.toPool);
-        for (const part of parts) into.add(asLot(part));
+        moveLots(event.asset, event.pool, event.toPool, event.quantity, event.ts);
         return [];
       }
       const store = storeOf(event.asset, event.pool);

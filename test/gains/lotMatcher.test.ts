@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lotMatcher } from '../../src/gains/lotMatcher.js';
+import { lotMatcher, TRANSIT } from '../../src/gains/lotMatcher.js';
 import { ruleSet } from '../../src/gains/ruleSets.js';
 import type { GainsEvent, Match } from '../../src/gains/gainsEvent.js';
 import { buy, move, run, sell } from './events.js';
@@ -156,5 +156,38 @@ describe('US: the allocation at the 2025 switch follows the coins, not the walle
     ]);
     expect(ms.map((x) => [x.pool, x.acquiredDay, x.gain.toFixed()])).toEqual([['w', '2024-01-10', '20000']]);
     expect(m.holdings().map((h) => [h.pool, h.acquiredDay])).toEqual([['x', '2024-06-01']]);
+  });
+});
+
+// A futures or margin wallet records only its own side of a transfer from spot (ledgerEvents.ts):
+// spot -> TRANSIT and TRANSIT -> futures. Rows of one millisecond are ordered by source, so the
+// futures side can come first. Either order must carry the lots (their dates and costs) across.
+describe('one-sided transfers through TRANSIT, in either order', () => {
+  const ms = Date.parse('2025-03-01T00:00:00Z');
+  const at = <T extends GainsEvent>(e: T, ts: number): T => ({ ...e, ts });
+  const history = (receiverFirst: boolean): GainsEvent[] => {
+    const out = at(move('2025-03-01', 'USDT', '100', 'spot', TRANSIT), ms);
+    const into = at(move('2025-03-01', 'USDT', '100', TRANSIT, 'futures'), ms);
+    return [
+      buy('2025-02-01', 'USDT', '100', '100', 'spot'),
+      ...(receiverFirst ? [into, out] : [out, into]),
+      sell('2025-04-01', 'USDT', '40', '40', 'futures'),
+    ];
+  };
+  it.each([[false], [true]])('receiver first: %s', (receiverFirst) => {
+    for (const m of [lotMatcher({ method: 'fifo', pools: 'wallet' }), ruleSet('us').matcher('rules' as never)]) {
+      const got = run(m, history(receiverFirst));
+      expect(got.map((x) => [x.basis, x.quantity.toFixed(), x.cost.toFixed(), x.acquiredDay])).toEqual([['fifo', '40', '40', '2025-02-01']]);
+      expect(m.holdings().map((h) => [h.pool, h.quantity.toFixed()])).toEqual([['futures', '60']]);
+    }
+  });
+  it('before the US switch to wallets (2024), the units follow too', () => {
+    const m = ruleSet('us').matcher('rules' as never);
+    const events = history(true).map((e) => ({ ...e, day: e.day.replace('2025-0', '2024-1') }));
+    events.push(sell('2025-02-01', 'USDT', '50', '50', 'futures'));
+    const got = run(m, events);
+    // 40 sold in 2024 from the universal pool; at the switch the remaining 60 units sit in futures.
+    expect(got.at(-1)!.basis).toBe('fifo');
+    expect(m.holdings().map((h) => [h.pool, h.quantity.toFixed()])).toEqual([['futures', '10']]);
   });
 });

@@ -86,4 +86,31 @@ describe('gains after a sandbox sync', () => {
     close(proceeds, received);
     close(gains, proceeds.minus(cost));
   });
+
+  // The sandbox's books balance from an opening balance the world declares (every coin came in as a
+  // deposit with a market value, or was bought), so no disposal in any year may lack a cost. Under
+  // per-wallet pools (the US from 2025, Rev. Proc. 2024-28) lots follow own-account transfers; a
+  // futures or margin wallet records only its own side of a transfer from spot, and that side can
+  // sort before the spot transfer feeding it. Before the TRANSIT claims in lotMatcher.ts, each such
+  // wallet got no lots and its later disposals had no cost (the seed-1 small demo: 629 of them).
+  it('no disposal lacks a cost under per-wallet pools (us, fifo --pools wallet)', async () => {
+    const result = await runSync(testSyncOptions(env.sandbox, env.fresh.db));
+    expect(result.status).toBe('ok');
+    const span = await sql<{ first: number; last: number; moves: number }>`
+      SELECT extract(year FROM min(ts))::int AS first, extract(year FROM max(ts))::int AS last,
+             count(*) FILTER (WHERE kind IN ('transfer_in', 'transfer_out') AND source IN ('futures_bills', 'margin_records'))::int AS moves
+      FROM ledger`.execute(env.fresh.db);
+    const { first, last, moves } = span.rows[0]!;
+    // The case exists in this world: futures or margin wallets fed by transfers.
+    expect(moves).toBeGreaterThan(0);
+    for (const [rules, pools] of [['us', undefined], ['fifo', 'wallet']] as const) {
+      for (let year = first; year <= last; year++) {
+        const { runId } = await runGains({ databaseUrl: env.fresh.url, rules, year, fiat: 'USD', tz: 'UTC', ...(pools ? { pools } : {}), outDir: await mkdtemp(path.join(tmpdir(), 'gains-nc-')) });
+        const n = await sql<{ disposals: number; nocost: number }>`
+          SELECT count(*)::int AS disposals, count(*) FILTER (WHERE basis = 'no-cost')::int AS nocost
+          FROM gains_matches WHERE run_id = ${runId}::bigint`.execute(env.fresh.db);
+        expect({ rules, year, nocost: n.rows[0]!.nocost }).toEqual({ rules, year, nocost: 0 });
+      }
+    }
+  });
 });
