@@ -1,4 +1,4 @@
--- cointracker.csv: the 8-column CoinTracker CSV, built from tax_transactions (sql/0014, sql/0020).
+-- cointracker.csv: the 8-column CoinTracker CSV, built from tax_transactions (sql/schema/functions/tax_transactions.sql).
 -- Date is UTC, written MM/DD/YYYY HH:MM:SS
 -- (https://support.cointracker.io/hc/en-us/articles/4413071299729-Convert-your-transaction-history-to-CoinTracker-CSV).
 -- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account='' -v include_demo=false):
@@ -7,7 +7,7 @@
 --   account    an account uid, or '' for every account
 --   include_demo  true to include demo-trading (paper) accounts' rows (no Tag and no value column
 --              marks them: CoinTracker's 8 columns have no description);
---              false (the default of `tradeledger report`) leaves them out (sql/0061)
+--              false (the default of `tradeledger report`) leaves them out (sql/schema/functions/tax_transactions.sql)
 -- Columns: Date, Received Quantity, Received Currency, Sent Quantity, Sent Currency, Fee Amount,
 --   Fee Currency, Tag
 -- One file = one CoinTracker wallet covering every exported account and wallet. CoinTracker taxes

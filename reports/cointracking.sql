@@ -1,11 +1,11 @@
--- cointracking.csv: the CoinTracking CSV import, built from tax_transactions (sql/0014, sql/0020).
+-- cointracking.csv: the CoinTracking CSV import, built from tax_transactions (sql/schema/functions/tax_transactions.sql).
 -- Date is UTC, written YYYY-MM-DD HH:MM:SS (choose that format and UTC in the import dialog).
 -- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account='' -v include_demo=false):
 --   from, to   local dates or timestamps in zone tz; from inclusive, to exclusive
 --   tz         IANA zone the dates are in (UTC, Asia/Tokyo, ...)
 --   account    an account uid, or '' for every account
 --   include_demo  true to include demo-trading (paper) accounts' rows (valued 0, marked DEMO);
---              false (the default of `tradeledger report`) leaves them out (sql/0061)
+--              false (the default of `tradeledger report`) leaves them out (sql/schema/functions/tax_transactions.sql)
 -- Columns: Type, Buy Amount, Buy Currency, Sell Amount, Sell Currency, Fee, Fee Currency,
 --   Exchange (account and wallet), Trade-Group (wallet), Comment, Date
 -- Every row names its account and wallet in Exchange, so CoinTracking keeps one balance per

@@ -1,5 +1,5 @@
--- ctc.csv: CryptoTaxCalculator's advanced (custom) CSV, built from tax_transactions (sql/0014,
--- sql/0020). Columns and their meaning from
+-- ctc.csv: CryptoTaxCalculator's advanced (custom) CSV, built from tax_transactions
+-- (sql/schema/functions/tax_transactions.sql). Columns and their meaning from
 -- https://help.cryptotaxcalculator.io/en/articles/5777675-advanced-manual-custom-csv-import:
 --   Timestamp (UTC) (YYYY-MM-DD HH:mm:ss, the import's default), Type, Base Currency, Base Amount,
 --   Quote Currency, Quote Amount, Fee Currency, Fee Amount, From, To, Blockchain, ID, Description,
@@ -11,7 +11,7 @@
 --   account    an account uid, or '' for every account
 --   fiat       the Reference Price Currency (ISO 4217)
 --   include_demo  true to include demo-trading (paper) accounts' rows (valued 0, marked DEMO);
---              false (the default of `tradeledger report`) leaves them out (sql/0061)
+--              false (the default of `tradeledger report`) leaves them out (sql/schema/functions/tax_transactions.sql)
 -- CTC asks for one CSV per exchange or wallet source; this file is one source covering every
 -- exported account and wallet, so own-account movements (own_account) are left out: both legs
 -- are inside the source and net to zero. A spot fill is a buy (Base = the coin received) or a sell
@@ -69,7 +69,7 @@ FROM (
   FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account', (:'include_demo')::boolean) t
   LEFT JOIN imported_transactions it ON t.source = 'imported_transactions' AND it.source_id = t.source_id
   LEFT JOIN (
-    -- The fiat price of each coin of a transaction (ledger_valued, sql/0026-0027), one per coin:
+    -- The fiat price of each coin of a transaction (ledger_valued, sql/schema/functions/ledger_valued.sql), one per coin:
     -- the legs of one coin in one transaction share their price; empty when any is unpriced.
     -- per wallet too: margin record and futures bill ids repeat across margin and product types
     SELECT v.account_uid, v.wallet, v.source, v.source_id, v.coin,

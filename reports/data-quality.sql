@@ -1,6 +1,6 @@
 -- data-quality.csv: flagged records, unclassified ledger rows and known history gaps (the
--- data_quality view, sql/0013) that touch the period, and ledger rows no valuation rule could
--- price in the report's fiat (kind 'unpriced', from ledger_valued, sql/0026). Rows without a
+-- data_quality view, sql/schema/views/data_quality.sql) that touch the period, and ledger rows no valuation rule could
+-- price in the report's fiat (kind 'unpriced', from ledger_valued, sql/schema/functions/ledger_valued.sql). Rows without a
 -- time are always listed.
 -- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account=''):
 --   from, to   local dates or timestamps in zone tz; from inclusive, to exclusive
@@ -8,12 +8,12 @@
 --   account    an account uid or an imported wallet name, or '' for every account
 --   fiat       the currency values are in (USD, EUR, ...), for the 'unpriced' rows
 -- Also (issue 10): own_movement_unmatched, per coin, when own-account movements do not net to
--- zero over the whole history (view own_movement_imbalance, sql/0020): the tax-tool files leave
+-- zero over the whole history (view own_movement_imbalance, sql/schema/views/own_movement_imbalance.sql): the tax-tool files leave
 -- own-account movements out, so they differ from the ledger by that amount; and
 -- unknown_counterparty, an internal deposit or withdrawal whose other account is not named, so it
 -- cannot be told apart from a transfer with another user.
 -- Also (issue 20): unsettled, a record whose status is still not final (view open_records,
--- sql/0060: a deposit or withdrawal pending, a transfer Processing, an order live) longer than
+-- sql/schema/views/open_records.sql: a deposit or withdrawal pending, a transfer Processing, an order live) longer than
 -- its limit (3 days for deposits, withdrawals and transfers, 30 days for orders; docs/ledger.md).
 -- The sync re-checks it every run; until it is final it is not in the ledger.
 -- And (issue 21): tool_left_out, each one-sided margin trade leg of the period (margin deal_in /

@@ -1,6 +1,6 @@
 -- deposits-withdrawals.csv: every deposit and withdrawal of the period, whatever its status;
 -- in_ledger says whether it counts (only status success does, and not a record flagged with an
--- amount of a sign the API never uses: sql/0017, data-quality.csv).
+-- amount of a sign the API never uses: sql/schema/views/ledger.sql, data-quality.csv).
 -- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account=''):
 --   from, to   local dates or timestamps in zone tz; from inclusive, to exclusive
 --   tz         IANA zone the dates are in (UTC, Asia/Tokyo, ...)

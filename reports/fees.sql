@@ -8,7 +8,7 @@
 -- Columns: time_utc, time_local, account_uid, wallet, kind, coin, paid (> 0 left the account,
 --   < 0 a rebate or funding received), source, source_id, leg, order_id, symbol,
 --   platform_deducted, coupon_covered, payable_in_received_coin, fee_format, rebate,
---   demo (true: a demo-trading row, sql/0061; kept in every native CSV, left out of tax files)
+--   demo (true: a demo-trading row, sql/schema/views/ledger.sql; kept in every native CSV, left out of tax files)
 SELECT to_char(l.ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time_utc,
        to_char(l.ts AT TIME ZONE :'tz', 'YYYY-MM-DD HH24:MI:SS.MS') AS time_local,
        l.account_uid, l.wallet, l.kind, l.coin, money_text(-l.amount) AS paid, l.source, l.source_id, l.leg,

@@ -8,7 +8,7 @@
 -- Columns: time_utc, time_local, account_uid, product_type, wallet, symbol, coin, business_type,
 --   bill_id, realized_pnl, trading_fee, funding_fee, fee_by_coupon, net (realized_pnl + trading_fee
 --   + funding_fee; signed, > 0 in),
---   demo (true: a demo-trading row, sql/0061; kept in every native CSV, left out of tax files)
+--   demo (true: a demo-trading row, sql/schema/views/ledger.sql; kept in every native CSV, left out of tax files)
 SELECT to_char(c_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time_utc,
        to_char(c_time AT TIME ZONE :'tz', 'YYYY-MM-DD HH24:MI:SS.MS') AS time_local,
        account_uid, product_type, futures_wallet(product_type) AS wallet, symbol, coin, business_type, bill_id,

@@ -1,4 +1,4 @@
--- koinly.csv: the Koinly universal CSV, built from tax_transactions (sql/0014, sql/0020): one row
+-- koinly.csv: the Koinly universal CSV, built from tax_transactions (sql/schema/functions/tax_transactions.sql): one row
 -- per transaction, fee folded in where it is one charge. Dates are UTC, as Koinly requires
 -- (https://support.koinly.io/en/articles/9489976-how-to-create-a-custom-csv-file-with-your-data).
 -- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account='' -v fiat=USD -v include_demo=false):
@@ -7,11 +7,11 @@
 --   account    an account uid or an imported wallet name, or '' for every account
 --   fiat       the Net Worth currency (ISO 4217)
 --   include_demo  true to include demo-trading (paper) accounts' rows (valued 0, marked DEMO);
---              false (the default of `tradeledger report`) leaves them out (sql/0061)
+--              false (the default of `tradeledger report`) leaves them out (sql/schema/functions/tax_transactions.sql)
 -- Columns: Date (YYYY-MM-DD HH:mm UTC), Sent Amount, Sent Currency, Received Amount,
 --   Received Currency, Fee Amount, Fee Currency, Net Worth Amount, Net Worth Currency, Label,
 --   Description, TxHash
--- Net Worth: the transaction's value in fiat (ledger_valued, sql/0026-0027; docs/valuation.md):
+-- Net Worth: the transaction's value in fiat (ledger_valued, sql/schema/functions/ledger_valued.sql; docs/valuation.md):
 --   for a trade or withdrawal the largest value of its non-fee legs, otherwise its own legs'
 --   value; empty when any of those legs is unpriced (Koinly then prices it itself). Rounded to 2
 --   decimals.

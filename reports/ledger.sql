@@ -5,7 +5,7 @@
 --   account    an account uid, or '' for every account
 -- Columns: time_utc, time_local (in tz), account_uid, wallet, coin, amount (signed, > 0 in),
 --   kind, source, source_id, leg, order_id, symbol, counterparty, demo (true: a demo-trading
---   row, ledger.demo, sql/0061; kept here, left out of the tax-tool files and gains by default)
+--   row, ledger.demo, sql/schema/views/ledger.sql; kept here, left out of the tax-tool files and gains by default)
 SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time_utc,
        to_char(ts AT TIME ZONE :'tz', 'YYYY-MM-DD HH24:MI:SS.MS') AS time_local,
        account_uid, wallet, coin, money_text(amount) AS amount, kind, source, source_id, leg,

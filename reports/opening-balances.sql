@@ -1,5 +1,5 @@
 -- opening-balances.csv: the implied opening balances (reconciliation status opening_balance,
--- sql/0062) as a Koinly universal CSV template: one deposit-like line per account, wallet and
+-- sql/schema/views/reconciliation.sql) as a Koinly universal CSV template: one deposit-like line per account, wallet and
 -- coin, dated one minute before the first record read of that coin, so it comes before every
 -- later movement. The exchange no longer serves the history that bought these coins, so their
 -- cost is unknown: the accountant fills Net Worth Amount and Net Worth Currency with what the

@@ -1,4 +1,4 @@
--- reconciliation.csv: the reconciliation view (sql/0062): per account, wallet and coin the
+-- reconciliation.csv: the reconciliation view (sql/schema/views/reconciliation.sql): per account, wallet and coin the
 -- exchange's figure, the ledger's, the difference and why. Not limited to the period: it checks
 -- the whole copy. Every pair is listed, whatever its status.
 -- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account=''):

@@ -1,5 +1,5 @@
 -- trades.csv: spot fills with their normalized fees (one row per fill); a fill flagged with an
--- amount of a sign the API never uses is left out, as in the ledger (sql/0017; see data-quality.csv).
+-- amount of a sign the API never uses is left out, as in the ledger (sql/schema/views/ledger.sql; see data-quality.csv).
 -- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account=''):
 --   from, to   local dates or timestamps in zone tz; from inclusive, to exclusive
 --   tz         IANA zone the dates are in (UTC, Asia/Tokyo, ...)
@@ -7,7 +7,7 @@
 -- Columns: time_utc, time_local, account_uid, trade_id, order_id, symbol, base, quote, side,
 --   order_type, trade_scope, price, size (base), quote_amount, fees (every coin paid, "0.5 BGB; ..."),
 --   fee_payable_in_received_coin, fee_platform_deducted, fee_coupon_covered, fee_format,
---   demo (true: a demo-trading row, sql/0061; kept in every native CSV, left out of tax files)
+--   demo (true: a demo-trading row, sql/schema/views/ledger.sql; kept in every native CSV, left out of tax files)
 SELECT to_char(f.c_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time_utc,
        to_char(f.c_time AT TIME ZONE :'tz', 'YYYY-MM-DD HH24:MI:SS.MS') AS time_local,
        f.account_uid, f.trade_id, f.order_id, f.symbol,

@@ -1,5 +1,5 @@
 -- transfers.csv: E19 main/sub transfers of the period, whatever their status (only Successful
--- ones are in the ledger, and not one flagged with an amount of a sign the API never uses: sql/0017).
+-- ones are in the ledger, and not one flagged with an amount of a sign the API never uses: sql/schema/views/ledger.sql).
 -- account selects transfers the account initiated, sent or received.
 -- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account=''):
 --   from, to   local dates or timestamps in zone tz; from inclusive, to exclusive

@@ -1,5 +1,5 @@
 -- valued-ledger.csv: every ledger row of the period with its value in one fiat currency and the
--- rule that gave it (ledger_valued, sql/0026; rules in docs/valuation.md).
+-- rule that gave it (ledger_valued, sql/schema/functions/ledger_valued.sql; rules in docs/valuation.md).
 -- Parameters (psql: -v from=2025-01-01 -v to=2026-01-01 -v tz=UTC -v account='' -v fiat=USD):
 --   from, to   local dates or timestamps in zone tz; from inclusive, to exclusive
 --   tz         IANA zone the dates are in (UTC, Asia/Tokyo, ...)
@@ -11,7 +11,7 @@
 --   stablecoin_quote | fill_price | stablecoin | candle | unpriced), price_time_utc (open time of
 --   the candle used), stablecoin_basis (market | par: a stablecoin valued by its own candle or at
 --   1 USD), fx_day (the ECB rate day used), demo. unit_price and value are rounded to 10 decimals.
--- Demo-trading rows (demo = true, sql/0061) are kept, as in every native CSV, and valued 0 with
+-- Demo-trading rows (demo = true, sql/schema/views/ledger.sql) are kept, as in every native CSV, and valued 0 with
 --   price_source demo: their coins are virtual (docs/valuation.md).
 SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time_utc,
        to_char(ts AT TIME ZONE :'tz', 'YYYY-MM-DD HH24:MI:SS.MS') AS time_local,

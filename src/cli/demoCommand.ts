@@ -6,7 +6,7 @@ import { createDb } from '../db/createDb.js';
 import { migrate } from '../db/migrate.js';
 import { redactUrl } from '../db/redactUrl.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
-import { startSandbox } from '../sandbox/startSandbox.js';
+import { startSandboxProcess } from './sandboxProcess.js';
 import { runSync } from '../extract/runSync.js';
 import { sandboxAccounts } from './config/sandboxAccounts.js';
 import { configDefaults } from './config/syncConfig.js';
@@ -23,9 +23,11 @@ import { demoGains } from '../gains/demoGains.js';
 interface DemoFlags { scale: string; seed: string; rateLimits?: boolean; includeDemo?: boolean }
 
 /**
- * `tradeledger demo`: starts the sandbox in-process, syncs every stream of every sandbox account
- * into the default database (embedded PostgreSQL unless DATABASE_URL is set), and says where to
- * look next. No exchange account needed.
+ * `tradeledger demo`: starts the sandbox (as its own process, off the live display's event loop),
+ * syncs every stream of every sandbox account into the default database (embedded PostgreSQL
+ * unless DATABASE_URL is set), writes this year's reports and gains, and says where to look next.
+ * No exchange account needed. Each stage prints its line on stdout as it is reached (sandbox,
+ * database, sync, valuation, each report folder, gains), in that order.
  *
  * @example
  * tradeledger demo && psql "$(tradeledger db url)" -c 'select count(*) from spot_fills'
@@ -40,20 +42,22 @@ export function demoCommand(setExit: (code: number) => void): Command {
     .action(async (flags: DemoFlags) => {
       const log = (m: string) => process.stderr.write(`tradeledger: ${m}\n`);
       const rateLimit = flags.rateLimits ?? false;
-      const sandbox = await startSandbox({ port: 0, seed: Number(flags.seed), scale: flags.scale, rateLimit });
-      // Closed on every path: an open sandbox keeps the process alive, so a database that cannot
-      // start (its port taken, say) would leave the demo hanging after its error message.
+      const say = (line: string) => process.stdout.write(`${line}\n`);
+      const sandbox = await startSandboxProcess({ seed: flags.seed, scale: flags.scale, rateLimit });
+      // Closed on every path: a sandbox left running would outlive the demo, and a database that
+      // cannot start (its port taken, say) would leave it behind after the error message.
       try {
-        log(`sandbox serving at ${sandbox.baseUrl} (seed ${flags.seed}, scale ${flags.scale})`);
+        say(`sandbox: serving ${sandbox.baseUrl} from its own process (pid ${sandbox.pid}; seed ${flags.seed}, scale ${flags.scale})`);
         const { url } = await resolveDatabase({ log });
         await migrate(url);
+        say(`database: ${redactUrl(url)}, migrated`);
         const db = createDb(url, { maxConnections: 12 });
         const progress = syncProgress();
         try {
           const result = await runSync({
             db, baseUrl: sandbox.baseUrl, accounts: sandboxAccounts(sandbox.accounts), emit: progress.sink,
             sync: {
-              since: sandbox.world.now() - 731 * DAY_MS, historyDays: configDefaults.historyDays,
+              since: Date.now() - 731 * DAY_MS, historyDays: configDefaults.historyDays,
               safetyLagMs: configDefaults.safetyLagSeconds * 1000, lookbackDays: configDefaults.lookbackDays,
               horizonMarginMs: configDefaults.horizonMarginSeconds * 1000, windowDays: {}, concurrency: configDefaults.concurrency,
               parallelWindows: configDefaults.parallelWindows, symbols: undefined, streams: undefined,
@@ -69,27 +73,24 @@ export function demoCommand(setExit: (code: number) => void): Command {
           }
           process.stdout.write(`${summaryLine(await valuationSummary(db, 'USD'))}\n`);
           // The sandbox's history ends now, so this year's reports always have data in them.
-          const year = String(new Date(sandbox.world.now()).getUTCFullYear());
+          const year = String(new Date().getUTCFullYear());
           const period = reportPeriod({ year, tz: 'UTC' });
-          const folders: string[] = [];
           const includeDemo = flags.includeDemo ?? false;
           let demoNames: string[] = [];
           // Reports are never overwritten: a second demo writes beside the first one's folders.
           const root = freeFolder(path.join('tradeledger-reports', period.label));
+          say('');
+          say(`Reports for ${year} (UTC), each folder with its manifest.json:`);
           for (const format of reportFormats) {
             const { outDir, manifest } = await runReports({ databaseUrl: url, period, format, outDir: path.join(root, format), includeDemo });
             demoNames = manifest.demo.accounts.map((a) => a.name);
             const rows = manifest.files.reduce((n, f) => n + f.rows, 0);
             // Short enough not to wrap on an 80-column terminal: the manifest lists the files.
-            folders.push(`  ${outDir}  (${manifest.files.length} file${manifest.files.length === 1 ? '' : 's'}, ${rows} rows)`);
+            say(`  ${outDir}  (${manifest.files.length} file${manifest.files.length === 1 ? '' : 's'}, ${rows} rows)`);
           }
-          const gains = await demoGains(url, sandbox.world.now(), root, includeDemo);
+          say('Capital gains of the current tax year (tradeledger gains):');
+          for (const line of await demoGains(url, Date.now(), root, includeDemo)) say(line);
           process.stdout.write([
-            '',
-            `Reports for ${year} (UTC), each folder with its manifest.json:`,
-            ...folders,
-            'Capital gains of the current tax year (tradeledger gains):',
-            ...gains,
             ...(demoNames.length === 0 ? [] : includeDemo
               ? [`Demo-trading account ${demoNames.join(', ')}: included on request, valued 0.`]
               : [`Demo-trading account ${demoNames.join(', ')}: in the native CSVs (demo column),`, '  left out of the tax files and gains (paper money; --include-demo).']),

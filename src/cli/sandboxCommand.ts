@@ -26,6 +26,8 @@ export function sandboxCommand(_setExit: (code: number) => void): Command {
     .option('--now <ms>', 'anchor time of the generated history, Unix ms (default: now)')
     .option('--tax-span-days <days>', 'maximum span of E5 and the tax endpoints, in days', '30')
     .option('--log-requests', 'log one line per request to stderr')
+    // For a parent process that runs the sandbox as its child (the demo): stop when it closes our stdin.
+    .addOption(new Option('--stop-on-stdin-end', 'stop when stdin ends (a parent process went away)').hideHelp())
     .addHelpText('after', `
 Faults (--faults, also POST /_sandbox/faults {"spec": "..."} at runtime):
   5xx           answer 500/503 with an error envelope, or 502/504 with an HTML page
@@ -44,7 +46,7 @@ one second of tokens (no burst above the per-second rate); all keys of a UID sha
 Test controls (unsigned, loopback only): GET /_sandbox/truth | /_sandbox/stats | /_sandbox/accounts,
 POST /_sandbox/advance {ms} | /_sandbox/settle {uid, resource, id} | /_sandbox/faults {spec} |
 /_sandbox/clock {skewMs}.`)
-    .action(async (opts: { port: string; host: string; seed: string; scale: string; accounts: string; rateLimit: boolean; faults?: string; truth?: string; now?: string; taxSpanDays: string; logRequests?: boolean }) => {
+    .action(async (opts: { port: string; host: string; seed: string; scale: string; accounts: string; rateLimit: boolean; faults?: string; truth?: string; now?: string; taxSpanDays: string; logRequests?: boolean; stopOnStdinEnd?: boolean }) => {
       // Loaded on demand so other commands never pay for (or depend on) the sandbox's data code.
       const { startSandbox } = await import('../sandbox/startSandbox.js');
       const sandbox = await startSandbox({
@@ -64,7 +66,7 @@ POST /_sandbox/advance {ms} | /_sandbox/settle {uid, resource, id} | /_sandbox/f
         }
         process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl, accounts: sandbox.accounts })}\n`);
         process.stderr.write(`sandbox: serving ${sandbox.baseUrl} (seed ${opts.seed}, scale ${opts.scale}, rate limits ${opts.rateLimit ? 'on' : 'off'}${opts.faults ? `, faults ${opts.faults}` : ''}); Ctrl-C stops it\n`);
-        await untilSignal();
+        await untilSignal(opts.stopOnStdinEnd ?? false);
         process.stderr.write('sandbox: stopping\n');
       } finally {
         await sandbox.close();
@@ -79,14 +81,16 @@ function whole(flag: string, text: string, max: number): number {
   return Number(text);
 }
 
-function untilSignal(): Promise<void> {
+function untilSignal(orStdinEnd: boolean): Promise<void> {
   return new Promise((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      if (orStdinEnd) process.stdin.off('end', stop).off('close', stop).pause();
       resolve();
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    if (orStdinEnd) process.stdin.on('end', stop).on('close', stop).resume();
   });
 }

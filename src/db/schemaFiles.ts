@@ -70,12 +70,51 @@ export async function schemaFiles(client: pg.Client | pg.PoolClient, migrations:
     const definedBy = definingMigrations(migrations, 'FUNCTION', name);
     const parts = overloads.map((f) => `${f.def.trimEnd()};\n${f.comment ? `COMMENT ON FUNCTION ${name}(${f.args}) IS ${literal(f.comment)};\n` : ''}`);
     const comment = overloads.find((f) => f.comment)?.comment;
-    files.push({ path: `functions/${name}.sql`, text: `${header(`Function ${name}${comment ? `: ${comment}` : ''}`, definedBy)}\n${parts.join('\n')}` });
-    dictionary.push(`### function \`${name}\`\n\n${overloads.map((f) => `- \`${name}(${f.args})\`${f.comment ? `: ${f.comment}` : ''}`).join('\n')}\n\nDefinition: [sql/schema/functions/${name}.sql](../sql/schema/functions/${name}.sql). Changed by: ${definedBy}.\n`);
+    // A table function's columns take no COMMENT; their meanings are on the composite type
+    // <name>_columns (sql/migrations/0070_column_comments.sql), printed with the function.
+    const outputs = await functionColumns(client, name);
+    const doc = await columnsType(client, name);
+    const docText = doc ? `\n${doc.text}` : '';
+    files.push({ path: `functions/${name}.sql`, text: `${header(`Function ${name}${comment ? `: ${comment}` : ''}`, definedBy)}\n${parts.join('\n')}${docText}` });
+    const meaning = new Map((doc?.columns ?? []).map((c) => [c.name, c.comment]));
+    const columnTable = outputs.length === 0 ? '' : `\n\n| column | type | meaning |\n|---|---|---|\n${outputs.map((c) => `| \`${c.name}\` | ${c.type} | ${cell(meaning.get(c.name) ?? '')} |`).join('\n')}`;
+    dictionary.push(`### function \`${name}\`\n\n${overloads.map((f) => `- \`${name}(${f.args})\`${f.comment ? `: ${f.comment}` : ''}`).join('\n')}${columnTable}\n\nDefinition: [sql/schema/functions/${name}.sql](../sql/schema/functions/${name}.sql). Changed by: ${definedBy}.\n`);
   }
   files.push({ path: 'README.md', text: readme(files) });
   const { rows: [v] } = await client.query<{ n: string }>(`SELECT current_setting('server_version_num') AS n`);
   return { files, dictionary: dictionaryText(dictionary), serverMajor: Math.floor(Number(v!.n) / 10000) };
+}
+
+/**
+ * The output columns (RETURNS TABLE) of the public function `name`, in order; [] for another
+ * kind of function.
+ *
+ * @example
+ * await functionColumns(client, 'ledger_valued'); // [{ name: 'account_uid', type: 'text' }, ...]
+ */
+export async function functionColumns(client: pg.Client | pg.PoolClient, name: string): Promise<{ name: string; type: string }[]> {
+  return (await client.query<{ name: string; type: string }>(`
+    SELECT a.name, format_type(a.type, NULL) AS type
+    FROM pg_proc p CROSS JOIN LATERAL unnest(p.proargnames, p.proargmodes::text[], p.proallargtypes) WITH ORDINALITY AS a(name, mode, type, n)
+    WHERE p.pronamespace = 'public'::regnamespace AND p.proname = $1 AND a.mode = 't'
+      AND p.oid = (SELECT min(q.oid) FROM pg_proc q WHERE q.pronamespace = 'public'::regnamespace AND q.proname = $1)
+    ORDER BY a.n`, [name])).rows;
+}
+
+// The composite type <name>_columns that documents a table function's columns, as SQL, if any.
+async function columnsType(client: pg.Client | pg.PoolClient, name: string): Promise<{ text: string; columns: Column[] } | undefined> {
+  const { rows: [t] } = await client.query<{ oid: number; comment: string | null }>(`
+    SELECT c.oid::int AS oid, obj_description(ty.oid, 'pg_type') AS comment
+    FROM pg_type ty JOIN pg_class c ON c.oid = ty.typrelid
+    WHERE ty.typnamespace = 'public'::regnamespace AND ty.typname = $1 AND c.relkind = 'c'`, [`${name}_columns`]);
+  if (!t) return undefined;
+  const type = `${name}_columns`;
+  const columns = await columnsOf(client, t.oid);
+  const lines = [`-- The meaning of each output column (a function's columns take no COMMENT, a type's do):`,
+    `CREATE TYPE ${ident(type)} AS (\n${columns.map((c) => `  ${ident(c.name)} ${c.type}`).join(',\n')}\n);`];
+  if (t.comment) lines.push(`COMMENT ON TYPE ${ident(type)} IS ${literal(t.comment)};`);
+  for (const c of columns) if (c.comment) lines.push(`COMMENT ON COLUMN ${ident(type)}.${ident(c.name)} IS ${literal(c.comment)};`);
+  return { text: `${lines.join('\n')}\n`, columns };
 }
 
 async function columnsOf(client: pg.Client | pg.PoolClient, oid: number): Promise<Column[]> {
@@ -135,7 +174,10 @@ function of the \`public\` schema and the \`COMMENT\` of each column. Do not edi
 comments in a new migration and run \`npm run schema\`. The SQL of each object is in
 [sql/schema/](../sql/schema/); why it changed is in [sql/migrations/](../sql/migrations/).
 Analysts: the views (\`ledger\`, \`ledger_valued(...)\`, \`tax_transactions\`, \`reconciliation\`) are the
-stable surface; the tables hold what the exchange sent (raw JSON in \`raw\`, typed columns beside it).
+stable surface; the tables hold what the exchange sent (raw JSON in \`raw\`, typed columns beside it,
+each naming its API field). A table function's columns take no \`COMMENT\`: their meanings are on
+the composite type \`<function>_columns\` (\`\\d+ ledger_valued_columns\` in psql) and listed under
+the function here. test/db/columnComments.test.ts fails when a column has no comment.
 
 ${entries.join('\n')}`;
 }
@@ -164,7 +206,7 @@ ${list('tables')}
 function definingMigrations(migrations: MigrationFile[], kind: 'TABLE' | 'VIEW' | 'FUNCTION', name: string): string {
   const n = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const patterns = kind === 'FUNCTION'
-    ? [new RegExp(`CREATE\\s+(OR\\s+REPLACE\\s+)?FUNCTION\\s+(public\\.)?${n}\\s*\\(`, 'i')]
+    ? [new RegExp(`CREATE\\s+(OR\\s+REPLACE\\s+)?FUNCTION\\s+(public\\.)?${n}\\s*\\(`, 'i'), new RegExp(`CREATE\\s+TYPE\\s+(public\\.)?${n}_columns\\b`, 'i')]
     : kind === 'VIEW'
       ? [new RegExp(`CREATE\\s+(OR\\s+REPLACE\\s+)?(MATERIALIZED\\s+)?VIEW\\s+(public\\.)?${n}\\b`, 'i')]
       : [new RegExp(`CREATE\\s+TABLE\\s+(IF\\s+NOT\\s+EXISTS\\s+)?(public\\.)?${n}\\b`, 'i'), new RegExp(`ALTER\\s+TABLE\\s+(ONLY\\s+)?(IF\\s+EXISTS\\s+)?(public\\.)?${n}\\b`, 'i'), new RegExp(`COMMENT\\s+ON\\s+COLUMN\\s+(public\\.)?${n}\\.`, 'i')];

@@ -12,7 +12,7 @@ import type { StreamCounts } from './streamCounts.js';
 
 /**
  * Re-reads, as the stream's `recheckOpen` declares, the records of one partition whose status
- * is not final yet (view `open_records`, sql/0060) and that this run's windows did not cover
+ * is not final yet (view `open_records`, sql/schema/views/open_records.sql) and that this run's windows did not cover
  * (created before `coveredFrom`: older than the look-back, or beyond the endpoint's horizon), so
  * a later fill, cancel or settling is recorded however old the record is. The records inside the
  * windows were just read again by the walk. Cost: one request per open record (per distinct

@@ -91,7 +91,7 @@ export interface HistoryStream {
    */
   readonly needsSymbols?: boolean;
   /**
-   * How a record whose status is not final yet (view `open_records`, sql/0060) is asked for again
+   * How a record whose status is not final yet (view `open_records`, sql/schema/views/open_records.sql) is asked for again
    * when the walk's windows no longer reach it (older than the look-back, or beyond the
    * horizon): re-checked after each walk, every run, until it is final.
    */

@@ -91,7 +91,7 @@ const tradeLegDescription = /^(trade_buy|trade_sell|exchange_in|exchange_out) \S
 const sign = (amount: string) => new GainsDecimal(amount).cmp(0);
 const refOf = (r: ValuedRow) => `${r.source}|${r.source_id}|${r.leg}`;
 // An imported opening balance (opening-balances.csv, TxHash opening-balance:<uid>:<wallet>:<coin>,
-// sql/0062) opens that account's wallet, so its lot belongs to that wallet's pool.
+// sql/schema/views/reconciliation.sql) opens that account's wallet, so its lot belongs to that wallet's pool.
 const openingOf = (r: ValuedRow) => (r.source === 'imported_transactions' ? /^opening-balance:([^:]+):([^:]+):/.exec(r.order_id ?? '') : null);
 const poolOf = (r: ValuedRow) => {
   const opening = openingOf(r);

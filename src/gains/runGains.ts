@@ -130,7 +130,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
              FROM ledger_valued($1, '-infinity', $4::timestamp AT TIME ZONE $2, $5::boolean) v
              LEFT JOIN imported_transactions it ON v.source = 'imported_transactions' AND it.source_id = v.source_id
              WHERE ($3 = '' OR v.account_uid = $3
-                    -- an imported opening balance (sql/0062) belongs to the account it opens
+                    -- an imported opening balance (sql/schema/views/reconciliation.sql) belongs to the account it opens
                     OR (v.source = 'imported_transactions' AND v.order_id LIKE 'opening-balance:' || $3 || ':%'))
                AND v.ts < ($4::timestamp AT TIME ZONE $2)
              ORDER BY v.ts, v.source, v.source_id, v.leg`,

@@ -111,7 +111,7 @@ async function rebuildDaily(client: { query: (sql: string) => Promise<unknown> }
     INSERT INTO fx_rates_daily (currency, day, per_eur, rate_day)
     SELECT 'EUR', day, 1, max(rate_day) FROM fx_rates_daily GROUP BY day
     ON CONFLICT (currency, day) DO NOTHING`);
-  // Units per USD, so valuing in a fiat multiplies instead of dividing per ledger row (sql/0027).
+  // Units per USD, so valuing in a fiat multiplies instead of dividing per ledger row (sql/schema/functions/ledger_valued.sql).
   await client.query(`
     UPDATE fx_rates_daily f SET per_usd = f.per_eur / u.per_eur, usd_rate_day = u.rate_day
     FROM fx_rates_daily u WHERE u.currency = 'USD' AND u.day = f.day`);

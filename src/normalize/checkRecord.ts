@@ -9,7 +9,7 @@ import { isNumberText } from './isNumberText.js';
 
 /**
  * The words every problem about an amount with a sign the API never uses carries: the `ledger`
- * view (sql/0017) leaves out records whose problems hold them.
+ * view (sql/schema/views/ledger.sql) leaves out records whose problems hold them.
  */
 export const unusedSign = 'a sign the API never uses for this field';
 

@@ -21,7 +21,7 @@ export interface AccountHealth {
   /** Ledger rows no valuation rule could price in `unpricedFiat` (data-quality.csv kind 'unpriced'). */
   unpricedRows: number;
   unpricedFiat: string;
-  /** Balances whose difference from the exchange's figure is unexplained (sql/0062). */
+  /** Balances whose difference from the exchange's figure is unexplained (sql/schema/views/reconciliation.sql). */
   reconciliationDifferences: number;
   /** Balances held before the first record read, without a known cost (opening-balances.csv). */
   openingBalances: number;

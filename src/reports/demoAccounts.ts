@@ -14,12 +14,12 @@ export interface DemoNote {
   included: boolean;
   /** What this output did with them. */
   treatment: string;
-  /** The demo accounts (the demo_accounts view, sql/0061); empty when there are none. */
+  /** The demo accounts (the demo_accounts view, sql/schema/views/demo_accounts.sql); empty when there are none. */
   accounts: DemoAccount[];
 }
 
 /**
- * Reads the demo_accounts view (sql/0061) for one account or all (''): accounts the config marks
+ * Reads the demo_accounts view (sql/schema/views/demo_accounts.sql) for one account or all (''): accounts the config marks
  * demo, and accounts with records in a demo product type, each with its reason.
  *
  * @example

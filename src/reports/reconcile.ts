@@ -7,7 +7,7 @@ import { reportOutput } from './reportOutput.js';
 import { defaultReportsDir } from './runReports.js';
 import { streamQueryToCsv } from './streamQueryToCsv.js';
 
-/** The classes of sql/0062's reconciliation, most serious first. */
+/** The classes of the reconciliation view (sql/schema/views/reconciliation.sql), most serious first. */
 export const reconciliationStatuses = ['unexplained', 'opening_balance', 'no_snapshot', 'match'] as const;
 export type ReconciliationStatus = (typeof reconciliationStatuses)[number];
 

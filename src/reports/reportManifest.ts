@@ -46,7 +46,7 @@ export interface ReportManifest {
   watermarks: { account: string; stream: string; partition: string; watermark: string | null; status: string; updatedAt: string }[];
   /** History the exchange would not serve (history_gaps). */
   gaps: { account: string; stream: string; partition: string; from: string; to: string; reason: string }[];
-  /** Counts of the reconciliation view's statuses (match, opening_balance, unexplained, no_snapshot; sql/0062). */
+  /** Counts of the reconciliation view's statuses (match, opening_balance, unexplained, no_snapshot; sql/schema/views/reconciliation.sql). */
   reconciliation: Record<string, number>;
 }
 

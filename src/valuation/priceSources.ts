@@ -1,7 +1,7 @@
 /**
- * The valuation rules in the order ledger_valued (sql/0026) tries them: the first that applies
+ * The valuation rules in the order ledger_valued (sql/schema/functions/ledger_valued.sql) tries them: the first that applies
  * gives the row's value, and its name is the row's price_source. docs/valuation.md explains each.
- * `demo` (sql/0061) comes first: a demo-trading row, included only on request, is valued 0.
+ * `demo` (sql/schema/functions/ledger_valued.sql) comes first: a demo-trading row, included only on request, is valued 0.
  *
  * @example
  * priceSources.indexOf('candle'); // 7: tried after the fill's own prices

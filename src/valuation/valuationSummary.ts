@@ -13,7 +13,7 @@ export interface ValuationSummary {
 /**
  * Values every ledger row in `fiat` and counts the rules used: the demo's closing line, and a
  * quick check that nothing is left unpriced. Demo-trading rows are counted too, under their own
- * rule `demo` (valued 0, sql/0061), so the count is the whole ledger's.
+ * rule `demo` (valued 0, sql/schema/functions/ledger_valued.sql), so the count is the whole ledger's.
  *
  * @example
  * const s = await valuationSummary(db, 'USD'); // s.bySource.unpriced === 0

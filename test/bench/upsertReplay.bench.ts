@@ -11,7 +11,7 @@
 //   BENCH_BATCHES=/tmp/batches.ndjson BENCH_VARIANTS=base,named,localeC BENCH_REPEAT=2 npx tsx test/bench/upsertReplay.bench.ts
 //
 // Variants:
-//   base         the statements as captured (unnamed, as the sync sent them before issue 14), schema up to sql/0050
+//   base         the statements as captured (unnamed, as the sync sent them before issue 14), schema up to sql/migrations/0050_ledger_fee_time.sql
 //   named        the same as prepared statements (one name per distinct text)
 //   localeC      base, in a database whose default collation is C (an upper bound for COLLATE "C")
 //   collateC     base, schema with every sql/ migration of this checkout (0051: key columns COLLATE "C")

@@ -1,6 +1,6 @@
-// Valuing a 1,000,000-row ledger (ledger_valued, sql/0052) next to a plain
+// Valuing a 1,000,000-row ledger (ledger_valued, migration 0052) next to a plain
 // COPY (SELECT * FROM ledger) TO STDOUT in the same run, and next to the previous ledger_valued
-// (sql/0027's, created in the scratch database as ledger_valued_0027). Run by hand, results go to
+// (migration 0027's, created in the scratch database as ledger_valued_0027). Run by hand, results go to
 // BENCHMARKS.md:
 //
 //   npx tsx test/bench/valuation.bench.ts              # TEST_DATABASE_URL or the 5432 service
@@ -90,12 +90,12 @@ async function copyOut(url: string, query: string): Promise<{ ms: number; rows: 
   });
 }
 
-// sql/0027's ledger_valued, renamed, for the paired old/new comparison.
+// migration 0027's ledger_valued, renamed, for the paired old/new comparison.
 function oldFunctionSql(): string {
   const text = readFileSync(new URL('../../sql/migrations/0027_ledger_valued_faster.sql', import.meta.url), 'utf8');
   const start = text.indexOf('CREATE FUNCTION ledger_valued(');
   const end = text.indexOf('$$;', start) + 3;
-  if (start < 0 || end < 3) throw new Error('sql/0027_ledger_valued_faster.sql: CREATE FUNCTION ledger_valued not found');
+  if (start < 0 || end < 3) throw new Error('sql/migrations/0027_ledger_valued_faster.sql: CREATE FUNCTION ledger_valued not found');
   return text.slice(start, end).replace('CREATE FUNCTION ledger_valued(', 'CREATE FUNCTION ledger_valued_0027(');
 }
 
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
     const digest = (fn: string, fiat: string) => `SELECT md5(string_agg(h, '' ORDER BY h)) AS d, count(*)::int AS n FROM (SELECT md5(t::text) AS h FROM ${fn}('${fiat}') t) x`;
     for (const fiat of ['USD', 'GBP']) {
       const [a, b] = await onClient(dbUrl, async (c) => [(await c.query(digest('ledger_valued_0027', fiat))).rows[0], (await c.query(digest('ledger_valued', fiat))).rows[0]]);
-      console.log(`equality ${fiat}: sql/0027 ${a.n} rows md5 ${a.d}, sql/0052 ${b.n} rows md5 ${b.d}: ${a.d === b.d && a.n === b.n ? 'IDENTICAL' : 'DIFFERENT'}`);
+      console.log(`equality ${fiat}: migration 0027 ${a.n} rows md5 ${a.d}, migration 0052 ${b.n} rows md5 ${b.d}: ${a.d === b.d && a.n === b.n ? 'IDENTICAL' : 'DIFFERENT'}`);
     }
     const rules = await onClient(dbUrl, async (c) => (await c.query("SELECT price_source, count(*)::int AS n FROM ledger_valued('GBP') GROUP BY 1 ORDER BY 1")).rows);
     console.log(`rules used (GBP): ${rules.map((r: { price_source: string; n: number }) => `${r.price_source} ${r.n}`).join(', ')}`);
@@ -151,7 +151,7 @@ async function main(): Promise<void> {
       const rows = runs[i]![0]!.rows;
       console.log(`| ${v.name} | ${rows.toLocaleString('en-US')} | ${(best[i]! / 1000).toFixed(2)} | ${Math.round(rows / (best[i]! / 1000)).toLocaleString('en-US')} | ${(plain / best[i]!).toFixed(2)}x |`);
     });
-    console.log(`\ntarget: valuing >= 0.5x the speed of the plain COPY; USD ${(plain / best[1]!).toFixed(2)}x, GBP ${(plain / best[2]!).toFixed(2)}x (sql/0027: USD ${(plain / best[3]!).toFixed(2)}x, GBP ${(plain / best[4]!).toFixed(2)}x)`);
+    console.log(`\ntarget: valuing >= 0.5x the speed of the plain COPY; USD ${(plain / best[1]!).toFixed(2)}x, GBP ${(plain / best[2]!).toFixed(2)}x (migration 0027: USD ${(plain / best[3]!).toFixed(2)}x, GBP ${(plain / best[4]!).toFixed(2)}x)`);
   } finally {
     // BENCH_KEEP=1 leaves the database for EXPLAIN ANALYZE.
     if (process.env.BENCH_KEEP) console.log(`kept ${dbUrl}`);

@@ -5,8 +5,8 @@
 --   SELECT count(*) FROM (SELECT * FROM ledger_valued('GBP') EXCEPT ALL SELECT * FROM ledger_valued_lead('GBP')) x;  -- 0
 
 -- ledger_valued_lead(fiat): TRIED AND DROPPED (slower, see BENCHMARKS.md). Same columns and values
--- as ledger_valued (sql/0027) (issue 11's benchmark: valuing the ledger at >= 0.5x the speed of a plain COPY of it; measured
--- in BENCHMARKS.md). sql/0027 joined every ledger row back to spot_fills by (account, trade id)
+-- as ledger_valued (migration 0027) (issue 11's benchmark: valuing the ledger at >= 0.5x the speed of a plain COPY of it; measured
+-- in BENCHMARKS.md). migration 0027 joined every ledger row back to spot_fills by (account, trade id)
 -- for a fill's quote amount and price: a hash join of the whole ledger against every fill, which
 -- spilled to disk at the default work_mem. The ledger already holds what that join fetched:
 --   * a fill's quote and base coin and whether the quote is a stablecoin follow from the row's
@@ -142,7 +142,7 @@ $$;
 COMMENT ON FUNCTION ledger_valued_lead(text, timestamptz, timestamptz) IS 'Every ledger row valued in one fiat, with the rule (price_source) and candle time used. Rules: docs/valuation.md.';
 
 -- ledger_valued_fxjoin(fiat): TRIED AND DROPPED (within noise, see BENCHMARKS.md). Same values as
--- sql/0027. sql/0027 looked up the FX rate of a row's own currency through a lateral subquery that
+-- migration 0027. migration 0027 looked up the FX rate of a row's own currency through a lateral subquery that
 -- first tested the currency against the array of every currency in fx_rates, on each of the
 -- ledger's rows; a plain join on (currency, day) finds the same row (or none) without that test.
 -- Measured in BENCHMARKS.md (valuation section) with what else was tried and dropped: a lead()
@@ -198,7 +198,7 @@ LANGUAGE sql STABLE AS $$
     ) x
     LEFT JOIN fx_rates_daily d ON d.currency = upper(p_fiat) AND d.day = x.day
     -- fx_rates_daily holds only currencies of fx_rates and EUR (import fx builds it), so the test
-    -- that ccy is one of them, which sql/0027 ran on every row, cannot change which row is found
+    -- that ccy is one of them, which migration 0027 ran on every row, cannot change which row is found
     LEFT JOIN fx_rates_daily cx ON cx.currency = x.ccy AND cx.day = x.day
     -- the candle of a stablecoin quote for a fill's legs and own-coin fees, else of the row's coin
     LEFT JOIN cand cb ON cb.coin = CASE WHEN f.q_stable AND (l.leg NOT LIKE 'fee:%' OR l.coin IN (f.quote, f.base)) THEN f.quote ELSE l.coin END

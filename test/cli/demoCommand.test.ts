@@ -9,12 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 import type { CliResult } from '../support/runCli.js';
+import { reportFormats } from '../../src/reports/reportFormats.js';
 
 // The README's main command: sandbox -> sync -> reports, on whatever DATABASE_URL says.
 describe('tradeledger demo', () => {
   let fresh: FreshDatabase;
   let cwd: string;
-  let result: CliResult;
+  let result: CliResult & { pid: number };
 
   beforeAll(async () => {
     fresh = await freshDatabase();
@@ -34,6 +35,42 @@ describe('tradeledger demo', () => {
     expect(runs.map((r) => r.status)).toEqual(['ok']);
     const fills = await fresh.db.selectFrom('spot_fills').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
     expect(Number(fills.n)).toBeGreaterThan(0);
+  });
+
+  // Each stage prints its line on stdout as it is reached, in this order, and the sandbox runs as
+  // its own process (the live display's event loop never serves the exchange) and is gone after.
+  it('prints each stage in order, the sandbox from a process of its own that ends with the demo', () => {
+    const year = String(new Date().getUTCFullYear());
+    const reportsDir = path.join(cwd, 'tradeledger-reports', year);
+    const stages: [string, RegExp][] = [
+      ['sandbox', /^sandbox: serving http:\/\/127\.0\.0\.1:\d+ from its own process \(pid (\d+); seed 1, scale tiny\)$/],
+      ['database', /^database: postgres(ql)?:\/\/\S+, migrated$/],
+      ['sync', /^sync run \d+: complete$/],
+      ['valuation', /^ledger valued in USD: \d+ rows/],
+      ['reports', new RegExp(`^Reports for ${year} \\(UTC\\)`)],
+      ...reportFormats.map((f): [string, RegExp] => [`report ${f}`, new RegExp(`^ {2}${escape(path.join(reportsDir, f))} {2}\\(\\d+ files?, \\d+ rows\\)$`)]),
+      ['gains', /^Capital gains of the current tax year/],
+      ['gains uk', new RegExp(`^ {2}${escape(path.join(reportsDir, 'gains-uk'))}$`)],
+      ['gains us', new RegExp(`^ {2}${escape(path.join(reportsDir, 'gains-us'))}$`)],
+      ['next', /^The data is in \S+\. Next:$/],
+    ];
+    // The stages missing, or out of order (each on its own line, strictly in the order above).
+    const misplaced = (stdout: string) => {
+      const lines = stdout.split('\n');
+      const at = stages.map(([name, re]) => ({ name, line: lines.findIndex((l) => re.test(l)) }));
+      const missing = at.filter((s) => s.line < 0).map((s) => `missing ${s.name}`);
+      return missing.length > 0 ? missing : at.filter((s, i) => i > 0 && s.line <= at[i - 1]!.line).map((s) => `${s.name} before ${at[at.indexOf(s) - 1]!.name}`);
+    };
+    expect(misplaced(result.stdout), result.stdout).toEqual([]);
+    // A planted defect: the reports block printed after the gains, as one block at the end would.
+    const lines = result.stdout.split('\n');
+    const from = lines.findIndex((l) => l.startsWith('Reports for '));
+    const planted = [...lines.slice(0, from), ...lines.slice(from + 1 + reportFormats.length, lines.findIndex((l) => l.startsWith('Demo-trading') || l.startsWith('The data is in'))),
+      ...lines.slice(from, from + 1 + reportFormats.length), ...lines.slice(lines.findIndex((l) => l.startsWith('Demo-trading') || l.startsWith('The data is in')))];
+    expect(misplaced(planted.join('\n'))).toEqual(['gains before report ctc']);
+    const sandboxPid = Number(lines.map((l) => stages[0]![1].exec(l)).find((m) => m)![1]);
+    expect(sandboxPid).not.toBe(result.pid);
+    expect(isRunning(sandboxPid), 'the sandbox process outlived the demo').toBe(false);
   });
 
   it('values its whole ledger in USD and says by which rules', async () => {
@@ -143,8 +180,21 @@ describe('tradeledger demo when the embedded PostgreSQL cannot start', () => {
   }, 120_000);
 });
 
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // killAfterMs: a run still going then is killed (its result then has a signal).
-function runInDir(args: string[], env: Record<string, string>, cwd: string, killAfterMs?: number): Promise<CliResult> {
+function runInDir(args: string[], env: Record<string, string>, cwd: string, killAfterMs?: number): Promise<CliResult & { pid: number }> {
   const child = spawn(process.execPath, [bin, ...args], {
     cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -156,7 +206,7 @@ function runInDir(args: string[], env: Record<string, string>, cwd: string, kill
   let stderr = '';
   child.stdout.on('data', (d) => { stdout += String(d); });
   child.stderr.on('data', (d) => { stderr += String(d); });
-  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, pid: child.pid! })));
 }
 
 function freePort(): Promise<number> {

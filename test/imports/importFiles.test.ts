@@ -139,7 +139,7 @@ describe('import transactions', () => {
     const received = k.filter((r) => r['Received Currency'] === 'ETH');
     expect(received).toHaveLength(1);
     // 2400 GBP at 1.05 USD / 0.825 GBP per EUR on 2025-03-03 = 3054.5454... USD.
-    // The line is one trade, as in the file it came from (sql/0053): USDT sent, ETH received, the
+    // The line is one trade, as in the file it came from (sql/schema/functions/tax_transactions.sql): USDT sent, ETH received, the
     // ETH fee folded in, the line's own value as Net Worth and its hash kept.
     expect(received[0]).toMatchObject({ 'Sent Amount': '2500', 'Sent Currency': 'USDT', 'Received Amount': '1', 'Fee Amount': '0.001',
       'Fee Currency': 'ETH', 'Net Worth Amount': '3054.55', 'Net Worth Currency': 'USD', Label: '', TxHash: '0xabc' });

@@ -25,7 +25,7 @@ let outRoot: string;
 let period: ReturnType<typeof reportPeriod>;
 /** Per-coin ledger sums over the period, straight from the database. */
 let ledgerTotals: Record<string, string>;
-// The tax-tool files leave demo-trading accounts out (sql/0061; their manifest says so): their
+// The tax-tool files leave demo-trading accounts out (sql/schema/views/demo_accounts.sql; their manifest says so): their
 // totals are the ledger's without the demo rows.
 let taxLedgerTotals: Record<string, string>;
 

@@ -9,7 +9,7 @@ import { runReports } from '../../src/reports/runReports.js';
 import { reportPeriod } from '../../src/reports/reportPeriod.js';
 import { fixtureSql } from './ledgerFixture.js';
 
-// tax_transactions' own_account rule (sql/0020) on the hand-made fixture, plus an internal
+// tax_transactions' own_account rule (sql/schema/functions/tax_transactions.sql) on the hand-made fixture, plus an internal
 // deposit from sub-account B, one from a stranger's UID and one that names no sender.
 
 let fresh: FreshDatabase;

@@ -9,7 +9,7 @@ import { main } from '../../src/cli/main.js';
 import { runGains } from '../../src/gains/runGains.js';
 import { reconcileFixtureSql } from './reconcileFixture.js';
 
-// `tradeledger reconcile` (sql/0062, reports/reconciliation.sql, reports/opening-balances.sql) on
+// `tradeledger reconcile` (sql/schema/views/reconciliation.sql, reports/reconciliation.sql, reports/opening-balances.sql) on
 // hand-made accounts (reconcileFixture.ts): one that matches, one whose first records are
 // missing (an opening balance), one with a deposit deleted in the middle (unexplained).
 

@@ -1,4 +1,4 @@
-// Hand-made accounts for the reconciliation (sql/0062), inserted straight into the tables the
+// Hand-made accounts for the reconciliation (sql/schema/views/reconciliation.sql), inserted straight into the tables the
 // sync fills. Each spot bill carries the exchange's running balance after it.
 //
 //   M  matches: a 1000 USDT deposit, a buy of 0.01 BTC for 500 USDT paying 0.5 USDT, a 100 USDT

@@ -48,7 +48,7 @@ describe('reconciliation view', () => {
     expect(rows).toEqual([
       { wallet: 'crossed_margin', coin: 'USDT', snapshot_balance: null, ledger_sum: '3', difference: null, status: 'no_snapshot' },
       { wallet: 'spot', coin: 'BTC', snapshot_balance: '0.1', ledger_sum: '0.1', difference: '0', status: 'match' },
-      // A bill balance and no ledger row: held before the first record read (sql/0062).
+      // A bill balance and no ledger row: held before the first record read (sql/schema/views/reconciliation.sql).
       { wallet: 'spot', coin: 'ETH', snapshot_balance: '1', ledger_sum: '0', difference: '1', status: 'opening_balance' },
       // 10000 - 5000 - 5; the 1 USDT deposit after the newest bill is not counted.
       { wallet: 'spot', coin: 'USDT', snapshot_balance: '4995', ledger_sum: '4995', difference: '0', status: 'match' },

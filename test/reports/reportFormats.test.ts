@@ -78,7 +78,7 @@ describe('native format', () => {
     ]);
     const ledger = await csv(outDir, 'ledger.csv');
     expect(ledger.header).toEqual(['time_utc', 'time_local', 'account_uid', 'wallet', 'coin', 'amount', 'kind', 'source',
-      'source_id', 'leg', 'order_id', 'symbol', 'counterparty', 'demo']); // demo: sql/0061
+      'source_id', 'leg', 'order_id', 'symbol', 'counterparty', 'demo']); // demo: sql/schema/views/ledger.sql
     const sums = new Map<string, Decimal>();
     for (const r of ledger.records) sums.set(r.coin!, (sums.get(r.coin!) ?? new Decimal(0)).plus(r.amount!));
     expect(Object.fromEntries([...sums].map(([c, d]) => [c, d.toFixed()]))).toEqual(ledgerTotals);

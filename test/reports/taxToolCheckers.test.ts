@@ -83,7 +83,7 @@ async function truth(from: string, to: string): Promise<Truth> {
   const db = env.fresh.db;
   const ledger = await sql<{ account_uid: string; wallet: string; coin: string; kind: string; amount: string }>`
     SELECT account_uid, wallet, coin, kind, amount::text AS amount FROM ledger WHERE ts >= ${from}::timestamptz AND ts < ${to}::timestamptz
-      AND NOT demo`.execute(db); // the tax-tool files leave demo-trading rows out (sql/0061; test/reports/demoAccounts.test.ts)
+      AND NOT demo`.execute(db); // the tax-tool files leave demo-trading rows out (sql/schema/functions/tax_transactions.sql; test/reports/demoAccounts.test.ts)
   const tx = await sql<{ source: string; source_id: string; kind: string; own: boolean; coin: string; net: string; d: string; kd: string; iso: string;
     amount: string; counterparty: string | null; sent: boolean; account_uid: string; wallet: string }>`
     SELECT source, source_id, kind, own_account AS own, counterparty, coalesce(sent_coin, received_coin) AS coin, account_uid, wallet,

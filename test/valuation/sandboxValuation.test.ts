@@ -24,7 +24,7 @@ function ecbFile(fromMs: number, toMs: number): string {
   return `${lines.join('\n')}\n`;
 }
 
-// ledger_valued leaves the demo-trading account's rows out by default (sql/0061), so the rows it
+// ledger_valued leaves the demo-trading account's rows out by default (sql/schema/functions/ledger_valued.sql), so the rows it
 // values are the ledger's other rows; with include_demo it gives all of them, the demo ones at 0.
 let ledgerRows = 0;
 let allLedgerRows = 0;

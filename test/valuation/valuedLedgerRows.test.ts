@@ -6,7 +6,7 @@ import { importFx } from '../../src/imports/importFx.js';
 import { importTransactions } from '../../src/imports/importTransactions.js';
 import { memoryFile } from '../support/memoryFile.js';
 
-// ledger_valued (sql/0052) builds a spot fill's rows and the imported transactions' rows itself
+// ledger_valued (sql/schema/functions/ledger_valued.sql) builds a spot fill's rows and the imported transactions' rows itself
 // (with the fill's amount and price, the Net Worth) instead of reading them from the ledger view
 // and joining back. Its ledger columns must stay exactly the ledger view's rows, including the
 // edge cases the view filters: rows flagged with a sign the API never uses, a fee whose fill is
@@ -61,7 +61,7 @@ beforeAll(async () => {
   const now = new Date('2026-01-01T00:00:00Z');
   await importFx(fresh.db, memoryFile('eurofxref-hist.csv', ecb), now);
   await importTransactions(fresh.db, memoryFile('elsewhere.csv', koinly), 'elsewhere', now);
-  // The previous ledger_valued (sql/0027), renamed, to compare every value with.
+  // The previous ledger_valued (sql/migrations/0027_ledger_valued_faster.sql), renamed, to compare every value with.
   const text = readFileSync(new URL('../../sql/migrations/0027_ledger_valued_faster.sql', import.meta.url), 'utf8');
   const start = text.indexOf('CREATE FUNCTION ledger_valued(');
   await sql.raw(text.slice(start, text.indexOf('$$;', start) + 3).replace('CREATE FUNCTION ledger_valued(', 'CREATE FUNCTION ledger_valued_0027(')).execute(fresh.db);
@@ -94,9 +94,9 @@ describe('ledger_valued: the ledger columns are exactly the ledger view', () => 
   });
 
   for (const fiat of ['USD', 'GBP', 'EUR', 'JPY']) {
-    it(`values every row exactly as sql/0027 did, digit for digit, in ${fiat}`, async () => {
+    it(`values every row exactly as migration 0027 did, digit for digit, in ${fiat}`, async () => {
       const before = await rowsAsText(`SELECT * FROM ledger_valued_0027('${fiat}')`);
-      // sql/0027's columns: sql/0061 added a last one, demo (false for every row of this fixture,
+      // Migration 0027's columns: 0061_demo_out_of_tax.sql added a last one, demo (false for every row of this fixture,
       // which has no demo account; demo rows are tested in test/reports/demoAccounts.test.ts).
       const after = await rowsAsText(`SELECT ${ledgerColumns}, fiat, unit_price, value, price_source, price_time, stablecoin_basis, fx_day FROM ledger_valued('${fiat}')`);
       expect(await rowsAsText(`SELECT DISTINCT demo FROM ledger_valued('${fiat}', '-infinity', 'infinity', true)`)).toEqual(['(f)']);

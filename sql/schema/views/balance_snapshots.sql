@@ -12,3 +12,10 @@ CREATE VIEW balance_snapshots AS
    FROM spot_bills
   WHERE spot_bills.balance IS NOT NULL AND spot_bills.coin IS NOT NULL AND spot_bills.c_time IS NOT NULL
   ORDER BY spot_bills.account_uid, spot_bills.coin, spot_bills.c_time DESC, (length(spot_bills.bill_id)) DESC, spot_bills.bill_id DESC;
+
+COMMENT ON COLUMN balance_snapshots.account_uid IS 'the account';
+COMMENT ON COLUMN balance_snapshots.wallet IS 'the ledger wallet (spot)';
+COMMENT ON COLUMN balance_snapshots.coin IS 'the coin';
+COMMENT ON COLUMN balance_snapshots.snapshot_at IS 'the time of the newest bill of the coin';
+COMMENT ON COLUMN balance_snapshots.balance IS 'the exchange''s balance after that bill';
+COMMENT ON COLUMN balance_snapshots.source IS 'where the figure comes from (spot_bills)';

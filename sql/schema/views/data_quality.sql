@@ -190,3 +190,10 @@ UNION ALL
    FROM history_gaps;
 
 COMMENT ON VIEW data_quality IS 'Flagged records, unclassified ledger rows and known history gaps.';
+COMMENT ON COLUMN data_quality.kind IS 'record (a stored row with problems), unclassified (a ledger row of kind other) or history_gap';
+COMMENT ON COLUMN data_quality.source IS 'the table of the record (history_gap: the stream)';
+COMMENT ON COLUMN data_quality.account_uid IS 'the account';
+COMMENT ON COLUMN data_quality.record_id IS 'the record''s id in its table (product_type/id, margin_type/id, source_id/leg where one id is not unique); NULL for a gap';
+COMMENT ON COLUMN data_quality.ts IS 'the record''s time, or the gap''s start';
+COMMENT ON COLUMN data_quality.ts_to IS 'history_gap: the gap''s end (exclusive); NULL otherwise';
+COMMENT ON COLUMN data_quality.problem IS 'what is wrong (one row per problem of a record)';

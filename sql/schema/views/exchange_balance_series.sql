@@ -40,3 +40,12 @@ UNION ALL
      JOIN margin_chain_ok ok USING (account_uid, wallet, coin);
 
 COMMENT ON VIEW exchange_balance_series IS 'Every exchange record that carries the balance after it (spot and futures bills): the running balance the ledger is walked against.';
+COMMENT ON COLUMN exchange_balance_series.account_uid IS 'the account';
+COMMENT ON COLUMN exchange_balance_series.wallet IS 'the ledger wallet';
+COMMENT ON COLUMN exchange_balance_series.coin IS 'the coin';
+COMMENT ON COLUMN exchange_balance_series.ts IS 'the bill''s time';
+COMMENT ON COLUMN exchange_balance_series.record_id IS 'the bill''s id';
+COMMENT ON COLUMN exchange_balance_series.kind IS 'the bill''s business type';
+COMMENT ON COLUMN exchange_balance_series.change IS 'the bill''s signed change of the balance (fee included)';
+COMMENT ON COLUMN exchange_balance_series.balance IS 'the exchange''s balance after the bill';
+COMMENT ON COLUMN exchange_balance_series.source IS 'spot_bills or futures_bills';

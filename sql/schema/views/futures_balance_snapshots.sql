@@ -12,3 +12,10 @@ CREATE VIEW futures_balance_snapshots AS
    FROM futures_account_snapshots
   WHERE futures_account_snapshots.account_equity IS NOT NULL
   ORDER BY futures_account_snapshots.account_uid, futures_account_snapshots.product_type, futures_account_snapshots.margin_coin, futures_account_snapshots.snapshot_at DESC;
+
+COMMENT ON COLUMN futures_balance_snapshots.account_uid IS 'the account';
+COMMENT ON COLUMN futures_balance_snapshots.wallet IS 'the ledger wallet (futures_wallet(product_type))';
+COMMENT ON COLUMN futures_balance_snapshots.coin IS 'the margin coin';
+COMMENT ON COLUMN futures_balance_snapshots.snapshot_at IS 'the time of the newest futures account snapshot';
+COMMENT ON COLUMN futures_balance_snapshots.balance IS 'account_equity - unrealized_pl: the wallet''s balance without open positions'' PnL';
+COMMENT ON COLUMN futures_balance_snapshots.source IS 'where the figure comes from (futures_account_snapshots)';

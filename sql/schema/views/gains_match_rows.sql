@@ -20,3 +20,9 @@ CREATE VIEW gains_match_rows AS
           WHERE r.r ~~ '%|%'::text) s;
 
 COMMENT ON VIEW gains_match_rows IS 'The ledger rows (source, source_id, leg) behind each gains match; join to ledger and the source tables (docs/gains.md).';
+COMMENT ON COLUMN gains_match_rows.run_id IS 'the gains run';
+COMMENT ON COLUMN gains_match_rows.seq IS 'the match (gains_matches.seq)';
+COMMENT ON COLUMN gains_match_rows.side IS 'disposal or acquisition';
+COMMENT ON COLUMN gains_match_rows.source IS 'the ledger row''s source table';
+COMMENT ON COLUMN gains_match_rows.source_id IS 'the ledger row''s source_id';
+COMMENT ON COLUMN gains_match_rows.leg IS 'the ledger row''s leg';

@@ -229,4 +229,16 @@ CREATE VIEW ledger AS
           WHERE leg.amount IS NOT NULL) b;
 
 COMMENT ON VIEW ledger IS 'Every settled balance change: one row per account, wallet, coin and time, signed amount (> 0 in); imported transactions under their wallet name; demo marks demo-trading rows. Rules: docs/ledger.md, docs/valuation.md.';
+COMMENT ON COLUMN ledger.account_uid IS 'the account whose balance changed; for an imported transaction its wallet name';
+COMMENT ON COLUMN ledger.wallet IS 'spot, crossed_margin, isolated_margin, p2p, a futures product type (usdt_futures, ...; demo: susdt_futures, ...), or an imported wallet''s name';
+COMMENT ON COLUMN ledger.coin IS 'the coin whose balance changed';
+COMMENT ON COLUMN ledger.ts IS 'when the change happened (UTC)';
+COMMENT ON COLUMN ledger.amount IS 'the signed change: > 0 the coin came in, < 0 it left; exact as the exchange sent it';
+COMMENT ON COLUMN ledger.kind IS 'trade_buy, trade_sell, fee, deposit, withdrawal, transfer_in, transfer_out, borrow, repay, interest, liquidation_fee, compensate, confiscated, exchange_in, exchange_out, realized_pnl, funding_fee, or other (unclassified; in data_quality)';
+COMMENT ON COLUMN ledger.source IS 'the table the row comes from (spot_fills, fees, deposits, withdrawals, transfers, margin_records, futures_bills, imported_transactions)';
+COMMENT ON COLUMN ledger.source_id IS 'the record''s id in that table (trade_id, order_id, transfer_id, bill_id, margin_type/id, file_sha256:line)';
+COMMENT ON COLUMN ledger.leg IS 'which part of the record: base, quote, fee:<seq>, amount, fee, from, to, sent, received';
+COMMENT ON COLUMN ledger.order_id IS 'a reference id: the fill''s order, the deposit''s or withdrawal''s on-chain hash, the TxHash of an imported line';
+COMMENT ON COLUMN ledger.symbol IS 'the pair or contract, where there is one';
+COMMENT ON COLUMN ledger.counterparty IS 'the other side: an address or UID (deposits, withdrawals), the other account of a transfer';
 COMMENT ON COLUMN ledger.demo IS 'true for a demo-trading (paper) row: its account is a demo account (accounts.kind = ''demo'', from the config) or its wallet is a demo product type (susdt_futures, scoin_futures, susdc_futures). Kept in the ledger and the native CSVs; left out of tax_transactions, ledger_valued, every tax-tool file and gains unless include_demo / --include-demo.';

@@ -59,3 +59,11 @@ UNION ALL
   WHERE norm_status(cross_margin_orders.status) = ANY (ARRAY['live'::text, 'partially_filled'::text]);
 
 COMMENT ON VIEW open_records IS 'Records whose status is not final yet; re-checked by every sync until final.';
+COMMENT ON COLUMN open_records.stream IS 'the stream that re-checks it';
+COMMENT ON COLUMN open_records.source IS 'the table it is in';
+COMMENT ON COLUMN open_records.account_uid IS 'the account';
+COMMENT ON COLUMN open_records.record_id IS 'the record''s id in its table';
+COMMENT ON COLUMN open_records.status IS 'its status, not final yet (pending, Processing, live, partially filled)';
+COMMENT ON COLUMN open_records.since IS 'when the record was created';
+COMMENT ON COLUMN open_records.partition_hint IS 'the request partition to ask it in, where the table does not say it (transfers: the from user)';
+COMMENT ON COLUMN open_records.open_limit IS 'how long it may stay open before data-quality.csv flags it unsettled (3 days; 30 for orders)';

@@ -14,3 +14,8 @@ CREATE VIEW own_movement_imbalance AS
  HAVING sum(COALESCE(tax_transactions.received_amount, 0::numeric) - COALESCE(tax_transactions.sent_amount, 0::numeric)) <> 0::numeric;
 
 COMMENT ON VIEW own_movement_imbalance IS 'Per coin: own-account movement legs (E19, margin transfer_in/out, futures trans_*, internal deposits/withdrawals between exported accounts) that do not net to zero.';
+COMMENT ON COLUMN own_movement_imbalance.coin IS 'the coin';
+COMMENT ON COLUMN own_movement_imbalance.net IS 'the sum of the own-account movement legs (0 when every movement''s two legs were read)';
+COMMENT ON COLUMN own_movement_imbalance.legs IS 'how many legs';
+COMMENT ON COLUMN own_movement_imbalance.first_ts IS 'the first leg''s time';
+COMMENT ON COLUMN own_movement_imbalance.last_ts IS 'the last leg''s time';

@@ -221,3 +221,24 @@ CREATE VIEW reconciliation AS
      LEFT JOIN parting p ON p.account_uid = c.account_uid AND p.wallet = c.wallet AND p.coin = c.coin;
 
 COMMENT ON VIEW reconciliation IS 'Per account, wallet and coin: the exchange''s figure, the ledger''s, the difference, classed match / opening_balance / unexplained (naming the record where the running balances part) / no_snapshot, with an explanation.';
+COMMENT ON COLUMN reconciliation.account_uid IS 'the account (or imported wallet)';
+COMMENT ON COLUMN reconciliation.wallet IS 'the wallet';
+COMMENT ON COLUMN reconciliation.coin IS 'the coin';
+COMMENT ON COLUMN reconciliation.snapshot_at IS 'the time of the exchange''s figure (newest bill or futures account snapshot)';
+COMMENT ON COLUMN reconciliation.snapshot_source IS 'where the exchange''s figure comes from (spot_bills, futures_account_snapshots, futures_bills); NULL: none';
+COMMENT ON COLUMN reconciliation.exchange_balance IS 'the exchange''s balance at snapshot_at';
+COMMENT ON COLUMN reconciliation.ledger_balance IS 'the ledger''s sum up to snapshot_at (reconciliation_ledger)';
+COMMENT ON COLUMN reconciliation.ledger_rows IS 'how many ledger rows that sum has';
+COMMENT ON COLUMN reconciliation.difference IS 'exchange_balance - ledger_balance';
+COMMENT ON COLUMN reconciliation.status IS 'match | opening_balance | unexplained | no_snapshot (docs/ledger.md#reconciliation)';
+COMMENT ON COLUMN reconciliation.opening_balance IS 'opening_balance rows: the amount held before the first record read';
+COMMENT ON COLUMN reconciliation.opening_at IS 'opening_balance rows: one minute before the first record, the date opening-balances.csv gives the line';
+COMMENT ON COLUMN reconciliation.parted_at IS 'unexplained rows: the time of the first exchange record from which the running balances part and stay apart';
+COMMENT ON COLUMN reconciliation.parted_source IS 'unexplained rows: that record''s table';
+COMMENT ON COLUMN reconciliation.parted_record_id IS 'unexplained rows: that record''s id';
+COMMENT ON COLUMN reconciliation.parted_kind IS 'unexplained rows: that record''s business type';
+COMMENT ON COLUMN reconciliation.parted_change IS 'unexplained rows: that record''s change';
+COMMENT ON COLUMN reconciliation.parted_exchange_balance IS 'unexplained rows: the exchange''s balance there';
+COMMENT ON COLUMN reconciliation.parted_ledger_balance IS 'unexplained rows: the ledger''s balance there';
+COMMENT ON COLUMN reconciliation.agreed_until IS 'unexplained rows: the last bill at which the balances still agreed (with the opening balance)';
+COMMENT ON COLUMN reconciliation.explanation IS 'the row''s class in words, naming the record and figures';

@@ -28,3 +28,12 @@ UNION ALL
   WHERE i.tx_hash ~~ 'opening-balance:%'::text AND i.received_amount IS NOT NULL;
 
 COMMENT ON VIEW reconciliation_ledger IS 'The ledger as reconciliation reads it: imported opening balances (TxHash opening-balance:<uid>:<wallet>:<coin>) count for the account and wallet they open.';
+COMMENT ON COLUMN reconciliation_ledger.account_uid IS 'the account (an opening-balance line: the account its TxHash names)';
+COMMENT ON COLUMN reconciliation_ledger.wallet IS 'the wallet (an opening-balance line: the wallet its TxHash names)';
+COMMENT ON COLUMN reconciliation_ledger.coin IS 'as ledger.coin';
+COMMENT ON COLUMN reconciliation_ledger.ts IS 'as ledger.ts';
+COMMENT ON COLUMN reconciliation_ledger.amount IS 'as ledger.amount';
+COMMENT ON COLUMN reconciliation_ledger.kind IS 'as ledger.kind';
+COMMENT ON COLUMN reconciliation_ledger.source IS 'as ledger.source';
+COMMENT ON COLUMN reconciliation_ledger.source_id IS 'as ledger.source_id';
+COMMENT ON COLUMN reconciliation_ledger.leg IS 'as ledger.leg';

@@ -59,3 +59,17 @@ CREATE VIEW reconciliation_walk AS
   WINDOW w AS (PARTITION BY merged.account_uid, merged.wallet, merged.coin ORDER BY merged.ts);
 
 COMMENT ON VIEW reconciliation_walk IS 'The exchange''s running balance (bills) beside the ledger''s running sum, per account, wallet, coin and time; gap = exchange - ledger where a bill was written.';
+COMMENT ON COLUMN reconciliation_walk.account_uid IS 'the account';
+COMMENT ON COLUMN reconciliation_walk.wallet IS 'the wallet';
+COMMENT ON COLUMN reconciliation_walk.coin IS 'the coin';
+COMMENT ON COLUMN reconciliation_walk.ts IS 'a time (one millisecond) at which a bill was written or the ledger moved';
+COMMENT ON COLUMN reconciliation_walk.exchange_balance IS 'the exchange''s running balance at ts (the last bill''s balance)';
+COMMENT ON COLUMN reconciliation_walk.ledger_balance IS 'the ledger''s running sum up to and including ts';
+COMMENT ON COLUMN reconciliation_walk.gap IS 'exchange_balance - ledger_balance where a bill was written at ts; the first gap is the implied opening balance';
+COMMENT ON COLUMN reconciliation_walk.record_source IS 'the source of the bill(s) at ts (spot_bills, futures_bills)';
+COMMENT ON COLUMN reconciliation_walk.record_id IS 'the first bill''s id at ts';
+COMMENT ON COLUMN reconciliation_walk.record_kind IS 'that bill''s business type';
+COMMENT ON COLUMN reconciliation_walk.record_change IS 'that bill''s change';
+COMMENT ON COLUMN reconciliation_walk.records IS 'how many bills were written at ts';
+COMMENT ON COLUMN reconciliation_walk.ledger_change IS 'the ledger''s net change at ts';
+COMMENT ON COLUMN reconciliation_walk.ledger_rows IS 'how many ledger rows are at ts';

@@ -160,7 +160,7 @@ function fileAccounts(file: ConfigFile, env: NodeJS.ProcessEnv, source: string):
     names.add(a.name);
     void i;
   }
-  // A demo key's rows are told from real ones by their account (accounts.kind = 'demo', sql/0061):
+  // A demo key's rows are told from real ones by their account (accounts.kind = 'demo', sql/schema/views/demo_accounts.sql):
   // under a live account's UID they would mix with its real rows.
   for (const d of out.filter((a) => a.kind === 'demo' && a.uid !== undefined)) {
     const live = out.find((a) => a.kind !== 'demo' && a.uid === d.uid);

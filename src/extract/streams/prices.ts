@@ -13,7 +13,7 @@ const HOUR = 3_600_000;
 
 /**
  * X12 history candles (1h) for every coin in the ledger, over the hours the ledger has rows in:
- * the price the valuation's candle rule reads (sql/0026, docs/valuation.md). Each coin is priced
+ * the price the valuation's candle rule reads (sql/schema/functions/ledger_valued.sql, docs/valuation.md). Each coin is priced
  * through one pair, its USDT pair or else a stablecoin pair (price_symbols); a demo coin (SBTC)
  * through the pair of the coin it stands for. Every range asked is recorded in price_coverage
  * with its candles in one transaction, so a later run asks only for hours the ledger gained

@@ -16,7 +16,7 @@ const statusBadge: Record<ReconciliationRow['status'], string> = {
 /**
  * One account: its warnings ranked by what they do to a tax figure, then every wallet and coin
  * with the exchange's balance, the ledger's and the difference, classed and explained (the
- * reconciliation of sql/0062, the rows reconciliation.csv holds).
+ * reconciliation view (sql/schema/views/reconciliation.sql), the rows reconciliation.csv holds).
  *
  * @example
  * c.html(<AccountPage user={user} csrf={csrf} account={account} warnings={ws} rows={rows} />)
