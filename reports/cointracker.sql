@@ -41,9 +41,14 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'MM/DD/YYYY HH24:MI:SS') AS "Date",
             WHEN kind = 'confiscated' THEN 'lost'
             ELSE '' END AS "Tag"
 FROM (
-  SELECT t.*, lower(trim(coalesce(it.label, ''))) AS imported_label
+  SELECT t.*, CASE WHEN lc.id IS NOT NULL THEN lc.label ELSE lower(trim(coalesce(it.label, ''))) END AS imported_label,
+         lc.id AS correction_id, lc.classification AS correction
   FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account', (:'include_demo')::boolean) t
   LEFT JOIN imported_transactions it ON t.source = 'imported_transactions' AND it.source_id = t.source_id
+  -- An accountant's classification (ledger_corrections, sql/0067; tradeledger classify) speaks
+  -- as the Koinly label it stands for (correction_label), instead of an imported line's own.
+  LEFT JOIN ledger_corrections_in_force lc ON lc.classification IS NOT NULL AND t.kind IN ('deposit', 'withdrawal')
+    AND lc.account_uid = t.account_uid AND lc.wallet = t.wallet AND lc.source = t.source AND lc.source_id = t.source_id
 ) t
 WHERE NOT own_account AND kind NOT IN ('borrow', 'repay')
   -- One-sided margin trade legs (E5 gives each leg of a margin trade as its own record): left out

@@ -69,13 +69,19 @@ SELECT CASE
        CASE WHEN demo THEN 'DEMO (paper trading) ' ELSE '' END
          || CASE WHEN part = 'fee' THEN 'fee ' ELSE '' END
          || kind || ' ' || source || ':' || source_id || coalesce(' ' || symbol, '')
-         || CASE WHEN own_account THEN ' own-account ' || coalesce(counterparty, '') ELSE '' END AS "Comment",
+         || CASE WHEN own_account THEN ' own-account ' || coalesce(counterparty, '') ELSE '' END
+         || coalesce(' corrected:' || correction || ' #' || correction_id, '') AS "Comment",
        to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS "Date"
 FROM (
   SELECT t.*, p.part, (p.part = 'main' AND t.fee_coin IN (t.sent_coin, t.received_coin)) AS inside,
-         lower(trim(coalesce(it.label, ''))) AS imported_label
+         CASE WHEN lc.id IS NOT NULL THEN lc.label ELSE lower(trim(coalesce(it.label, ''))) END AS imported_label,
+         lc.id AS correction_id, lc.classification AS correction
   FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account', (:'include_demo')::boolean) t
   LEFT JOIN imported_transactions it ON t.source = 'imported_transactions' AND it.source_id = t.source_id
+  -- An accountant's classification (ledger_corrections, sql/0067; tradeledger classify) speaks
+  -- as the Koinly label it stands for (correction_label), instead of an imported line's own.
+  LEFT JOIN ledger_corrections_in_force lc ON lc.classification IS NOT NULL AND t.kind IN ('deposit', 'withdrawal')
+    AND lc.account_uid = t.account_uid AND lc.wallet = t.wallet AND lc.source = t.source AND lc.source_id = t.source_id
   -- A folded fee in a third coin (neither sent nor received) becomes a second row, Other Fee.
   CROSS JOIN LATERAL (VALUES ('main'), ('fee')) p(part)
   WHERE p.part = 'main' OR (t.fee_amount IS NOT NULL AND t.fee_coin IS DISTINCT FROM t.sent_coin AND t.fee_coin IS DISTINCT FROM t.received_coin)

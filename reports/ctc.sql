@@ -61,13 +61,19 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS "Timestamp (UT
        source || ':' || source_id || CASE WHEN source IN ('margin_records', 'futures_bills') THEN '@' || wallet ELSE '' END
          || CASE WHEN kind = 'fee' THEN ':fee:' || coalesce(sent_coin, received_coin) ELSE '' END AS "ID",
        CASE WHEN demo THEN 'DEMO (paper trading, no value) ' ELSE '' END
-         || kind || ' ' || wallet || ' ' || account_uid || coalesce(' ' || symbol, '') AS "Description",
+         || kind || ' ' || wallet || ' ' || account_uid || coalesce(' ' || symbol, '')
+         || coalesce(' corrected:' || correction || ' #' || correction_id, '') AS "Description",
        money_text(round(base_price, 10)) AS "Reference Price Per Unit",
        CASE WHEN base_price IS NOT NULL THEN fiat END AS "Reference Price Currency"
 FROM (
-  SELECT t.*, rp.fiat, rp.base_price, lower(trim(coalesce(it.label, ''))) AS imported_label
+  SELECT t.*, rp.fiat, rp.base_price, CASE WHEN lc.id IS NOT NULL THEN lc.label ELSE lower(trim(coalesce(it.label, ''))) END AS imported_label,
+         lc.id AS correction_id, lc.classification AS correction
   FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account', (:'include_demo')::boolean) t
   LEFT JOIN imported_transactions it ON t.source = 'imported_transactions' AND it.source_id = t.source_id
+  -- An accountant's classification (ledger_corrections, sql/0067; tradeledger classify) speaks
+  -- as the Koinly label it stands for (correction_label), instead of an imported line's own.
+  LEFT JOIN ledger_corrections_in_force lc ON lc.classification IS NOT NULL AND t.kind IN ('deposit', 'withdrawal')
+    AND lc.account_uid = t.account_uid AND lc.wallet = t.wallet AND lc.source = t.source AND lc.source_id = t.source_id
   LEFT JOIN (
     -- The fiat price of each coin of a transaction (ledger_valued, sql/schema/functions/ledger_valued.sql), one per coin:
     -- the legs of one coin in one transaction share their price; empty when any is unpriced.

@@ -34,7 +34,9 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"') AS "Date",
        money_text(fee_amount) AS "Fee Amount", fee_coin AS "Fee Currency",
        money_text(round(worth, 2)) AS "Net Worth Amount", CASE WHEN worth IS NOT NULL THEN fiat END AS "Net Worth Currency",
        -- An imported line keeps its own Koinly label (issue 21): it came from a Koinly file.
-       CASE WHEN imported_label <> '' AND kind IN ('deposit', 'withdrawal') THEN imported_label
+       -- A payment (a correction) stays untagged: Koinly's untagged withdrawal is a disposal at market value ([K1]).
+       CASE WHEN correction = 'payment' THEN ''
+            WHEN imported_label <> '' AND kind IN ('deposit', 'withdrawal') THEN imported_label
             WHEN kind = 'borrow' THEN 'margin loan'
             WHEN kind = 'repay' THEN 'loan repayment'
             WHEN kind IN ('interest', 'liquidation_fee') THEN 'margin fee'
@@ -51,12 +53,18 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"') AS "Date",
             ELSE '' END AS "Label",
        CASE WHEN demo THEN 'DEMO (paper trading, no value) ' ELSE '' END
          || kind || ' ' || wallet || ' ' || account_uid || ' ' || source || ':' || source_id
-         || coalesce(' ' || symbol, '') AS "Description",
+         || coalesce(' ' || symbol, '')
+         || coalesce(' corrected:' || correction || ' #' || correction_id, '') AS "Description",
        CASE WHEN source IN ('deposits', 'withdrawals', 'imported_transactions') THEN ref END AS "TxHash"
 FROM (
-  SELECT t.*, nw.fiat, nw.worth, lower(trim(coalesce(it.label, ''))) AS imported_label
+  SELECT t.*, nw.fiat, nw.worth, CASE WHEN lc.id IS NOT NULL THEN lc.label ELSE lower(trim(coalesce(it.label, ''))) END AS imported_label,
+         lc.id AS correction_id, lc.classification AS correction
   FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account', (:'include_demo')::boolean) t
   LEFT JOIN imported_transactions it ON t.source = 'imported_transactions' AND it.source_id = t.source_id
+  -- An accountant's classification (ledger_corrections, sql/0067; tradeledger classify) speaks
+  -- as the Koinly label it stands for (correction_label), instead of an imported line's own.
+  LEFT JOIN ledger_corrections_in_force lc ON lc.classification IS NOT NULL AND t.kind IN ('deposit', 'withdrawal')
+    AND lc.account_uid = t.account_uid AND lc.wallet = t.wallet AND lc.source = t.source AND lc.source_id = t.source_id
   LEFT JOIN (
     -- per wallet too: margin record and futures bill ids repeat across margin and product types
     SELECT v.account_uid, v.wallet, v.source, v.source_id,

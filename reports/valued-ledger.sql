@@ -10,7 +10,9 @@
 --   sign as amount; empty when unpriced), price_source (demo | imported | fiat | fiat_quote |
 --   stablecoin_quote | fill_price | stablecoin | candle | unpriced), price_time_utc (open time of
 --   the candle used), stablecoin_basis (market | par: a stablecoin valued by its own candle or at
---   1 USD), fx_day (the ECB rate day used), demo. unit_price and value are rounded to 10 decimals.
+--   1 USD), fx_day (the ECB rate day used), demo, correction_id and classification (the correction
+--   in force on the row, sql/migrations/0067_ledger_corrections.sql: a corrected price shows price_source corrected; corrections.csv
+--   says who set it and why). unit_price and value are rounded to 10 decimals.
 -- Demo-trading rows (demo = true, sql/schema/views/ledger.sql) are kept, as in every native CSV, and valued 0 with
 --   price_source demo: their coins are virtual (docs/valuation.md).
 SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time_utc,
@@ -19,7 +21,8 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS time_u
        order_id, symbol, fiat, money_text(round(unit_price, 10)) AS unit_price,
        money_text(round(value, 10)) AS value, price_source,
        to_char(price_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS price_time_utc,
-       stablecoin_basis, to_char(fx_day, 'YYYY-MM-DD') AS fx_day, demo::text AS demo
+       stablecoin_basis, to_char(fx_day, 'YYYY-MM-DD') AS fx_day, demo::text AS demo,
+       correction_id, classification
 FROM ledger_valued(:'fiat', (:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', true)
 WHERE true
   AND (:'account' = '' OR account_uid = :'account')

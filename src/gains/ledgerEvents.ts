@@ -28,6 +28,12 @@ export interface ValuedRow {
   price_source?: string | null;
   /** imported_transactions.description for imported rows (Koinly's Description column). */
   description?: string | null;
+  /** The correction in force on the row (ledger_corrections, sql/0067), when read. */
+  correction_id?: string | null;
+  /** Its classification (gift_sent, income_staking, own_wallet, ...); `label` is then its Koinly label. */
+  classification?: string | null;
+  /** own_wallet: the other side of the move. */
+  other_side?: string | null;
 }
 
 /** Income or an expense that is not a disposal (income.csv). */
@@ -185,8 +191,30 @@ export function ledgerEvents(rows: ValuedRow[], fiat: string, transfers?: OwnTra
 
   for (const r of rows) {
     const label = (r.label ?? '').trim().toLowerCase();
-    const tradeLeg = label === '' && tradeLegDescription.test(r.description ?? '');
-    if ((r.kind === 'deposit' || r.kind === 'withdrawal') && loanLabels.has(label)) {
+    const tradeLeg = label === '' && tradeLegDescription.test(r.description ?? '') && !r.classification;
+    const corrected = r.kind === 'deposit' || r.kind === 'withdrawal' ? r.classification ?? null : null;
+    if (corrected && !isFiat(r.coin) && (corrected === 'own_wallet' || corrected === 'not_taxable' || corrected === 'gift_received')) {
+      // An accountant's classification (docs/ledger.md#corrections): the row is what they say,
+      // and no longer flagged as an assumption.
+      const quantity = new GainsDecimal(r.amount).abs();
+      if (r.kind === 'withdrawal') {
+        // Out to the client's own wallet, or out without a disposal: the coins (and their cost) leave this pool.
+        const external = corrected === 'own_wallet' ? `external:${r.other_side ?? r.counterparty ?? 'unknown'}` : 'external:not_taxable';
+        out.events.push({ type: 'move', asset: r.coin, quantity, ts: r.ms, day: r.day, pool: poolOf(r), toPool: external, ref: refOf(r) });
+        if (corrected === 'own_wallet') transfers?.withdrawn({ coin: r.coin, quantity, txid: r.order_id ?? '', pool: external, fromPool: poolOf(r), ms: r.ms });
+        continue;
+      }
+      const own = corrected === 'own_wallet' ? transfers?.deposited(r.coin, quantity, r.order_id, r.ms, poolOf(r)) : undefined;
+      if (own) {
+        out.events.push({ type: 'move', asset: r.coin, quantity, ts: r.ms, day: r.day, pool: own.from.pool, toPool: poolOf(r), ref: refOf(r) });
+        continue;
+      }
+      if (corrected === 'own_wallet') {
+        out.problems.push({ problem: 'deposit_market_value', ref: refOf(r), detail: `${r.amount} ${r.coin} came from your own wallet ${r.other_side ?? ''}, whose cost this run does not know; cost = market value on arrival (${v(r).toFixed()} ${fiat})` });
+      }
+      // A gift received, or a deposit that is not taxable: acquired at its market value, not income.
+      acquire(r, v(r));
+    } else if ((r.kind === 'deposit' || r.kind === 'withdrawal') && loanLabels.has(label)) {
       out.problems.push({ problem: 'loan_not_disposal', ref: refOf(r), detail: `${label} of ${r.amount} ${r.coin}: loan principal, neither acquisition nor disposal` });
     } else if (r.kind === 'deposit' && tradeLeg) {
       acquire(r, v(r));

@@ -126,7 +126,10 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
       text: `DECLARE gains_rows NO SCROLL CURSOR FOR
              SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigint::text AS ms,
                     to_char(v.ts AT TIME ZONE $2, 'YYYY-MM-DD') AS day, v.amount::text AS amount, v.kind, v.source,
-                    v.source_id, v.leg, v.counterparty, v.order_id, v.value::text AS value, v.price_source, it.label, it.description
+                    v.source_id, v.leg, v.counterparty, v.order_id, v.value::text AS value, v.price_source,
+                    -- a correction's classification (sql/0067) speaks instead of an imported line's label
+                    CASE WHEN v.classification IS NOT NULL THEN correction_label(v.classification) ELSE it.label END AS label,
+                    it.description, v.correction_id::text AS correction_id, v.classification, v.other_side
              FROM ledger_valued($1, '-infinity', $4::timestamp AT TIME ZONE $2, $5::boolean) v
              LEFT JOIN imported_transactions it ON v.source = 'imported_transactions' AND it.source_id = v.source_id
              WHERE ($3 = '' OR v.account_uid = $3
@@ -142,6 +145,8 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     });
 
     let group: ValuedRow[] = [];
+    // The corrections in force on the rows read (sql/0067): the manifest says how many each file reflects.
+    const corrections = new Set<string>();
     const transfers = new OwnTransfers();
     const flush = async () => {
       if (group.length === 0) return;
@@ -162,6 +167,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
       const { rows } = await reader.query<Omit<ValuedRow, 'ms'> & { ms: string }>(`FETCH ${FETCH} FROM gains_rows`);
       for (const raw of rows) {
         const row: ValuedRow = { ...raw, ms: Number(raw.ms) };
+        if (row.correction_id) corrections.add(row.correction_id);
         const head = group[0];
         if (head && (head.source !== row.source || head.source_id !== row.source_id || head.ms !== row.ms)) await flush();
         group.push(row);
@@ -195,7 +201,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
       holdings: [...held].sort(([a], [b]) => a.localeCompare(b)).map(([asset, x]) => ({ asset, quantity: x.quantity.toFixed(), cost: x.cost.toFixed() })),
     });
 
-    const files = await writeFiles(writer, store.runId, options, output, result);
+    const files = await writeFiles(writer, store.runId, options, output, result, corrections.size);
     await output.commit();
     return { runId: store.runId, outDir, summary: result, files };
   } catch (err) {
@@ -219,20 +225,20 @@ function outputQueries(rules: RuleSetName): { query: string; file: string }[] {
   return queries;
 }
 
-async function writeFiles(client: pg.Client, runId: string, options: RunGainsOptions, output: ReportOutput, summary: GainsSummary): Promise<ManifestFile[]> {
+async function writeFiles(client: pg.Client, runId: string, options: RunGainsOptions, output: ReportOutput, summary: GainsSummary, corrections: number): Promise<ManifestFile[]> {
   const reportsDir = options.reportsDir ?? defaultReportsDir;
   const files: ManifestFile[] = [];
   for (const { query, file } of outputQueries(options.rules)) {
     const sql = await readFile(path.join(reportsDir, `${query}.sql`), 'utf8');
     const result = await streamQueryToCsv(client, bindNamedParameters(sql, { run_id: runId, broker_reporting: JSON.stringify(options.brokerReporting ?? {}) }), output.temporary(file), { flags: 'wx' });
-    const entry = { file, query: `reports/${query}.sql`, ...result };
+    const entry = { file, query: `reports/${query}.sql`, ...result, corrections };
     files.push(entry);
     options.onFile?.(entry);
   }
   for (const [file, text] of [['summary.json', `${JSON.stringify(summary, null, 2)}\n`], ['summary.txt', gainsSummaryText(summary)]] as const) {
     await writeFile(output.temporary(file), text, { flag: 'wx' });
     const bytes = Buffer.byteLength(text);
-    const entry = { file, query: 'src/gains/runGains.ts', rows: 1, bytes, sha256: createHash('sha256').update(text).digest('hex'), neutralisedCells: 0 };
+    const entry = { file, query: 'src/gains/runGains.ts', rows: 1, bytes, sha256: createHash('sha256').update(text).digest('hex'), neutralisedCells: 0, corrections };
     files.push(entry);
     options.onFile?.(entry);
   }
@@ -240,6 +246,8 @@ async function writeFiles(client: pg.Client, runId: string, options: RunGainsOpt
     generatedAt: new Date().toISOString(),
     parameters: { rules: options.rules, year: options.year, fiat: summary.fiat, tz: options.tz, account: options.account ?? '', includeDemo: summary.demo.included, from: summary.period.from, to: summary.period.to },
     runId, files, demo: summary.demo,
+    // every file reflects the same corrections: those in force on the ledger rows the run read
+    corrections: { inForce: corrections, list: 'SELECT * FROM ledger_corrections_in_force (tradeledger classify list --account UID)' },
   };
   await writeFile(output.temporary('manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
   return files;

@@ -10,7 +10,7 @@ export interface ReportFile {
 
 const native = [
   'ledger', 'trades', 'margin-records', 'futures-pnl', 'deposits-withdrawals', 'transfers', 'fees',
-  'balances', 'reconciliation', 'data-quality', 'valued-ledger',
+  'balances', 'reconciliation', 'data-quality', 'valued-ledger', 'corrections',
 ];
 
 /**

@@ -17,6 +17,11 @@ export interface ManifestFile {
    * written with a leading `'` so no spreadsheet runs them (CSV injection; see spreadsheetSafeCell).
    */
   neutralisedCells: number;
+  /**
+   * How many corrections in force (ledger_corrections, sql/0067; `tradeledger classify`) the file
+   * reflects: those on ledger rows of its period and account that its query reads.
+   */
+  corrections?: number;
 }
 
 /** manifest.json: what was asked, what was written, and how complete the data behind it is. */

@@ -114,6 +114,8 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
       written.push(entry);
       options.onFile?.(entry);
     }
+    const reflected = await correctionsReflected(client, bounds, account, includeDemo);
+    for (const entry of written) entry.corrections = reflected(entry.query);
     const facts = await manifestFacts(client, account);
     const coverage = await formatCoverage(client, format, { ...bounds, account, includeDemo: includeDemo || format === 'native' });
     const demo = { included: includeDemo, treatment: demoTreatment(format, includeDemo), accounts: await readDemoAccounts(client, account) };
@@ -136,6 +138,32 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+// How many corrections in force (sql/0067) each file reflects: those on ledger rows of the period
+// and account that the file's query reads. The tax-tool files read classifications through
+// ledger_corrections_in_force and prices through ledger_valued (CoinTracking and CoinTracker carry
+// no value, so only classifications); valued-ledger.csv reads both; corrections.csv lists every
+// one in force; the other native CSVs are the exchange's own records, uncorrected.
+async function correctionsReflected(client: pg.Client, bounds: { fromUtc: string; toUtc: string }, account: string, includeDemo: boolean): Promise<(query: string) => number> {
+  const { rows } = await client.query<{ all: number; classified: number; demo_all: number; listed: number }>(
+    `SELECT count(*) FILTER (WHERE NOT l.demo OR $4)::int AS all, count(*) FILTER (WHERE c.classification IS NOT NULL AND (NOT l.demo OR $4))::int AS classified,
+            count(*)::int AS demo_all,
+            (SELECT count(*)::int FROM ledger_corrections_in_force x WHERE $3 = '' OR x.account_uid = $3) AS listed
+     FROM ledger_corrections_in_force c
+     JOIN ledger l ON l.account_uid = c.account_uid AND l.source = c.source AND l.source_id = c.source_id AND l.wallet = c.wallet AND l.leg = c.leg
+     WHERE l.ts >= $1::timestamptz AND l.ts < $2::timestamptz AND ($3 = '' OR c.account_uid = $3)`,
+    [bounds.fromUtc, bounds.toUtc, account, includeDemo]);
+  const n = rows[0]!;
+  return (query) => {
+    switch (query) {
+      case 'reports/koinly.sql': case 'reports/ctc.sql': return n.all;
+      case 'reports/cointracking.sql': case 'reports/cointracker.sql': return n.classified;
+      case 'reports/valued-ledger.sql': return n.demo_all;
+      case 'reports/corrections.sql': return n.listed;
+      default: return 0;
+    }
+  };
 }
 
 function isFileError(err: unknown): err is NodeJS.ErrnoException & { code: string } {

@@ -222,7 +222,8 @@ describe('reports', () => {
     const folder = path.join(unpacked, `${from}_${to}`, 'native');
     const manifest = JSON.parse(await readFile(path.join(folder, 'manifest.json'), 'utf8'));
     expect(manifest.files.map((x: { file: string }) => x.file)).toEqual(['ledger.csv', 'trades.csv', 'margin-records.csv', 'futures-pnl.csv',
-      'deposits-withdrawals.csv', 'transfers.csv', 'fees.csv', 'balances.csv', 'reconciliation.csv', 'data-quality.csv', 'valued-ledger.csv']);
+      'deposits-withdrawals.csv', 'transfers.csv', 'fees.csv', 'balances.csv', 'reconciliation.csv', 'data-quality.csv', 'valued-ledger.csv',
+      'corrections.csv']);
     expect(manifest.parameters.fiat).toBe('USD');
     const listing = execFileSync('unzip', ['-Z1', zipPath], { encoding: 'utf8' }).trim().split('\n').sort();
     expect(listing).toEqual([...manifest.files.map((x: { file: string }) => `${from}_${to}/native/${x.file}`), `${from}_${to}/native/manifest.json`].sort());

@@ -73,7 +73,7 @@ describe('native format', () => {
   it('writes every subject file, with exact amounts and totals equal to the database', async () => {
     const { outDir, manifest } = await run('native');
     expect((await readdir(outDir)).sort()).toEqual([
-      'balances.csv', 'data-quality.csv', 'deposits-withdrawals.csv', 'fees.csv', 'futures-pnl.csv', 'ledger.csv',
+      'balances.csv', 'corrections.csv', 'data-quality.csv', 'deposits-withdrawals.csv', 'fees.csv', 'futures-pnl.csv', 'ledger.csv',
       'manifest.json', 'margin-records.csv', 'reconciliation.csv', 'trades.csv', 'transfers.csv', 'valued-ledger.csv',
     ]);
     const ledger = await csv(outDir, 'ledger.csv');
@@ -131,7 +131,7 @@ describe('native format', () => {
   it('lists a SHA-256 and row count in the manifest that match each file', async () => {
     const { outDir, manifestPath } = await run('native');
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { files: { file: string; rows: number; sha256: string }[] };
-    expect(manifest.files).toHaveLength(11);
+    expect(manifest.files).toHaveLength(12); // corrections.csv: sql/0067
     for (const f of manifest.files) {
       const bytes = await readFile(path.join(outDir, f.file));
       expect(createHash('sha256').update(bytes).digest('hex'), f.file).toBe(f.sha256);

@@ -73,6 +73,7 @@ export function AccountPage(props: { user: PortalUser; csrf: string; account: Vi
       <div class="actions">
         <a class="button primary" href={`/reports?account=${encodeURIComponent(props.account.uid)}`}>Reports</a>
         <a class="button" href={`/charts?account=${encodeURIComponent(props.account.uid)}`}>Charts</a>
+        <a class="button" id="corrections-link" href={`/accounts/${encodeURIComponent(props.account.uid)}/corrections`}>Corrections</a>
         <a class="button" href="/accounts">All accounts</a>
       </div>
     </Layout>
