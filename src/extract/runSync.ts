@@ -114,7 +114,7 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     for (const stream of selected) {
       if (stream.kind === 'derived' && reader) await runDerived(o, reader.run, reader.session, stream, counts, errors);
     }
-    const status = errors.length === 0 ? 'ok' : errors.some((e) => e.code === connectionLost || e.code === 'SYNC_LOCK_LOST') ? 'failed' : 'partial';
+    const status = errors.length === 0 ? 'ok' : errors.some((e) => stopCodes.has(e.code)) ? 'failed' : 'partial';
     await closeRun(o.db, runId, status, counts, errors, gaps);
     const total = Object.values(counts).reduce((a, c) => ({ i: a.i + c.inserted, u: a.u + c.updated, n: a.n + c.unchanged }), { i: 0, u: 0, n: 0 });
     o.emit({ type: 'run-done', runId, status, inserted: total.i, updated: total.u, unchanged: total.n, failed: errors.length });
@@ -158,7 +158,7 @@ async function runOne(
     o.emit({ type: 'partition-done', account: session.account.name, stream: stream.name, partition: p.key, records: c.inserted + c.updated + c.unchanged, inserted: c.inserted, updated: c.updated, unchanged: c.unchanged });
   } catch (e) {
     errors.push(errorOf(session, stream.name, p.key, e));
-    if (stream.kind === 'history' && !isLockLost(e)) await markState(o.db, key, 'failed', run.runId, messageOf(e)).catch(() => undefined);
+    if (stream.kind === 'history' && !unmarked.has(codeOf(e))) await markState(o.db, key, 'failed', run.runId, messageOf(e)).catch(() => undefined);
     o.emit({ type: 'partition-failed', account: session.account.name, stream: stream.name, partition: p.key, code: codeOf(e), message: messageOf(e) });
   }
 }
@@ -179,7 +179,11 @@ async function runDerived(o: SyncOptions, run: AccountRun, session: AccountSessi
 
 function accountRun(o: SyncOptions, s: AccountSession, runId: string, now: number, coinsOf: AccountRun['coinsOf'], gaps: RunGap[], lock: SyncLock): AccountRun {
   return {
-    db: o.db, call: s.call, runId, coinsOf, now, settings: o.sync, assertHeld: () => lock.assertHeld(),
+    db: o.db, call: s.call, runId, coinsOf, now, settings: o.sync,
+    assertHeld: () => {
+      if (o.signal?.aborted) throw new TradeledgerError('SYNC_STOPPED', 'the sync was stopped (the worker is shutting down); it resumes from its last committed page', { kind: 'database', retryable: true });
+      lock.assertHeld();
+    },
     account: { uid: s.uid, name: s.account.name, demo: s.demo, main: s.account.kind === 'main' },
     snapshotAt: new Date(now).toISOString(),
     emit: (e) => {
@@ -196,6 +200,11 @@ function errorOf(s: AccountSession, stream: string, partition: string, e: unknow
 // A partition whose database session died (a PostgreSQL restart, 57P01) failed for want of the
 // database, not because of its data or a bug: the run is then 'failed', exit code 4.
 const connectionLost = 'DB_CONNECTION_LOST';
+// A run that stopped for want of its database, its lock or its worker ends 'failed'.
+const stopCodes = new Set([connectionLost, 'SYNC_LOCK_LOST', 'SYNC_STOPPED']);
+// A partition stopped with its lock lost (the mark would be refused) or by its worker keeps its
+// last checkpoint as it was: no 'failed' mark.
+const unmarked = new Set(['SYNC_LOCK_LOST', 'SYNC_STOPPED']);
 
 function lostConnection(e: unknown): boolean {
   return (!(e instanceof TradeledgerError) || e.kind === 'database') && isConnectionProblem(e);
