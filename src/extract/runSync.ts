@@ -211,15 +211,16 @@ function lostConnection(e: unknown): boolean {
 }
 
 function codeOf(e: unknown): string {
-  // A lost lock first: after a restart the fenced-off write may also read as a lost connection.
-  if (isLockLost(e)) return 'SYNC_LOCK_LOST';
+  // A lock that went with its connection in a restart is the restart's doing (exit 4, as any
+  // lost connection); a write the fence refused, or a lock connection that merely closed, is SYNC_LOCK_LOST.
   if (lostConnection(e)) return connectionLost;
+  if (isLockLost(e)) return 'SYNC_LOCK_LOST';
   return e instanceof TradeledgerError ? e.code : 'INTERNAL';
 }
 
 function messageOf(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
-  if (isLockLost(e) || !lostConnection(e)) return text;
+  if (!lostConnection(e)) return text;
   const sqlState = (e as { code?: unknown }).code;
   return `the connection to PostgreSQL was lost (${typeof sqlState === 'string' ? `${sqlState} ` : ''}${text})`;
 }
