@@ -22,7 +22,7 @@ import { isConnectionProblem } from '../db/connectionProblem.js';
 
 export interface SyncResult {
   readonly runId: string;
-  /** 'failed': the database connection was lost during the run (see DB_CONNECTION_LOST errors). */
+  /** 'failed': the run stopped for want of its database connection (DB_CONNECTION_LOST), its account lock (SYNC_LOCK_LOST) or its worker (SYNC_STOPPED). */
   readonly status: 'ok' | 'partial' | 'failed';
   readonly counts: Record<string, StreamCounts>;
   readonly errors: RunError[];
