@@ -22,4 +22,6 @@ export interface AccountRun {
   readonly settings: SyncSettings;
   readonly coinsOf: SymbolCoins;
   readonly emit: SyncEventSink;
+  /** Throws SYNC_LOCK_LOST once the run's account lock is gone: called before each page is asked for. */
+  readonly assertHeld: () => void;
 }

@@ -3,6 +3,7 @@ import type { AccountRun } from './accountRun.js';
 import type { HistoryStream, OpenRecheck, Partition } from './streamDef.js';
 import { loadTarget, toRow } from './pageRecords.js';
 import { loadBatch } from '../load/loadBatch.js';
+import { fenceStatement } from './syncLock.js';
 import { batchFees } from '../load/batchLoader.js';
 import { feeSource } from '../load/feeRows.js';
 import type { LeanRow } from '../load/recordMapper.js';
@@ -43,7 +44,9 @@ export async function recheckOpen(
   const load = async (loaded: LeanRow[]): Promise<void> => {
     if (loaded.length === 0) return;
     const fees = stream.fees && batchFees(feeSource[stream.fees], loaded);
-    const got = await loadBatch(run.db, { ...spec, rows: loaded, ...(fees ? { fees } : {}) });
+    run.assertHeld();
+    // No checkpoint rides along: the account's fence does, so a run that lost its lock writes nothing.
+    const got = await loadBatch(run.db, { ...spec, rows: loaded, ...(fees ? { fees } : {}), alongside: fenceStatement(run.account.uid, run.runId) });
     counts.inserted += got.inserted;
     counts.updated += got.updated;
     counts.unchanged += got.unchanged;

@@ -99,7 +99,7 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
   }
   // The read is complete: the next one starts from the oldest record still current (a failed
   // read throws before this and leaves the older, safe, value).
-  if (stream.current && windows.length > 0) await recordCurrentFrom(run.db, state, oldest ?? plan.end);
+  if (stream.current && windows.length > 0) await recordCurrentFrom(run.db, state, oldest ?? plan.end, run.runId);
   return { counts, firstWindowStart };
 }
 
@@ -192,6 +192,8 @@ async function walkWindow(
   let oldest: number | undefined;
   try {
     for (;;) {
+      // Stop before the next request once the lock is gone (the write would be refused anyway).
+      run.assertHeld();
       const page = await pages.next(at.probe);
       if (page === 'full') return 'full';
       if (page.oldest !== undefined) oldest = Math.min(oldest ?? Infinity, page.oldest);

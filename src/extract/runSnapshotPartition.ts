@@ -25,10 +25,15 @@ export async function runSnapshotPartition(run: AccountRun, stream: SnapshotStre
     const row = map(raw, partition.columns);
     unique.set(row.key, row);
   }
-  const got = await withTransaction(run.db, (tx) => upsertSnapshot(tx.client,
-    { table: stream.table, key: stream.key, accountColumn: stream.accountColumn, partitionColumns: Object.keys(partition.columns), columns: stream.columns },
-    { snapshotAt: run.snapshotAt, account: stream.accountColumn === null ? null : run.account.uid, partition: partition.columns, runId: run.runId },
-    [...unique.values()]));
+  run.assertHeld();
+  const got = await withTransaction(run.db, async (tx) => {
+    // The account's fence, in the snapshot's own transaction: a run that lost its lock writes nothing.
+    await tx.client.query('SELECT tradeledger_fence($1, $2::bigint)', [run.account.uid, run.runId]);
+    return upsertSnapshot(tx.client,
+      { table: stream.table, key: stream.key, accountColumn: stream.accountColumn, partitionColumns: Object.keys(partition.columns), columns: stream.columns },
+      { snapshotAt: run.snapshotAt, account: stream.accountColumn === null ? null : run.account.uid, partition: partition.columns, runId: run.runId },
+      [...unique.values()]);
+  });
   counts.inserted = got.inserted;
   counts.updated = got.updated;
   counts.unchanged = got.unchanged;

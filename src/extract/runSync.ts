@@ -16,12 +16,13 @@ import type { RunError, RunGap } from './syncRunRecord.js';
 import type { StreamCounts } from './streamCounts.js';
 import type { SyncOptions } from './syncOptions.js';
 import { selectStreams } from './selectStreams.js';
-import { holdSyncLock } from './syncLock.js';
+import { holdSyncLock, isLockLost, lockLostError } from './syncLock.js';
+import type { SyncLock } from './syncLock.js';
 import { isConnectionProblem } from '../db/connectionProblem.js';
 
 export interface SyncResult {
   readonly runId: string;
-  /** 'failed': the database connection was lost during the run (see DB_CONNECTION_LOST errors). */
+  /** 'failed': the run stopped for want of its database connection (DB_CONNECTION_LOST), its account lock (SYNC_LOCK_LOST) or its worker (SYNC_STOPPED). */
   readonly status: 'ok' | 'partial' | 'failed';
   readonly counts: Record<string, StreamCounts>;
   readonly errors: RunError[];
@@ -52,6 +53,14 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     const first = sessions[0]!;
     const now = Math.min(Date.now(), first.client.serverNow());
     const runId = await openRun(o.db, { streams: selected.map((s) => s.name), since: o.sync.since, accounts: sessions.map((s) => s.account.name) }, { accountUids: sessions.map((s) => s.uid), backendPid: lock.backendPid });
+    // The fencing tokens, on the lock's connection: from here every checkpoint and page of this
+    // run commits only while it still holds the lock (sql/migrations/0068_account_fences.sql).
+    try {
+      await lock.claim(runId);
+    } catch (e) {
+      await closeRun(o.db, runId, 'failed', {}, [{ account: first.account.name, stream: '*', partition: '*', code: 'SYNC_LOCK_LOST', message: messageOf(e) }], []).catch(() => undefined);
+      throw isConnectionProblem(e) ? lockLostError(messageOf(e)) : e;
+    }
     for (const s of sessions) {
       const parent = sessions.find((p) => p.account.name === s.account.parentName);
       await recordAccount(o.db, { uid: s.uid, name: s.account.name, kind: s.account.kind, parentUid: parent?.uid ?? null });
@@ -74,7 +83,7 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     o.emit({ type: 'run-start', runId, accounts: sessions.length, tasks: 0 });
 
     const perAccount = sessions.map((session) => ({
-      session, run: accountRun(o, session, runId, now, (sym) => coins.get(sym), gaps), ctx: partitionContext(session, symbols),
+      session, run: accountRun(o, session, runId, now, (sym) => coins.get(sym), gaps, lock), ctx: partitionContext(session, symbols),
     }));
     // Streams outside, accounts inside: every account's slow partitions queue before any fast one.
     for (const stream of selected) {
@@ -105,7 +114,7 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     for (const stream of selected) {
       if (stream.kind === 'derived' && reader) await runDerived(o, reader.run, reader.session, stream, counts, errors);
     }
-    const status = errors.length === 0 ? 'ok' : errors.some((e) => e.code === connectionLost) ? 'failed' : 'partial';
+    const status = errors.length === 0 ? 'ok' : errors.some((e) => stopCodes.has(e.code)) ? 'failed' : 'partial';
     await closeRun(o.db, runId, status, counts, errors, gaps);
     const total = Object.values(counts).reduce((a, c) => ({ i: a.i + c.inserted, u: a.u + c.updated, n: a.n + c.unchanged }), { i: 0, u: 0, n: 0 });
     o.emit({ type: 'run-done', runId, status, inserted: total.i, updated: total.u, unchanged: total.n, failed: errors.length });
@@ -131,6 +140,8 @@ async function runOne(
   const key = { account: session.uid, stream: stream.name, partition: p.key };
   const label = `${session.account.name}/${stream.name}/${p.key}`;
   try {
+    // A run that lost its lock starts nothing more (its writes would be refused anyway).
+    run.assertHeld();
     if (stream.kind === 'history') {
       const r = await runHistoryPartition(run, stream, p);
       counts[label] = r.counts;
@@ -147,7 +158,7 @@ async function runOne(
     o.emit({ type: 'partition-done', account: session.account.name, stream: stream.name, partition: p.key, records: c.inserted + c.updated + c.unchanged, inserted: c.inserted, updated: c.updated, unchanged: c.unchanged });
   } catch (e) {
     errors.push(errorOf(session, stream.name, p.key, e));
-    if (stream.kind === 'history') await markState(o.db, key, 'failed', run.runId, messageOf(e)).catch(() => undefined);
+    if (stream.kind === 'history' && !unmarked.has(codeOf(e))) await markState(o.db, key, 'failed', run.runId, messageOf(e)).catch(() => undefined);
     o.emit({ type: 'partition-failed', account: session.account.name, stream: stream.name, partition: p.key, code: codeOf(e), message: messageOf(e) });
   }
 }
@@ -156,6 +167,7 @@ async function runDerived(o: SyncOptions, run: AccountRun, session: AccountSessi
   const account = session.account.name;
   o.emit({ type: 'partition-start', account, stream: stream.name, partition: 'all', windows: 0 });
   try {
+    run.assertHeld();
     const c = await stream.run(run);
     counts[`${account}/${stream.name}/all`] = c;
     o.emit({ type: 'partition-done', account, stream: stream.name, partition: 'all', records: c.inserted + c.updated + c.unchanged, inserted: c.inserted, updated: c.updated, unchanged: c.unchanged });
@@ -165,9 +177,13 @@ async function runDerived(o: SyncOptions, run: AccountRun, session: AccountSessi
   }
 }
 
-function accountRun(o: SyncOptions, s: AccountSession, runId: string, now: number, coinsOf: AccountRun['coinsOf'], gaps: RunGap[]): AccountRun {
+function accountRun(o: SyncOptions, s: AccountSession, runId: string, now: number, coinsOf: AccountRun['coinsOf'], gaps: RunGap[], lock: SyncLock): AccountRun {
   return {
     db: o.db, call: s.call, runId, coinsOf, now, settings: o.sync,
+    assertHeld: () => {
+      if (o.signal?.aborted) throw new TradeledgerError('SYNC_STOPPED', 'the sync was stopped (the worker is shutting down); it resumes from its last committed page', { kind: 'database', retryable: true });
+      lock.assertHeld();
+    },
     account: { uid: s.uid, name: s.account.name, demo: s.demo, main: s.account.kind === 'main' },
     snapshotAt: new Date(now).toISOString(),
     emit: (e) => {
@@ -184,13 +200,21 @@ function errorOf(s: AccountSession, stream: string, partition: string, e: unknow
 // A partition whose database session died (a PostgreSQL restart, 57P01) failed for want of the
 // database, not because of its data or a bug: the run is then 'failed', exit code 4.
 const connectionLost = 'DB_CONNECTION_LOST';
+// A run that stopped for want of its database, its lock or its worker ends 'failed'.
+const stopCodes = new Set([connectionLost, 'SYNC_LOCK_LOST', 'SYNC_STOPPED']);
+// A partition stopped with its lock lost (the mark would be refused) or by its worker keeps its
+// last checkpoint as it was: no 'failed' mark.
+const unmarked = new Set(['SYNC_LOCK_LOST', 'SYNC_STOPPED']);
 
 function lostConnection(e: unknown): boolean {
   return (!(e instanceof TradeledgerError) || e.kind === 'database') && isConnectionProblem(e);
 }
 
 function codeOf(e: unknown): string {
+  // A lock that went with its connection in a restart is the restart's doing (exit 4, as any
+  // lost connection); a write the fence refused, or a lock connection that merely closed, is SYNC_LOCK_LOST.
   if (lostConnection(e)) return connectionLost;
+  if (isLockLost(e)) return 'SYNC_LOCK_LOST';
   return e instanceof TradeledgerError ? e.code : 'INTERNAL';
 }
 

@@ -70,4 +70,10 @@ export interface SyncOptions {
    * of the public endpoint it reads); undefined: measured at the start of the run.
    */
   readonly clockOffsetMs?: number;
+  /**
+   * Aborted: the run asks for no further page and starts no further partition; what it read is
+   * committed, the partitions under way fail with SYNC_STOPPED and the run ends 'failed' (a
+   * worker handing its job back at SIGTERM).
+   */
+  readonly signal?: AbortSignal;
 }

@@ -150,10 +150,11 @@ export async function finishParallelWindows(db: Kysely<any>, key: StateKey, end:
  * current (or the plan's end when none was): the next run re-reads from there.
  *
  * @example
- * await recordCurrentFrom(db, key, oldestSeen ?? plan.end);
+ * await recordCurrentFrom(db, key, oldestSeen ?? plan.end, runId);
  */
-export async function recordCurrentFrom(db: Kysely<any>, key: StateKey, at: number): Promise<void> {
-  await sql`UPDATE sync_state SET current_from = ${new Date(at).toISOString()}::timestamptz
+export async function recordCurrentFrom(db: Kysely<any>, key: StateKey, at: number, runId: string): Promise<void> {
+  // last_run_id: the account's fence (sync_fences) checks the run writing the row.
+  await sql`UPDATE sync_state SET current_from = ${new Date(at).toISOString()}::timestamptz, last_run_id = ${runId}::bigint
     WHERE account_uid = ${key.account} AND stream = ${key.stream} AND partition = ${key.partition}`.execute(db);
 }
 

@@ -36,7 +36,7 @@ export interface WorkerOptions {
 }
 
 export interface RunningWorker {
-  /** Stops taking jobs, abandons running ones to the engine (retried elsewhere), and releases everything. */
+  /** Stops taking jobs, hands running ones back to the engine (retried elsewhere, no attempt spent), and releases everything. */
   stop(): Promise<void>;
   /** Settles when the engine stops on its own (a fatal error rejects it). */
   readonly done: Promise<void>;
@@ -52,8 +52,13 @@ export interface RunningWorker {
  * const w = await runWorker(options); process.on('SIGTERM', () => w.stop());
  */
 export async function runWorker(o: WorkerOptions): Promise<RunningWorker> {
+  // Jobs handed back at shutdown, with the attempts each had before this worker took it.
+  const handedBack = new Map<string, number>();
   const taskList: TaskList = {
-    [syncTaskName]: syncTask({ db: o.db, optionsFor: o.optionsFor, log: o.log, clockOffset: sharedClockOffset() }),
+    [syncTaskName]: syncTask({
+      db: o.db, optionsFor: o.optionsFor, log: o.log, clockOffset: sharedClockOffset(),
+      handBack: (job) => { handedBack.set(job.id, job.attemptsBefore); },
+    }),
     [enqueueAllTaskName]: async (payload, helpers) => {
       const jobs = await o.accountsToQueue();
       await enqueueSyncs(helpers, jobs);
@@ -67,7 +72,7 @@ export async function runWorker(o: WorkerOptions): Promise<RunningWorker> {
   events.on('job:failed', ({ job, error }) => {
     o.log.write({ type: 'job-failed', jobId: job.id, task: job.task_identifier, permanent: false, attempts: job.attempts, message: error instanceof Error ? error.message : String(error) });
   });
-  const quiet = engineLogger(o.log);
+  const quiet = engineLogger(o.log, (id) => handedBack.has(id));
   // Pool sizes as workerConnections() counts them (docs/operations.md).
   const budget = workerConnections(o.concurrency);
   const utils = await makeWorkerUtils({ connectionString: o.url, maxPoolSize: budget.utilities, logger: quiet });
@@ -102,7 +107,15 @@ export async function runWorker(o: WorkerOptions): Promise<RunningWorker> {
       try {
         await r.stop();
       } catch {
-        // The engine failed the abandoned jobs for a retry; nothing more to do here.
+        // The engine failed the abandoned jobs for a retry; their attempts are put back below.
+      }
+      // The engine counts an attempt when it takes a job and fails a handed-back one like any
+      // other: give the attempt back and make the job due now, so a deploy costs no attempt.
+      for (const [id, attempts] of handedBack) {
+        // The engine's own reschedule_jobs (utils.rescheduleJobs would read attempts 0 as "unchanged").
+        const back = await utils.withPgClient((c) => c.query('SELECT id FROM graphile_worker.reschedule_jobs(ARRAY[$1]::bigint[], run_at := now(), attempts := $2::int)', [id, attempts]))
+          .then((r) => r.rows.length, () => 0);
+        if (back === 0) o.log.write({ type: 'job-handback-incomplete', level: 'warn', jobId: id, message: 'the engine still held the job; it is retried after its back-off with one attempt spent' });
       }
       await reg.close();
       await utils.release();

@@ -15,6 +15,21 @@ export interface SyncTaskContext {
   readonly log: WorkerLog;
   /** The exchange clock offset shared by the process's jobs (see sharedClockOffset). */
   clockOffset(o: Pick<SyncOptions, 'baseUrl' | 'client'>): Promise<number>;
+  /**
+   * Called when a job is handed back at shutdown, with the attempts it had before this worker
+   * took it: the worker puts that count back once the engine has let go of the job.
+   */
+  handBack?(job: { id: string; attemptsBefore: number }): void;
+  /** After the stop grace, how long a sync may take to reach its next page before the job goes back anyway; default 5 s. */
+  readonly settleMs?: number;
+}
+
+/** The error a job handed back at shutdown ends with: not a failure, and logged at info. */
+export class HandedBack extends Error {
+  constructor() {
+    super('the worker is shutting down; the job is retried, resuming from its last committed page');
+    this.name = 'HandedBack';
+  }
 }
 
 /**
@@ -23,8 +38,9 @@ export interface SyncTaskContext {
  * completes the job. A partial run (the CLI's exit 3) throws, so the engine retries it with
  * back-off and the next attempt resumes where this one stopped. A configuration or
  * authentication error is recorded once in sync_job_failures and logged once, and the job
- * completes: retrying would fail the same way. A worker shutting down abandons the job (the
- * engine retries it elsewhere); its committed pages stay.
+ * completes: retrying would fail the same way. A worker shutting down stops the run at its next
+ * page (its lock released, its committed pages kept) and hands the job back: logged at info
+ * (`job-handed-back`), and the attempt it took is given back (see runWorker).
  *
  * @example
  * run({ taskList: { tradeledger_sync: syncTask(ctx) } });
@@ -42,9 +58,29 @@ export function syncTask(ctx: SyncTaskContext): Task {
         });
       }
       ctx.log.write({ type: 'job-start', ...job });
-      // The engine's abortPromise rejects when the stop grace ends; either way the job goes back.
-      const abandon = () => { throw new Error('the worker is shutting down; the job is retried, resuming from its last committed page'); };
-      const result = await Promise.race([runSync(options), helpers.abortPromise.then(abandon, abandon)]);
+      // The engine's abortPromise settles when the stop grace ends: the run is asked to stop at
+      // its next page, and the job goes back once it has (or after settleMs, whichever is first).
+      const stop = new AbortController();
+      const running = runSync({ ...options, signal: stop.signal });
+      running.catch(() => undefined);
+      const first = await Promise.race([running, helpers.abortPromise.then(() => 'aborted' as const, () => 'aborted' as const)]);
+      let result: Awaited<typeof running>;
+      if (first === 'aborted') {
+        stop.abort();
+        let timer: NodeJS.Timeout | undefined;
+        const settled = await Promise.race([
+          running.then((r) => r, () => undefined),
+          new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), ctx.settleMs ?? 5000); }),
+        ]).finally(() => clearTimeout(timer));
+        if (settled?.status !== 'ok') {
+          ctx.handBack?.({ id: helpers.job.id, attemptsBefore: helpers.job.attempts - 1 });
+          ctx.log.write({ type: 'job-handed-back', level: 'info', ...job, ...(settled ? { runId: settled.runId } : {}) });
+          throw new HandedBack();
+        }
+        result = settled;
+      } else {
+        result = first;
+      }
       if (result.status !== 'ok') {
         ctx.log.write({ type: 'job-partial', ...job, failed: result.errors.length, runId: result.runId });
         throw new Error(`partial sync of "${p.account}" (run ${result.runId}): ${result.errors.length} partition(s) failed, first: ${result.errors[0]?.stream}/${result.errors[0]?.partition} ${result.errors[0]?.code} ${result.errors[0]?.message}`);
@@ -56,7 +92,7 @@ export function syncTask(ctx: SyncTaskContext): Task {
         ctx.log.write({ type: 'job-failed', ...job, permanent: true, code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) });
         return;
       }
-      if (!(e instanceof Error && e.message.startsWith('partial sync'))) {
+      if (!(e instanceof HandedBack) && !(e instanceof Error && e.message.startsWith('partial sync'))) {
         ctx.log.write({ type: 'job-error', ...job, code: e instanceof TradeledgerError ? e.code : 'INTERNAL', message: e instanceof Error ? e.message : String(e) });
       }
       throw e;

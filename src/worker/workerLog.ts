@@ -17,13 +17,16 @@ export function jsonWorkerLog(out: NodeJS.WritableStream): WorkerLog {
 
 /**
  * A logger for the job engine that passes on only its warnings and errors (as JSON lines), so
- * stdout stays the command's own.
+ * stdout stays the command's own. `handedBack(jobId)`: jobs handed back at shutdown, whose
+ * "Failed task" lines are not errors (the task logged `job-handed-back` at info already).
  *
  * @example
  * makeWorkerUtils({ connectionString: url, logger: engineLogger(jsonWorkerLog(process.stderr)) });
  */
-export function engineLogger(log: WorkerLog): Logger {
-  return new Logger(() => (level, message) => {
+export function engineLogger(log: WorkerLog, handedBack: (jobId: string) => boolean = () => false): Logger {
+  return new Logger(() => (level, message, meta) => {
+    const job = (meta as { job?: { id?: unknown } } | undefined)?.job;
+    if (job !== undefined && handedBack(String(job.id))) return;
     if (level === 'error' || level === 'warning') log.write({ type: 'engine', level, message });
   });
 }

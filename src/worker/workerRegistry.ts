@@ -4,75 +4,97 @@ import type { WorkerUtils } from 'graphile-worker';
 
 /** How a worker notices dead peers. Defaults suit production; tests shorten them. */
 export interface LivenessTimes {
-  /** How often a worker writes its heartbeat; default 30 s. */
+  /** How often a worker writes its heartbeat; default 10 s. */
   heartbeatMs: number;
-  /** How often a worker looks for dead peers; default 60 s. */
+  /** How often a worker looks for dead peers; default 15 s. */
   sweepMs: number;
-  /** A peer silent this long is dead even if its connection looks alive (a frozen machine); default 10 min. */
+  /** A peer whose heartbeat is this old is dead (killed, crashed, frozen, cut off); default 60 s. */
   staleMs: number;
 }
 
-export const defaultLiveness: LivenessTimes = { heartbeatMs: 30_000, sweepMs: 60_000, staleMs: 600_000 };
+export const defaultLiveness: LivenessTimes = { heartbeatMs: 10_000, sweepMs: 15_000, staleMs: 60_000 };
 
-/** A worker's entry in sync_workers, kept alive by one connection held for the worker's life. */
+/** A worker's entry in sync_workers, kept alive by its heartbeat. */
 export interface WorkerRegistration {
   /** Pool ids of dead peers whose jobs this sweep unlocked. */
   sweep(): Promise<string[]>;
+  /** Writes the heartbeat now (re-registering if the row is gone); resolves false when the database did not answer. */
+  beat(): Promise<boolean>;
   close(): Promise<void>;
 }
 
 /**
- * Registers a worker process (its engine pool id, host, pid and the backend of a connection it
- * holds open for life) and, every `sweepMs`, frees the jobs of dead peers: a peer whose backend
- * is gone (kill -9, OOM: the kernel closes the socket and PostgreSQL ends the backend at once)
- * or whose heartbeat is older than `staleMs` (a machine that froze or lost its network; its
- * socket may look open until TCP keepalive gives up). Their jobs are unlocked with the engine's
- * own `forceUnlockWorkers`, so a live worker takes them in seconds instead of after the engine's
- * 4-hour lock timeout. The account lock of the dead run died with its connection, so the retaken
- * job resumes from the last committed page: nothing lost, nothing doubled.
+ * Registers a worker process (its engine pool id, host, pid) in sync_workers and keeps its
+ * heartbeat fresh every `heartbeatMs`; every `sweepMs` it frees the jobs of dead peers. A peer is
+ * dead only by time: its heartbeat (the database's clock) is older than `staleMs`, counted at the
+ * earliest from the database server's start (`pg_postmaster_start_time()`), so a restart that
+ * kept everyone from beating for a while condemns nobody. Never by whether a peer's connection is
+ * there: connections die with every restart and are re-made, and a later worker must not call
+ * its live peers dead because their old backends are gone.
+ *
+ * The registry's connection is a one-connection pool, re-made after a restart, and each
+ * heartbeat is an upsert, so a worker whose row was removed (a sweep while it was cut off)
+ * registers again with its next beat. Jobs of dead peers are unlocked with the engine's own
+ * `forceUnlockWorkers`, so a live worker takes them within about `staleMs + sweepMs` instead of
+ * the engine's 4-hour lock timeout. The account lock and fencing token of the dead run stop it
+ * from writing even if it was only frozen (src/extract/syncLock.ts): nothing lost, nothing doubled.
  *
  * @example
  * const reg = await registerWorker(url, runnerPoolId, utils, 2); ... await reg.close();
  */
 export async function registerWorker(url: string, poolId: string, utils: Pick<WorkerUtils, 'forceUnlockWorkers'>, concurrency: number, times: LivenessTimes = defaultLiveness, onUnlocked: (poolIds: string[]) => void = () => undefined): Promise<WorkerRegistration> {
-  const life = new pg.Client({ connectionString: url, application_name: `tradeledger worker ${poolId}` });
-  life.on('error', () => {});
-  await life.connect();
-  await life.query(`INSERT INTO sync_workers (pool_id, host, pid, backend_pid, concurrency) VALUES ($1, $2, $3, pg_backend_pid(), $4)`, [poolId, hostname(), process.pid, concurrency]);
+  const pool = new pg.Pool({ connectionString: url, max: 1, application_name: `tradeledger worker ${poolId}` });
+  // A restart ends the idle connection: the pool drops it and connects again at the next query.
+  pool.on('error', () => {});
+  const upsert = `INSERT INTO sync_workers (pool_id, host, pid, backend_pid, concurrency) VALUES ($1, $2, $3, pg_backend_pid(), $4)
+    ON CONFLICT (pool_id) DO UPDATE SET heartbeat_at = now(), backend_pid = EXCLUDED.backend_pid`;
+  const params = [poolId, hostname(), process.pid, concurrency];
+  await pool.query(upsert, params);
+  let closed = false;
+  const beat = async (): Promise<boolean> => {
+    if (closed) return false;
+    try {
+      await pool.query(upsert, params);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   let sweeping: Promise<string[]> | undefined;
   const sweep = async (): Promise<string[]> => {
-    const { rows } = await life.query<{ pool_id: string }>(`
+    const { rows } = await pool.query<{ pool_id: string }>(`
       SELECT pool_id FROM sync_workers
-      WHERE pool_id <> $1 AND (backend_pid NOT IN (SELECT pid FROM pg_stat_activity WHERE pid IS NOT NULL)
-         OR heartbeat_at < now() - make_interval(secs => $2))`, [poolId, times.staleMs / 1000]);
+      WHERE pool_id <> $1 AND greatest(heartbeat_at, pg_postmaster_start_time()) < now() - make_interval(secs => $2)`, [poolId, times.staleMs / 1000]);
     // Jobs locked by a pool that never registered (it died in the instant between taking a job
     // and registering) count as dead once stale too.
-    const orphans = await life.query<{ locked_by: string }>(`
+    const orphans = await pool.query<{ locked_by: string }>(`
       SELECT DISTINCT locked_by FROM graphile_worker.jobs
-      WHERE locked_by IS NOT NULL AND locked_at < now() - make_interval(secs => $1)
+      WHERE locked_by IS NOT NULL AND greatest(locked_at, pg_postmaster_start_time()) < now() - make_interval(secs => $1)
         AND locked_by NOT IN (SELECT pool_id FROM sync_workers)`, [times.staleMs / 1000]);
     const dead = [...new Set([...rows.map((r) => r.pool_id), ...orphans.rows.map((r) => r.locked_by)])];
     if (dead.length === 0) return [];
     await utils.forceUnlockWorkers(dead);
-    await life.query('DELETE FROM sync_workers WHERE pool_id = ANY($1::text[])', [dead]);
+    await pool.query('DELETE FROM sync_workers WHERE pool_id = ANY($1::text[])', [dead]);
     onUnlocked(dead);
     return dead;
   };
   const guarded = () => (sweeping ??= sweep().finally(() => { sweeping = undefined; }));
-  const beat = setInterval(() => { life.query('UPDATE sync_workers SET heartbeat_at = now() WHERE pool_id = $1', [poolId]).catch(() => undefined); }, times.heartbeatMs);
+  const beating = setInterval(() => { void beat(); }, times.heartbeatMs);
   const look = setInterval(() => { guarded().catch(() => undefined); }, times.sweepMs);
-  beat.unref();
+  beating.unref();
   look.unref();
   // Peers that died while no worker ran: free their jobs before taking any.
   await guarded();
   return {
     sweep: guarded,
+    beat,
     close: async () => {
-      clearInterval(beat);
+      closed = true;
+      clearInterval(beating);
       clearInterval(look);
       await sweeping?.catch(() => undefined);
-      await life.query('DELETE FROM sync_workers WHERE pool_id = $1', [poolId]).catch(() => undefined);
-      await life.end().catch(() => undefined);
+      await pool.query('DELETE FROM sync_workers WHERE pool_id = $1', [poolId]).catch(() => undefined);
+      await pool.end().catch(() => undefined);
     },
   };
 }

@@ -33,7 +33,9 @@ describe('a partial run', () => {
     expect((await runCli(['enqueue', '--config', file], cliEnv)).code).toBe(0);
     workers = [startWorker(file, cliEnv)];
     const w = workers[0]!;
-    await waitFor('a second attempt', async () => w.events().some((e) => e.type === 'job-start' && e.attempt === 2), 60_000);
+    // The second attempt's run row too: job-start is logged before the run opens its sync_runs row.
+    await waitFor('a second attempt', async () => w.events().some((e) => e.type === 'job-start' && e.attempt === 2)
+      && Number((await sql<{ n: string }>`SELECT count(*)::text AS n FROM sync_runs`.execute(fresh.db)).rows[0]!.n) >= 2, 60_000);
     const partials = w.events().filter((e) => e.type === 'job-partial');
     expect(partials.length).toBeGreaterThanOrEqual(1);
     expect(partials[0]).toMatchObject({ account: accounts[0]!.name, attempt: 1, failed: 1 });

@@ -27,12 +27,12 @@ afterAll(async () => {
 });
 
 describe('kill -9 of a worker in the middle of a job', () => {
-  it('frees the job for another worker at once, which resumes it: the ground truth, nothing doubled', async () => {
+  it('frees the job for another worker once its heartbeat is stale, which resumes it: the ground truth, nothing doubled', async () => {
     const { file, env, accounts } = writeFirmConfig(sandbox, {
       sync: { safetyLagSeconds: 0, streams: ['deposits', 'transfers'], since: new Date(sandbox.world.now() - 731 * 86_400_000).toISOString() },
       client: { safetyFactor: 0.8 },
-      // The dead-peer sweep every second (production: every minute).
-      worker: { sweepSeconds: 1, heartbeatSeconds: 1 },
+      // Heartbeat and dead-peer sweep every second, dead after 3 s of silence (production: 10 s, 15 s, 60 s).
+      worker: { sweepSeconds: 1, heartbeatSeconds: 1, staleSeconds: 3 },
     });
     const cliEnv = { ...env, DATABASE_URL: fresh.url };
     const queued = await runCli(['enqueue', '--config', file], cliEnv);
@@ -84,7 +84,7 @@ describe('kill -9 of a worker in the middle of a job', () => {
 });
 
 describe('SIGTERM of a worker in the middle of a job', () => {
-  it('hands the job back to the engine and exits 0; the next worker finishes it to the ground truth', async () => {
+  it('hands the job back without spending an attempt, logged at info, and exits 0; the next worker finishes it to the ground truth', async () => {
     const db2 = await freshDatabase();
     try {
       const { file, env, accounts } = writeFirmConfig(sandbox, {
@@ -110,6 +110,16 @@ describe('SIGTERM of a worker in the middle of a job', () => {
       expect(job, 'the job is still queued').toBeDefined();
       expect(job!.locked_by).toBeNull();
       expect(job!.last_error).toMatch(/shutting down/);
+      // A deploy costs the job no attempt (it was taken once: attempt 1 of 8, given back).
+      expect(job!.attempts, 'the attempt is given back').toBe(0);
+      // Logged once at info; no job-error, no engine error line (alerts watch those).
+      const logged = first.events();
+      const handedBack = logged.filter((e) => e.type === 'job-handed-back');
+      expect(handedBack).toEqual([expect.objectContaining({ level: 'info', account: one.name, uid: one.uid })]);
+      expect(logged.filter((e) => e.type === 'job-error' || e.level === 'error' || e.level === 'warning')).toEqual([]);
+      // The stopped run released its lock and says so: failed (SYNC_STOPPED), resumed by the next worker.
+      const stoppedRun = await sql<{ status: string; codes: string[] }>`SELECT status, ARRAY(SELECT jsonb_array_elements(errors)->>'code') AS codes FROM sync_runs ORDER BY id`.execute(db2.db);
+      expect(stoppedRun.rows).toEqual([{ status: 'failed', codes: expect.arrayContaining(['SYNC_STOPPED']) }]);
       const left = Number((await sql<{ n: string }>`SELECT count(*)::text AS n FROM deposits WHERE account_uid = ${one.uid}`.execute(db2.db)).rows[0]!.n);
       expect(left, 'stopped before the end').toBeLessThan(4000);
 

@@ -40,8 +40,8 @@ export const configDefaults = {
   timeoutMs: 15_000,
   maxClockSkewSeconds: 60,
   workerConcurrency: 2,
-  workerHeartbeatSeconds: 30,
-  workerSweepSeconds: 60,
-  workerStaleSeconds: 600,
+  workerHeartbeatSeconds: 10,
+  workerSweepSeconds: 15,
+  workerStaleSeconds: 60,
   workerStopGraceSeconds: 10,
 } as const;
