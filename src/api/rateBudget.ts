@@ -48,7 +48,8 @@ interface Waiter {
  * many may go at once after idling; 1 spaces requests evenly, which keeps every one-second window
  * under the limit even when the server counts in sliding windows. A 429 pauses the whole budget
  * with jittered exponential back-off (or the server's Retry-After), so every caller of that
- * endpoint backs off together.
+ * endpoint backs off together. With a `CausalWindow` (the 1 request/s endpoints) a grant also
+ * waits until the previous answers are a full window old: callers then report `settled()`.
  *
  * @example
  * const budget = new RateBudget(0.9); // E5 at 90% of 1/s
