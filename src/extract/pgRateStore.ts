@@ -13,7 +13,7 @@ import type { SharedRateSlot, SharedRateStore } from '../api/sharedRateStore.js'
  * Why PostgreSQL rather than a file lock on the host: every process that syncs already holds a
  * connection to it; a row update is atomic without any lock file that a kill -9 could leave
  * behind; and it works the same for containers on one host (which share an address but not a
- * file system) and for hosts behind one NAT address (give them one `client.budgetAddress`).
+ * file system) and for hosts behind one NAT address: give them one `client.budgetAddress`.
  *
  * @example
  * const budgets = new RateBudgets(systemClock, new PgRateStore(db));
