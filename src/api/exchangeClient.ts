@@ -6,7 +6,9 @@ import { endpoints } from './endpoints.js';
 import type { EndpointDef, EndpointName } from './endpoints.js';
 import { interpretResponse, toApiError } from './interpretResponse.js';
 import type { Outcome, RawResponse } from './interpretResponse.js';
+import type { RateBudget, RateClock } from './rateBudget.js';
 import type { RateBudgets } from './rateBudgets.js';
+import type { SharedRateSlot, SharedRateStore } from './sharedRateStore.js';
 import { defaultRateBudgets } from './rateBudgets.js';
 import type { Envelope } from './records/envelope.js';
 import { requestHeaders } from './requestHeaders.js';
@@ -177,22 +179,43 @@ export class ExchangeClient {
     this.#check(name, def, params);
     // Public endpoints are limited per IP, not per UID: all accounts share their budget.
     const budgetKey = def.signed ? this.#budgetKey : `public@${this.#origin}`;
-    const budget = this.#rateLimit ? this.#budgets.get(budgetKey, name, def.ratePerSecond * this.#safetyFactor, this.#burst) : undefined;
+    // A limit with no burst room (1 request/s) gets a causal window: spaced from the last answer.
+    const window = def.ratePerSecond < causalBelowRate ? { count: Math.max(1, Math.floor(def.ratePerSecond)), windowMs: 1000 } : undefined;
+    const budget = this.#rateLimit ? this.#budgets.get(budgetKey, name, def.ratePerSecond * this.#safetyFactor, this.#burst, window) : undefined;
+    const ipRate = (this.#ipRatePerMinute / 60) * this.#safetyFactor;
     const ipBudget = this.#rateLimit && this.#ipRatePerMinute > 0
-      ? this.#budgets.get(`ip@${this.#origin}`, 'all endpoints', (this.#ipRatePerMinute / 60) * this.#safetyFactor, this.#burst)
+      ? this.#budgets.get(`ip@${this.#origin}`, 'all endpoints', ipRate, this.#burst)
       : undefined;
+    // What other processes on this address spend too: the per-IP limit, and a public endpoint's.
+    const shared = this.#rateLimit ? this.#budgets.shared : undefined;
+    const sharedSlots: SharedRateSlot[] = [];
+    if (shared !== undefined && budget !== undefined) {
+      if (ipBudget !== undefined) sharedSlots.push({ key: `ip@${this.#origin}`, intervalMs: 1000 / ipRate, burst: ipBudget.burst });
+      if (!def.signed) sharedSlots.push({ key: `${budgetKey}|${name}`, intervalMs: budget.intervalMs, burst: budget.burst });
+    }
     const idempotent = opts.retry ?? def.method === 'GET';
     const started = Date.now();
     let clockRetried = false;
     for (let attempt = 1; ; attempt++) {
-      if (budget !== undefined) {
-        const waited = (await budget.acquire(opts.signal)) + ((await ipBudget?.acquire(opts.signal)) ?? 0);
-        if (waited >= 1) this.#emit({ type: 'rate-wait', endpoint: name, endpointId: def.id, ms: waited, attempt });
+      let outcome: Outcome;
+      let sentAt: number;
+      let budgetSentAt: number | undefined;
+      let granted = false;
+      try {
+        if (budget !== undefined) {
+          let waited = await budget.acquire(opts.signal);
+          granted = true;
+          waited += await this.#spendAddressBudget(shared, sharedSlots, ipBudget, opts.signal);
+          if (waited >= 1) this.#emit({ type: 'rate-wait', endpoint: name, endpointId: def.id, ms: waited, attempt });
+        }
+        sentAt = Date.now();
+        // On the budget's clock (the real one outside tests), for a 429's pause below.
+        budgetSentAt = budget?.sent();
+        outcome = await this.#send(name, def, params, body, opts.signal);
+      } finally {
+        // After the answer (or a failure): a causal-window budget spaces the next request from here.
+        if (granted) budget?.settled();
       }
-      const sentAt = Date.now();
-      // On the budget's clock (the real one outside tests), for a 429's pause below.
-      const budgetSentAt = budget?.sent();
-      const outcome = await this.#send(name, def, params, body, opts.signal);
       const receivedAt = Date.now();
       if (!('failure' in outcome)) {
         budget?.succeeded();
@@ -204,8 +227,11 @@ export class ExchangeClient {
       let delay = backoffMs(attempt, this.#retryBaseMs, 10_000);
       if (f.exchangeCode === '429') {
         if (budget !== undefined) {
-          // The paused budget does the waiting, for this caller and every other one.
-          this.#emit({ ...event, type: 'rate-limited', ms: budget.pause(f.retryAfterMs, budgetSentAt) });
+          // The paused budget does the waiting, for this caller and every other one (and, for a
+          // public endpoint, every process on this address: the shared row pauses too).
+          const pausedMs = budget.pause(f.retryAfterMs, budgetSentAt);
+          if (shared !== undefined && !def.signed && pausedMs > 0) await shared.pause(`${budgetKey}|${name}`, pausedMs).catch(() => undefined);
+          this.#emit({ ...event, type: 'rate-limited', ms: pausedMs });
           delay = 0;
         } else if (f.retryAfterMs !== undefined) {
           delay = f.retryAfterMs;
@@ -226,6 +252,27 @@ export class ExchangeClient {
       this.#emit({ ...event, type: 'retry', ms: Math.round(delay) });
       await sleep(delay, opts.signal);
     }
+  }
+
+  /**
+   * Waits for the per-address budgets: one reservation in the shared store when there is one,
+   * else this process's own per-IP budget. A store that cannot answer (the database restarting)
+   * falls back to the process's own budget rather than failing the request. Returns ms waited.
+   */
+  async #spendAddressBudget(shared: SharedRateStore | undefined, slots: readonly SharedRateSlot[], ipBudget: RateBudget | undefined, signal: AbortSignal | undefined): Promise<number> {
+    if (shared !== undefined && slots.length > 0) {
+      let waitMs: number | undefined;
+      try {
+        waitMs = await shared.reserve(slots, signal);
+      } catch (e) {
+        if (signal?.aborted) throw signal.reason;
+      }
+      if (waitMs !== undefined) {
+        if (waitMs > 0) await clockSleep(this.#budgets.clock, waitMs, signal);
+        return waitMs;
+      }
+    }
+    return (await ipBudget?.acquire(signal)) ?? 0;
   }
 
   async #send(name: EndpointName, def: EndpointDef, params: Record<string, string | undefined>, body: unknown, callerSignal: AbortSignal | undefined): Promise<Outcome> {
@@ -269,6 +316,24 @@ export class ExchangeClient {
       // A broken progress display must not fail a sync.
     }
   }
+}
+
+/** Endpoints limited below this many requests/s have no burst room and get a causal window. */
+const causalBelowRate = 2;
+
+function clockSleep(clock: RateClock, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = (): void => {
+      clock.clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = clock.setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, Math.max(0, ms));
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 function originOf(baseUrl: string): string {

@@ -18,6 +18,22 @@ export const systemClock: RateClock = {
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
 
+/**
+ * A causal window: at most `count` requests of this budget are "recent" at once, where a request
+ * is recent from its grant until `windowMs` (+ a margin) after its answer came back. The server
+ * counted a request somewhere between our send and our receipt of its answer, so a request sent
+ * `windowMs` after that receipt reaches it at least `windowMs` later, however late either side's
+ * event loop ran. No timer jitter or load can then put more than `count` requests into one window
+ * of the server's, which is what a limit with no burst room (1 request/s) needs.
+ */
+export interface CausalWindow {
+  readonly count: number;
+  readonly windowMs: number;
+}
+
+/** Added to a causal window for clock granularity (Date.now() counts whole ms). */
+export const causalMarginMs = 20;
+
 interface Waiter {
   enqueuedAt: number;
   resolve: (waitedMs: number) => void;
@@ -32,7 +48,8 @@ interface Waiter {
  * many may go at once after idling; 1 spaces requests evenly, which keeps every one-second window
  * under the limit even when the server counts in sliding windows. A 429 pauses the whole budget
  * with jittered exponential back-off (or the server's Retry-After), so every caller of that
- * endpoint backs off together.
+ * endpoint backs off together. With a `CausalWindow` (the 1 request/s endpoints) a grant also
+ * waits until the previous answers are a full window old: callers then report `settled()`.
  *
  * @example
  * const budget = new RateBudget(0.9); // E5 at 90% of 1/s
@@ -52,8 +69,13 @@ export class RateBudget {
   #queue: Waiter[] = [];
   #timer: unknown;
   readonly #clock: RateClock;
+  readonly #window: CausalWindow | undefined;
+  /** Granted and not yet `settled`, in causal-window budgets. */
+  #inFlight = 0;
+  /** When each settled request stops being recent, in causal-window budgets. */
+  #recentUntil: number[] = [];
 
-  constructor(ratePerSecond: number, burst = 1, clock: RateClock = systemClock) {
+  constructor(ratePerSecond: number, burst = 1, clock: RateClock = systemClock, window?: CausalWindow) {
     if (!(ratePerSecond > 0)) throw new RangeError(`ratePerSecond must be positive, got ${ratePerSecond}`);
     this.ratePerSecond = ratePerSecond;
     this.intervalMs = 1000 / ratePerSecond;
@@ -61,6 +83,13 @@ export class RateBudget {
     this.burst = Math.max(1, Math.min(Math.floor(burst), Math.floor(ratePerSecond)));
     this.#toleranceMs = Math.min(this.intervalMs / 4, 25);
     this.#clock = clock;
+    if (window !== undefined && !(window.count >= 1 && window.windowMs > 0)) throw new RangeError(`a causal window needs count >= 1 and windowMs > 0, got ${JSON.stringify(window)}`);
+    this.#window = window;
+  }
+
+  /** Requests granted whose answer has not come back yet (causal-window budgets only; else 0). */
+  get inFlight(): number {
+    return this.#inFlight;
   }
 
   /** The budget's clock reading (ms): what `sent` and `pause` expect as their times. */
@@ -125,6 +154,18 @@ export class RateBudget {
     return at;
   }
 
+  /**
+   * The request granted last got its answer (or failed, or was never sent) at `at`. Every grant
+   * must be settled once; a causal-window budget counts the request as recent until `windowMs`
+   * after `at` and grants nothing that would make more than `count` recent. Other budgets ignore it.
+   */
+  settled(at = this.#clock.now()): void {
+    if (this.#window === undefined) return;
+    this.#inFlight = Math.max(0, this.#inFlight - 1);
+    this.#recentUntil.push(at + this.#window.windowMs + causalMarginMs);
+    this.#pump();
+  }
+
   /** A request went through: the next 429 starts the back-off from its first step again. */
   succeeded(): void {
     this.#strikes = 0;
@@ -134,13 +175,20 @@ export class RateBudget {
     if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     const now = this.#clock.now();
+    if (this.#window !== undefined) this.#recentUntil = this.#recentUntil.filter((until) => until > now);
     while (this.#queue.length > 0) {
-      const earliest = Math.max(this.#tat - (this.burst - 1) * this.intervalMs, this.#pausedUntil);
+      let earliest = Math.max(this.#tat - (this.burst - 1) * this.intervalMs, this.#pausedUntil);
+      if (this.#window !== undefined && this.#inFlight + this.#recentUntil.length >= this.#window.count) {
+        // Full: the next grant waits for a recent request to age out, or (all in flight) for `settled`.
+        if (this.#recentUntil.length === 0) return;
+        earliest = Math.max(earliest, Math.min(...this.#recentUntil));
+      }
       if (now < earliest) {
         this.#timer = this.#clock.setTimeout(() => this.#pump(), Math.ceil(earliest - now));
         return;
       }
       const waiter = this.#queue.shift() as Waiter;
+      if (this.#window !== undefined) this.#inFlight += 1;
       this.#tat = Math.max(this.#tat, now - this.#toleranceMs) + this.intervalMs;
       waiter.signal?.removeEventListener('abort', waiter.onAbort);
       waiter.resolve(now - waiter.enqueuedAt);

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { ExchangeClient } from '../api/exchangeClient.js';
 import type { ClientEvent } from '../api/clientEvent.js';
 import { RateBudgets } from '../api/rateBudgets.js';
+import { systemClock } from '../api/rateBudget.js';
+import { PgRateStore } from './pgRateStore.js';
 import type { EndpointName } from '../api/endpoints.js';
 import { ApiError } from '../api/apiError.js';
 import { TradeledgerError } from '../errors.js';
@@ -18,7 +20,8 @@ export interface AccountSession {
 }
 
 /**
- * Opens one client per account over one shared set of rate budgets, measures the clock offset,
+ * Opens one client per account over one shared set of rate budgets (the per-IP ones spent in
+ * the database with every other process on this address: PgRateStore), measures the clock offset,
  * and proves each key works with one cheap signed request before any stream starts. A wrong
  * key, passphrase, IP or clock fails here, as an 'auth' error naming the account and the fix.
  *
@@ -30,7 +33,7 @@ export interface AccountSession {
  * const sessions = await openSessions(options, (e) => log(e));
  */
 export async function openSessions(o: SyncOptions, onClientEvent: (account: string, e: ClientEvent) => void): Promise<AccountSession[]> {
-  const budgets = new RateBudgets();
+  const budgets = new RateBudgets(systemClock, new PgRateStore(o.db, o.client.budgetAddress));
   const sessions: AccountSession[] = [];
   let offset: number | undefined = o.clockOffsetMs;
   try {

@@ -48,6 +48,12 @@ export interface ClientSettings {
   readonly rateLimit: boolean;
   /** The largest local-vs-exchange clock difference corrected silently; beyond it the run is refused. */
   readonly maxClockSkewMs: number;
+  /**
+   * Names the address whose per-IP budgets (public endpoints, the overall limit) this process
+   * shares with every other that gives the same name, in the database's `rate_budgets`; default
+   * the host name. Hosts behind one NAT address give one name.
+   */
+  readonly budgetAddress?: string;
 }
 
 /**

@@ -32,6 +32,8 @@ export interface SandboxOptions {
   world?: World;
   /** The rate limiter's clock (default performance.now() at arrival); see SandboxState.rateClock. */
   rateClock?: SandboxState['rateClock'];
+  /** `Retry-After` seconds on every 429 (default none, as api-notes.md documents the exchange); see SandboxState. */
+  retryAfterSeconds?: number | null;
 }
 
 export interface RunningSandbox {
@@ -60,7 +62,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const world = options.world ?? makeWorld(seed, options.scale ?? 'small', options.now, options.accounts ?? 0);
   const state: SandboxState = {
     seed, rateLimit: options.rateLimit ?? true, taxSpanDays: options.taxSpanDays ?? 30, skewMs: 0, faults, logRequests: options.logRequests ?? false,
-    rateClock: options.rateClock,
+    rateClock: options.rateClock, retryAfterSeconds: options.retryAfterSeconds ?? null,
   };
   const { server, stats } = createSandboxServer(world, state);
   const host = options.host ?? '127.0.0.1';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateBudget } from '../../src/api/rateBudget.js';
+import { causalMarginMs, RateBudget } from '../../src/api/rateBudget.js';
 import { RateBudgets } from '../../src/api/rateBudgets.js';
 import { ManualClock } from '../support/manualClock.js';
 
@@ -155,6 +155,69 @@ describe('RateBudget', () => {
     await expect(aborted).rejects.toThrow('cancelled by test');
     await expect(next).resolves.toBeGreaterThan(0);
     expect(budget.waiting).toBe(0);
+  });
+});
+
+// A 1 request/s limit has no burst room: a request the server counts late (a busy event loop on
+// either side) and the next one counted on time arrive closer than a second apart. The causal
+// window spaces each request a full second (+ margin) after the previous one's answer came back,
+// which is after the server counted it, so no lateness can bring two into one server second.
+describe('RateBudget with a causal window (1 request/s endpoints)', () => {
+  it('grants nothing while a request is in flight, however long past its interval', async () => {
+    const clock = new ManualClock();
+    const budget = new RateBudget(0.95, 1, clock, { count: 1, windowMs: 1000 });
+    const t0 = clock.now();
+    const times: number[] = [];
+    await budget.acquire();
+    void budget.acquire().then(() => times.push(clock.now() - t0));
+    await clock.advance(5000);
+    expect(times).toEqual([]);
+    expect(budget.inFlight).toBe(1);
+    // The answer came back at 5000: the next goes a full window (and margin) later, not at once.
+    budget.settled();
+    await clock.advance(1000 + causalMarginMs - 1);
+    expect(times).toEqual([]);
+    await clock.advance(1);
+    expect(times).toEqual([5000 + 1000 + causalMarginMs]);
+  });
+
+  it('spaces from the answer when the answer is slow, and by the interval when it is fast', async () => {
+    const clock = new ManualClock();
+    const budget = new RateBudget(0.95, 1, clock, { count: 1, windowMs: 1000 });
+    const t0 = clock.now();
+    const granted: number[] = [];
+    // Each request is answered `rtt` ms after its grant.
+    const run = async (rtt: number) => {
+      await budget.acquire();
+      granted.push(clock.now() - t0);
+      budget.sent();
+      clock.setTimeout(() => budget.settled(), rtt);
+    };
+    const all = Promise.all([run(10), run(300), run(10)]);
+    while (granted.length < 3) await clock.advance(1);
+    await all;
+    // Second: the 1053 ms interval (1000 / 0.95) governs, as the answer came back at 10 (window to 1030).
+    // Third: the second's answer came back 300 ms after its grant, so 1053 + 300 + 1000 + margin.
+    const interval = Math.ceil(1000 / 0.95);
+    expect(granted).toEqual([0, interval, interval + 300 + 1000 + causalMarginMs]);
+  });
+
+  it('keeps to the interval too (the safety factor), and is unaffected by settled() without a window', async () => {
+    const clock = new ManualClock();
+    const plain = new RateBudget(10, 1, clock);
+    plain.settled();
+    expect(plain.inFlight).toBe(0);
+    const windowed = new RateBudget(0.5, 1, clock, { count: 1, windowMs: 1000 });
+    const t0 = clock.now();
+    const times: number[] = [];
+    await windowed.acquire();
+    windowed.sent();
+    windowed.settled();
+    void windowed.acquire().then(() => times.push(clock.now() - t0));
+    await clock.advance(1999);
+    expect(times).toEqual([]);
+    await clock.advance(1);
+    expect(times).toEqual([2000]);
   });
 });
 

@@ -49,6 +49,9 @@ describe('loadConfig', () => {
     expect(c.sync.windowDays).toEqual({ taxSpotRecords: 366 });
     expect(c.sync.parallelWindows).toBe(4);
     expect(loadConfig({ config: file('serial.json', { ...valid, sync: { parallelWindows: 1 } }) }, env).sync.parallelWindows).toBe(1);
+    // The per-address rate budgets' key: the host name unless given (hosts behind one NAT address give one).
+    expect(c.client.budgetAddress).toBeUndefined();
+    expect(loadConfig({ config: file('nat.json', { ...valid, client: { budgetAddress: 'office-nat' } }) }, env).client.budgetAddress).toBe('office-nat');
     expect(Object.isFrozen(c) && Object.isFrozen(c.sync) && Object.isFrozen(c.accounts[0])).toBe(true);
     const flagged = loadConfig({ config: path, since: '2025-06-01', account: ['sub1'] }, env);
     expect(flagged.sync.since).toBe(Date.UTC(2025, 5, 1));

@@ -64,6 +64,8 @@ export const configFileSchema = z.strictObject({
     timeoutMs: z.number().int().positive().optional(),
     rateLimit: z.boolean().optional(),
     maxClockSkewSeconds: z.number().positive().optional(),
+    // The key of the per-address rate budgets shared in the database (default: the host name).
+    budgetAddress: z.string().min(1).max(200).optional(),
   }).optional(),
 });
 

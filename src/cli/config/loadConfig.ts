@@ -81,6 +81,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): SyncConf
       timeoutMs: c.timeoutMs ?? configDefaults.timeoutMs,
       rateLimit: c.rateLimit ?? true,
       maxClockSkewMs: (c.maxClockSkewSeconds ?? configDefaults.maxClockSkewSeconds) * 1000,
+      ...(c.budgetAddress === undefined ? {} : { budgetAddress: c.budgetAddress }),
     },
   };
   return deepFreeze(config);

@@ -19,4 +19,12 @@ export interface SandboxState {
    * ACCESS-TIMESTAMP), which counts a request when the client sent it however late it is served.
    */
   rateClock?: (request: { signedAtMs: number | undefined }) => number;
+  /**
+   * Seconds sent as `Retry-After` with every 429; null (the default) sends none. api-notes.md
+   * documents the exchange's 429 as the envelope alone (`{"code":"429","msg":"Too Many
+   * Requests","data":null}`, "retry after a pause") and names no header, so the twin sends none
+   * unless a test asks (POST /_sandbox/retry-after), to prove the client honours one if a real
+   * front end adds it.
+   */
+  retryAfterSeconds: number | null;
 }

@@ -66,7 +66,7 @@ export function createSandboxServer(world: World, state: SandboxState): { server
     const fault = state.faults.decide(`${req.method} ${url} ${body} ${String(req.headers['access-key'] ?? '')}`);
     if (fault.delayMs > 0) await sleep(fault.delayMs);
     if (fault.failure === '5xx') return sendServerError(res, fault.status, serverNow());
-    if (fault.failure === '429') return sendJson(res, 429, errorBody('429', errorMessage('429'), serverNow()));
+    if (fault.failure === '429') return send429(res, serverNow());
     const now = serverNow();
     let uid = '-';
     let counted = false;
@@ -84,7 +84,7 @@ export function createSandboxServer(world: World, state: SandboxState): { server
       const limited = state.rateLimit && !limiter.take(`${uid}|${route.endpoint.id}`, rateOf(route, caller), state.rateClock?.({ signedAtMs }));
       stats.count(route.endpoint.id, uid, limited);
       counted = true;
-      if (limited) return sendJson(res, 429, errorBody('429', errorMessage('429'), now));
+      if (limited) return send429(res, now);
       const data = route.handler(contextOf(route, req, rawQuery, body, now, caller, key));
       sendAnswer(req, res, fault, JSON.stringify({ code: '00000', msg: 'success', requestTime: now, data: fault.unknownField ? withUnknownField(data) : data }));
     } catch (err) {
@@ -92,6 +92,12 @@ export function createSandboxServer(world: World, state: SandboxState): { server
       if (err instanceof ApiFailure || err instanceof WorldError) return sendJson(res, err.httpStatus, errorBody(err.code, err.message, now));
       throw err;
     }
+  }
+
+  /** The envelope api-notes.md documents; a Retry-After header only when a test set one. */
+  function send429(res: ServerResponse, requestTime: number): void {
+    if (state.retryAfterSeconds !== null) res.setHeader('retry-after', String(state.retryAfterSeconds));
+    sendJson(res, 429, errorBody('429', errorMessage('429'), requestTime));
   }
 
   function contextOf(route: Route, req: IncomingMessage, rawQuery: string, body: string, now: number, caller: SandboxAccount | null, key: SandboxKey | null): RequestContext {

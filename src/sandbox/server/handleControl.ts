@@ -19,7 +19,7 @@ export interface ControlDeps {
  * The unsigned test controls under /_sandbox/, reachable from loopback only and never subject
  * to faults or rate limits: GET truth (JSON lines; ?uid= & ?resource= filter), GET stats,
  * GET accounts, POST advance {ms}, POST settle {uid, resource, id}, POST faults {spec},
- * POST clock {skewMs}.
+ * POST clock {skewMs}, POST retry-after {seconds} (a Retry-After header on every 429; null: none).
  *
  * @example
  * await fetch(`${baseUrl}/_sandbox/advance`, { method: 'POST', body: JSON.stringify({ ms: 86_400_000 }) });
@@ -72,6 +72,12 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, p
       }
       return reply(res, 200, { faults: state.faults.spec });
     }
+    case 'POST /_sandbox/retry-after': {
+      const seconds = input.seconds;
+      if (seconds !== null && (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 0)) return reply(res, 400, { error: 'retry-after needs {"seconds": <whole seconds >= 0, or null for no header>}' });
+      state.retryAfterSeconds = seconds;
+      return reply(res, 200, { retryAfterSeconds: seconds });
+    }
     case 'POST /_sandbox/clock': {
       const skewMs = input.skewMs;
       if (typeof skewMs !== 'number' || !Number.isInteger(skewMs)) return reply(res, 400, { error: 'clock needs {"skewMs": <whole milliseconds, may be negative>}' });
@@ -79,7 +85,7 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, p
       return reply(res, 200, { skewMs, serverTime: world.now() + skewMs });
     }
     default:
-      return reply(res, 404, { error: `no test control ${route}; see GET /_sandbox/stats, /truth, /accounts and POST /advance, /settle, /faults, /clock` });
+      return reply(res, 404, { error: `no test control ${route}; see GET /_sandbox/stats, /truth, /accounts and POST /advance, /settle, /faults, /clock, /retry-after` });
   }
 }
 
