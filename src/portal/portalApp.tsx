@@ -361,7 +361,12 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     };
     let release: (() => void) | 'full';
     try {
-      release = await slots.acquire(controller.signal);
+      const waiting = slots.counts().waiting;
+      const slot = slots.acquire(controller.signal);
+      if (slots.counts().waiting > waiting) {
+        log(JSON.stringify({ type: 'portal-download-queued', at: new Date(now()).toISOString(), path: c.req.path, user: c.get('session').user.username, ...slots.counts() }));
+      }
+      release = await slot;
     } catch {
       return aborted('waiting for a slot');
     }

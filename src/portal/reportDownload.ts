@@ -148,7 +148,11 @@ export async function prepareZip(databaseUrl: string, request: ReportRequest, re
   const mtime = new Date();
   const inZip = `${period.label}/${format}`;
   for (const [name, { done, writing }] of settle) {
-    zip.addReadStream(followFile(writing.promise, done, 25, path.join(folder, name)), `${inZip}/${name}`, { mtime });
+    const entry = followFile(writing.promise, done, 25, path.join(folder, name));
+    // A run that fails (or is cancelled) fails every entry; those yazl has not reached yet have no
+    // listener of their own, and the failure reaches the browser through the entry being read.
+    entry.on('error', () => {});
+    zip.addReadStream(entry, `${inZip}/${name}`, { mtime });
   }
   zip.end();
   return {
