@@ -11,6 +11,7 @@ import { browserForTests, submitLogin } from './browser.js';
 import { portalApp } from '../../src/portal/portalApp.js';
 import { startPortal } from '../../src/portal/startPortal.js';
 import type { RunningPortal } from '../../src/portal/startPortal.js';
+import { runCli, startCli } from '../support/runCli.js';
 
 // Issue 23 item 4: aborted downloads kept their queries and temporary files; downloads were
 // uncapped; GETs started gains runs and wrote audit rows; a NUL byte gave a 500 and no audit.
@@ -170,6 +171,42 @@ describe('aborted downloads and the download pool', () => {
     }
     expect(most).toBeLessThanOrEqual(2);
     await expect.poll(() => readdir(scratch), { timeout: 60_000 }).toEqual([]);
+  });
+});
+
+describe('tradeledger serve --downloads 1 --download-queue 0 (a real server process)', () => {
+  it('runs one download and answers the next with 503 and Retry-After; a bad count is refused', async () => {
+    const bad = await runCli(['serve', '--port', '0', '--downloads', '0'], { DATABASE_URL: f.fresh.url });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--downloads "0" is not a number from 1 to 9999');
+    const { child, done } = startCli(['serve', '--port', '0', '--downloads', '1', '--download-queue', '0'], { DATABASE_URL: f.fresh.url });
+    try {
+      const base = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout!.on('data', (d) => { out += String(d); const m = /portal at (http:\/\/\S+)/.exec(out); if (m) resolve(m[1]!); });
+        child.once('exit', () => reject(new Error(`serve exited: ${out}`)));
+      });
+      const who = await signIn(base, f.admin);
+      const { from, to } = wholeHistory(f);
+      const report = { account: f.granted, format: 'native', period: 'range', from, to, tz: 'UTC', file: 'ledger.csv' };
+      const lock = await lockTable('spot_fills');
+      let first: Pending;
+      try {
+        first = startDownload(base, who, '/download/file', report);
+        await expect.poll(downloadBackends, { timeout: 60_000 }).toEqual({ all: 1, waiting: 1 });
+        const second = startDownload(base, who, '/download/file', report);
+        const answer = await second.response;
+        expect(answer.statusCode).toBe(503);
+        expect(answer.headers['retry-after']).toBe('15');
+      } finally {
+        await lock.release();
+      }
+      expect((await first.response).statusCode).toBe(200);
+      expect((await first.body).length).toBeGreaterThan(1000);
+    } finally {
+      child.kill('SIGTERM');
+      await done;
+    }
   });
 });
 
