@@ -141,6 +141,26 @@ describe('aborted downloads and the download pool', () => {
     expect(audit.rows).toEqual([{ complete: false }]);
   });
 
+  it('a gains download aborted while it computes: both its connections end and nothing of the run stays', async () => {
+    const gains = async () => (await f.pool.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'tradeledger gains%'`)).rows[0].n as number;
+    const runs = async () => (await f.pool.query('SELECT count(*)::int AS n FROM gains_runs')).rows[0].n as number;
+    const before = await runs();
+    const lock = await lockTable('spot_fills');
+    try {
+      const year = String(new Date(f.sandbox.world.now()).getUTCFullYear() - 1);
+      const d = startDownload(portal.url, who, '/gains/download/zip', { account: f.granted, rules: 'us', year, fiat: 'USD', tz: 'UTC' });
+      await expect.poll(gains, { timeout: 60_000 }).toBe(2);
+      expect(await readdir(scratch)).toHaveLength(1);
+      d.req.destroy();
+      await expect.poll(gains, { timeout: 60_000 }).toBe(0);
+      await expect.poll(() => readdir(scratch), { timeout: 60_000 }).toEqual([]);
+    } finally {
+      await lock.release();
+    }
+    expect(await runs()).toBe(before);
+  });
+
   it('2 run, 1 waits, the 4th is a 503 with Retry-After; after the lock all three complete, never more than 2 connections', async () => {
     const lock = await lockTable('spot_fills');
     const started: Pending[] = [];
