@@ -4,7 +4,7 @@ import { migrate } from '../db/migrate.js';
 import { TradeledgerError } from '../errors.js';
 import { startPortal } from '../portal/startPortal.js';
 
-interface ServeFlags { port?: string; host: string; trustProxy?: boolean | string }
+interface ServeFlags { port?: string; host: string; trustProxy?: boolean | string; downloads: string; downloadQueue: string }
 
 /**
  * `tradeledger serve`: the accountants' web portal on the same database, until Ctrl-C or SIGTERM.
@@ -18,6 +18,8 @@ export function serveCommand(_setExit: (code: number) => void): Command {
     .option('--port <n>', 'TCP port (env TRADELEDGER_PORTAL_PORT; default 8080)')
     .option('--host <address>', 'address to listen on; keep 127.0.0.1 behind a TLS reverse proxy', '127.0.0.1')
     .option('--trust-proxy [hops]', 'behind reverse proxies (default 1): trust X-Forwarded-Proto/-Host and the address the outermost of them saw (Secure cookies, client addresses)')
+    .option('--downloads <n>', 'downloads prepared at once; each holds 1 database connection (a gains download 2)', '4')
+    .option('--download-queue <n>', 'downloads that may wait for one of those; the next is answered 503 with Retry-After', '16')
     .exitOverride()
     .addHelpText('after', '\nExample: tradeledger users add anna --role admin && tradeledger serve --port 8080')
     .action(async (flags: ServeFlags) => {
@@ -30,9 +32,16 @@ export function serveCommand(_setExit: (code: number) => void): Command {
       if (Number.isNaN(hops)) {
         throw new TradeledgerError('PORTAL_BAD_FLAG', `--trust-proxy "${String(flags.trustProxy)}" is not a number of proxies`, { kind: 'config', hint: 'Give the number of reverse proxies in front of the portal, 1 to 9 (--trust-proxy alone means 1).' });
       }
+      const count = (flag: string, given: string, min: number) => {
+        if (!/^\d{1,4}$/.test(given) || Number(given) < min) {
+          throw new TradeledgerError('PORTAL_BAD_FLAG', `${flag} "${given}" is not a number from ${min} to 9999`, { kind: 'config', hint: `e.g. ${flag} 4; see docs/operations.md for the database connections it takes.` });
+        }
+        return Number(given);
+      };
+      const downloads = { running: count('--downloads', flags.downloads, 1), waiting: count('--download-queue', flags.downloadQueue, 0) };
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
       await migrate(url);
-      const portal = await startPortal({ databaseUrl: url, host: flags.host, port, trustProxy: hops });
+      const portal = await startPortal({ databaseUrl: url, host: flags.host, port, trustProxy: hops, downloads });
       process.stdout.write(`tradeledger portal at ${portal.url} (Ctrl-C to stop)\n`);
       await new Promise<void>((resolve) => {
         const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); resolve(); };

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import { TradeledgerError } from '../errors.js';
+import { cancelOnAbort } from '../db/cancelOnAbort.js';
 import { bindNamedParameters } from '../reports/bindNamedParameters.js';
 import { streamQueryToCsv } from '../reports/streamQueryToCsv.js';
 import { defaultReportsDir } from '../reports/runReports.js';
@@ -55,6 +56,8 @@ export interface RunGainsOptions {
    */
   includeDemo?: boolean;
   onFile?: (file: ManifestFile) => void;
+  /** Aborting ends the run's connections at once; the run then fails and writes nothing. */
+  signal?: AbortSignal;
 }
 
 /** What a run wrote. */
@@ -98,9 +101,17 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
   const selections = options.lots === undefined ? undefined : await readLotSelections(options.lots);
   const output = await reportOutput(outDir, [...outputQueries(options.rules).map((q) => q.file), 'summary.json', 'summary.txt', 'manifest.json'], options.force ?? false);
 
-  const reader = await connect(options.databaseUrl, 'tradeledger gains (read)');
-  const writer = await connect(options.databaseUrl, 'tradeledger gains (write)');
+  // Both connections are closed in `finally` whatever fails, the second connect included: a run
+  // whose writer was refused ("too many clients") kept its reader open and never exited.
+  const reader = client(options.databaseUrl, 'tradeledger gains (read)');
+  const writer = client(options.databaseUrl, 'tradeledger gains (write)');
+  const detach = cancelOnAbort([reader, writer], options.signal);
+  let connected = false;
   try {
+    options.signal?.throwIfAborted();
+    await reader.connect();
+    await writer.connect();
+    connected = true;
     await checkZone(reader, options.tz);
     await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     await writer.query('BEGIN');
@@ -205,10 +216,12 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     await output.commit();
     return { runId: store.runId, outDir, summary: result, files };
   } catch (err) {
-    await writer.query('ROLLBACK').catch(() => {});
+    // A query on a client that never connected waits for the connection forever.
+    if (connected) await writer.query('ROLLBACK').catch(() => {});
     await output.discard();
     throw err;
   } finally {
+    detach();
     await reader.end().catch(() => {});
     await writer.end().catch(() => {});
   }
@@ -253,11 +266,10 @@ async function writeFiles(client: pg.Client, runId: string, options: RunGainsOpt
   return files;
 }
 
-async function connect(url: string, name: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, application_name: name });
-  client.on('error', () => {});
-  await client.connect();
-  return client;
+function client(url: string, name: string): pg.Client {
+  const c = new pg.Client({ connectionString: url, application_name: name });
+  c.on('error', () => {}); // a lost connection is reported by the failing query
+  return c;
 }
 
 async function checkZone(client: pg.Client, tz: string): Promise<void> {

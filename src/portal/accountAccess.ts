@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { PortalUser } from './portalUser.js';
+import { storable } from './requestParameters.js';
 
 /** An account a user may see. */
 export interface VisibleAccount {
@@ -40,11 +41,14 @@ export interface AccessDenial {
   path: string;
   account: string | undefined;
   status: number;
+  /** Why a 400 was refused (which parameter, what was wrong); none for a refused account. */
+  reason?: string;
 }
 
 /**
- * Records a request refused because it named an account the user may not see, in the table
- * and as one JSON line on stderr for log collectors.
+ * Records a refused request (an account the user may not see, or bad parameters), in the table
+ * and as one JSON line on stderr for log collectors. NUL bytes are stored as `\0`: one in the
+ * account (a 500 once) must not stop the refusal being recorded.
  *
  * @example
  * await logAccessDenied(pool, { nowMs: Date.now(), user, address, method: 'GET', path: '/reports', account: '42', status: 404 }, log);
@@ -53,10 +57,12 @@ export async function logAccessDenied(pool: pg.Pool, denial: AccessDenial, log: 
   log(JSON.stringify({
     type: 'portal-access-denied', at: new Date(denial.nowMs).toISOString(), user: denial.user?.username ?? null,
     address: denial.address, method: denial.method, path: denial.path, account: denial.account ?? null, status: denial.status,
+    ...(denial.reason === undefined ? {} : { reason: denial.reason }),
   }));
   await pool.query(
-    `INSERT INTO portal_access_denied (at, user_id, username, address, method, path, account_uid, status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    `INSERT INTO portal_access_denied (at, user_id, username, address, method, path, account_uid, status, reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     [new Date(denial.nowMs), denial.user?.id ?? null, denial.user?.username ?? null, denial.address, denial.method,
-      denial.path.slice(0, 500), denial.account?.slice(0, 200) ?? null, denial.status]);
+      storable(denial.path.slice(0, 500)), denial.account === undefined ? null : storable(denial.account.slice(0, 200)), denial.status,
+      denial.reason === undefined ? null : storable(denial.reason)]);
 }

@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
@@ -10,7 +9,8 @@ import { runGains } from '../gains/runGains.js';
 import { ruleSet, ruleSetNames } from '../gains/ruleSets.js';
 import type { RuleSetName } from '../gains/ruleSets.js';
 import { defaultReportsDir } from '../reports/runReports.js';
-import type { PreparedDownload } from './reportDownload.js';
+import { scratch } from './reportDownload.js';
+import type { DownloadRun, PreparedDownload } from './reportDownload.js';
 import { checkboxOn } from './reportRequest.js';
 
 /** A gains report as the portal's form asks for it, checked with the CLI's rules. */
@@ -86,14 +86,14 @@ export function gainsPeriod(request: GainsRequest): { from: string; to: string }
 
 // A gains run computes the whole year before it writes anything and its files are small (one row
 // per disposal), so the folder is complete before a byte is sent, unlike a report's ledger file.
-async function runInto(databaseUrl: string, request: GainsRequest, reportsDir: string): Promise<{ folder: string; remove(): Promise<void> }> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'tradeledger-portal-gains-'));
-  const remove = () => rm(dir, { recursive: true, force: true });
+async function runInto(databaseUrl: string, request: GainsRequest, reportsDir: string, run: DownloadRun): Promise<{ folder: string; remove(): Promise<void> }> {
+  run.signal?.throwIfAborted();
+  const { dir, remove } = await scratch('tradeledger-portal-gains-', run.scratchDir);
   const folder = path.join(dir, gainsLabel(request));
   try {
     await runGains({
       databaseUrl, rules: request.rules, year: request.year, fiat: request.fiat, tz: request.tz, account: request.account,
-      pools: request.pools, includeDemo: request.includeDemo, outDir: folder, reportsDir,
+      pools: request.pools, includeDemo: request.includeDemo, outDir: folder, reportsDir, signal: run.signal,
     });
   } catch (err) {
     await remove();
@@ -109,8 +109,8 @@ async function runInto(databaseUrl: string, request: GainsRequest, reportsDir: s
  * @example
  * const file = await prepareGainsFile(url, gainsRequest({ rules: 'us', year: '2025', fiat: 'USD', file: 'form-8949.csv' }));
  */
-export async function prepareGainsFile(databaseUrl: string, request: GainsRequest, reportsDir = defaultReportsDir): Promise<PreparedDownload> {
-  const run = await runInto(databaseUrl, request, reportsDir);
+export async function prepareGainsFile(databaseUrl: string, request: GainsRequest, reportsDir = defaultReportsDir, options: DownloadRun = {}): Promise<PreparedDownload> {
+  const run = await runInto(databaseUrl, request, reportsDir, options);
   const target = path.join(run.folder, request.file);
   const sha256 = createHash('sha256').update(await readFile(target)).digest('hex');
   const contentType = request.file.endsWith('.csv') ? 'text/csv; charset=utf-8' : request.file.endsWith('.json') ? 'application/json' : 'text/plain; charset=utf-8';
@@ -127,8 +127,8 @@ export async function prepareGainsFile(databaseUrl: string, request: GainsReques
  * @example
  * const zip = await prepareGainsZip(url, gainsRequest({ rules: 'uk', year: '2025', fiat: 'GBP' })); zip.stream.pipe(res);
  */
-export async function prepareGainsZip(databaseUrl: string, request: GainsRequest, reportsDir = defaultReportsDir): Promise<PreparedDownload> {
-  const run = await runInto(databaseUrl, request, reportsDir);
+export async function prepareGainsZip(databaseUrl: string, request: GainsRequest, reportsDir = defaultReportsDir, options: DownloadRun = {}): Promise<PreparedDownload> {
+  const run = await runInto(databaseUrl, request, reportsDir, options);
   const zip = new yazl.ZipFile();
   zip.on('error', (err: Error) => (zip.outputStream as Readable).destroy(err));
   const mtime = new Date();

@@ -5,7 +5,7 @@ import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { bodyLimit } from 'hono/body-limit';
 import { Hono } from 'hono';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import pg from 'pg';
 import { TradeledgerError } from '../errors.js';
@@ -25,7 +25,10 @@ import { claimLoginAttempt, loginSucceeded, pruneLoginFailures } from './loginTh
 import { dummyPasswordHash, verifyPassword } from './passwordHash.js';
 import type { PortalUser } from './portalUser.js';
 import { prepareCsv, prepareZip } from './reportDownload.js';
-import type { PreparedDownload } from './reportDownload.js';
+import type { DownloadRun, PreparedDownload } from './reportDownload.js';
+import { defaultDownloadSlots, downloadSlots } from './downloadSlots.js';
+import type { DownloadSlotLimits } from './downloadSlots.js';
+import { chartFields, gainsFields, parameterProblem, reportFields } from './requestParameters.js';
 import { reportPreview } from './reportPreview.js';
 import { checkboxOn, reportRequest } from './reportRequest.js';
 import type { ReportRequest } from './reportRequest.js';
@@ -65,7 +68,14 @@ export interface PortalOptions {
   reportsDir?: string;
   /** Rows shown by the report preview; default 20. */
   previewRows?: number;
+  /** Downloads running at once and waiting for a slot (downloadSlots.ts); default 4 and 16. */
+  downloads?: Partial<DownloadSlotLimits>;
+  /** Where downloads write their private temporary folders; default the system's (TMPDIR). */
+  scratchDir?: string;
 }
+
+/** What a download refused for a full queue asks the browser to wait, in seconds. */
+export const downloadRetryAfterSeconds = 15;
 
 type Env = { Bindings: HttpBindings; Variables: { session: PortalSession; token: string; csrf: string; address: string } };
 
@@ -101,8 +111,24 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
   const assets = await loadStaticAssets();
   const app = new Hono<Env>();
   const maxBodyBytes = 64 * 1024;
+  const slots = downloadSlots({ ...defaultDownloadSlots, ...options.downloads });
+  const scratchDir = options.scratchDir;
 
   const cookieOptions = (c: Context) => ({ httpOnly: true, sameSite: 'Strict' as const, secure: publicOrigin(c, trustProxy).secure, path: '/' });
+  // Refuses a request whose parameters are not the route's (requestParameters.ts): 400, kept in
+  // portal_access_denied with the reason, like a refused account.
+  const only = (allowed: readonly string[]): MiddlewareHandler<Env> => async (c, next) => {
+    const problem = await parameterProblem(c, allowed);
+    if (problem === undefined) return next();
+    const session = c.get('session') as PortalSession | undefined;
+    const named = c.req.method === 'GET' ? c.req.query('account') : (await c.req.parseBody()).account;
+    await logAccessDenied(pool, {
+      nowMs: now(), user: session?.user, address: c.get('address'), method: c.req.method, path: c.req.path,
+      account: typeof named === 'string' ? named : undefined, status: 400, reason: problem,
+    }, log);
+    if (c.req.path === '/charts/data') return c.json({ error: `refused: ${problem}` }, 400);
+    return c.html(<ErrorPage status={400} message={`This request was refused: ${problem}.`} hint="Use the portal's own forms and links; a changed address or form is refused." user={session?.user} csrf={c.get('csrf')} />, 400);
+  };
   const deny = async (c: Context<Env>, status: 403 | 404, account: string | undefined, message: string) => {
     const session = c.get('session');
     await logAccessDenied(pool, { nowMs: now(), user: session?.user, address: c.get('address'), method: c.req.method, path: c.req.path, account, status }, log);
@@ -145,7 +171,7 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
 
   app.get('/favicon.ico', (c) => c.body(null, 204));
 
-  app.get('/login', async (c) => {
+  app.get('/login', only(['ended', 'out']), async (c) => {
     if (await findSession(pool, getCookie(c, sessionCookie), now(), policy)) return c.redirect('/accounts', 303);
     // Reused while it lives: two tabs (or a stray request) must not invalidate each other's form.
     const existing = getCookie(c, loginCookie);
@@ -156,7 +182,7 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     return c.html(<LoginPage csrf={csrf} notice={notice} />);
   });
 
-  app.post('/login', async (c) => {
+  app.post('/login', only(['_csrf', 'username', 'password']), async (c) => {
     const address = c.get('address');
     const body = await c.req.parseBody();
     const username = String(body.username ?? '').trim().slice(0, 100);
@@ -221,22 +247,22 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     await next();
   });
 
-  app.get('/', (c) => c.redirect('/accounts', 303));
+  app.get('/', only([]), (c) => c.redirect('/accounts', 303));
 
-  app.post('/logout', async (c) => {
+  app.post('/logout', only(['_csrf']), async (c) => {
     await revokeSession(pool, c.get('session').id, c.get('session').user.id, now());
     deleteCookie(c, sessionCookie, { path: '/' });
     return c.redirect('/login?out', 303);
   });
 
-  app.get('/accounts', async (c) => {
+  app.get('/accounts', only([]), async (c) => {
     const { user } = c.get('session');
     const [accounts, byUid] = await Promise.all([visibleAccounts(pool, user), health.read()]);
     const rows = accounts.map((account) => ({ account, health: healthOf(byUid, account.uid) }));
     return c.html(<AccountsPage user={user} csrf={c.get('csrf')} rows={rows} nowMs={now()} />);
   });
 
-  app.get('/accounts/:uid', async (c) => {
+  app.get('/accounts/:uid', only([]), async (c) => {
     const { user } = c.get('session');
     const uid = c.req.param('uid');
     const { accounts, refused } = await allowedAccount(c, uid);
@@ -264,7 +290,7 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
   };
   const correctionFailure = (err: unknown) => (err instanceof TradeledgerError && (err.kind === 'config' || err.kind === 'auth')
     ? { message: { kind: 'error' as const, text: err.message, hint: err.hint }, status: (err.kind === 'auth' ? 403 : 400) as 400 | 403 } : undefined);
-  app.get('/accounts/:uid/corrections', async (c) => {
+  app.get('/accounts/:uid/corrections', only(['set', 'undone']), async (c) => {
     const uid = c.req.param('uid');
     const { accounts, refused } = await allowedAccount(c, uid);
     if (refused) return refused;
@@ -272,7 +298,7 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     const message = done && /^\d+$/.test(done) ? { kind: 'ok' as const, text: c.req.query('set') ? `Correction #${done} saved.` : `Correction #${done} undone.` } : undefined;
     return correctionsPage(c, accounts.find((a) => a.uid === uid)!, message);
   });
-  app.post('/accounts/:uid/corrections', async (c) => {
+  app.post('/accounts/:uid/corrections', only(['_csrf', 'row', 'classification', 'other', 'price', 'price_currency', 'price_source', 'why']), async (c) => {
     const uid = c.req.param('uid');
     const { accounts, refused } = await allowedAccount(c, uid);
     if (refused) return refused;
@@ -291,7 +317,7 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
       return correctionsPage(c, accounts.find((a) => a.uid === uid)!, failed.message, failed.status);
     }
   });
-  app.post('/accounts/:uid/corrections/:id/undo', async (c) => {
+  app.post('/accounts/:uid/corrections/:id/undo', only(['_csrf', 'why']), async (c) => {
     const uid = c.req.param('uid');
     const { accounts, refused } = await allowedAccount(c, uid);
     if (refused) return refused;
@@ -311,8 +337,13 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     }
   });
 
-  const formValues = (c: Context<Env>, accounts: VisibleAccount[]): ReportFormValues => {
-    const q = c.req.query();
+  // A GET's fields are its query; a POST's its form body (the CSRF token aside).
+  const fields = async (c: Context<Env>): Promise<Record<string, string>> => {
+    if (c.req.method === 'GET') return c.req.query();
+    const body = await c.req.parseBody();
+    return Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string' && e[0] !== '_csrf'));
+  };
+  const formValues = (c: Context<Env>, accounts: VisibleAccount[], q: Record<string, string | undefined> = c.req.query()): ReportFormValues => {
     const user = c.get('session').user;
     const year = q.year ?? String(new Date(now()).getUTCFullYear() - 1);
     const format = (reportFormats as readonly string[]).includes(q.format ?? '') ? q.format as ReportFormat : 'native';
@@ -341,7 +372,7 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
       .filter((w) => w.severity !== 'info' && w.code !== 'never_synced').map((w) => w.text);
   };
 
-  app.get('/reports', async (c) => {
+  app.get('/reports', only(reportFields), async (c) => {
     const user = c.get('session').user;
     const pre = await visibleAccounts(pool, user);
     const values = formValues(c, pre);
@@ -351,7 +382,7 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     return c.html(<ReportsPage user={user} csrf={c.get('csrf')} accounts={accounts} values={values} preview={preview} warnings={await warningsFor(values.account)} />);
   });
 
-  app.get('/reports/preview', async (c) => {
+  app.get('/reports/preview', only(reportFields), async (c) => {
     const pre = await visibleAccounts(pool, c.get('session').user);
     const values = formValues(c, pre);
     const { refused } = await allowedAccount(c, values.account, pre);
@@ -361,7 +392,7 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
   });
 
   const download = async (c: Context<Env>, kind: 'file' | 'zip') => {
-    const values = formValues(c, []);
+    const values = formValues(c, [], await fields(c));
     const { refused } = await allowedAccount(c, values.account);
     if (refused) return refused;
     let request: ReportRequest;
@@ -373,14 +404,57 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
       }
       throw err;
     }
-    const prepared: PreparedDownload = kind === 'file'
-      ? await prepareCsv(options.databaseUrl, request, reportsDir)
-      : await prepareZip(options.databaseUrl, request, reportsDir);
-    return send(c, prepared, request, kind === 'file' ? request.file : prepared.fileName);
+    return inSlot(c, (run) => kind === 'file' ? prepareCsv(options.databaseUrl, request, reportsDir, run) : prepareZip(options.databaseUrl, request, reportsDir, run),
+      () => request, (prepared) => kind === 'file' ? request.file : prepared.fileName);
+  };
+
+  // Runs one download in a slot of the shared pool (downloadSlots.ts) and sends it. The browser
+  // going away (before the first byte, while it waits for a slot, or mid-file) aborts it at once:
+  // its queries are cancelled on the server and its temporary folder removed; then the slot is free.
+  const inSlot = async (c: Context<Env>, prepare: (run: DownloadRun) => Promise<PreparedDownload>, subject: () => DownloadSubject, file: (prepared: PreparedDownload) => string) => {
+    const outgoing = c.env.outgoing;
+    const controller = new AbortController();
+    const onClose = () => { if (!outgoing.writableFinished) controller.abort(new Error('the browser closed the connection')); };
+    outgoing.once('close', onClose);
+    const aborted = (stage: string) => {
+      log(JSON.stringify({ type: 'portal-download-aborted', at: new Date(now()).toISOString(), path: c.req.path, user: c.get('session').user.username, address: c.get('address'), stage }));
+      return RESPONSE_ALREADY_SENT;
+    };
+    let release: (() => void) | 'full';
+    try {
+      const waiting = slots.counts().waiting;
+      const slot = slots.acquire(controller.signal);
+      if (slots.counts().waiting > waiting) {
+        log(JSON.stringify({ type: 'portal-download-queued', at: new Date(now()).toISOString(), path: c.req.path, user: c.get('session').user.username, ...slots.counts() }));
+      }
+      release = await slot;
+    } catch {
+      return aborted('waiting for a slot');
+    }
+    if (release === 'full') {
+      outgoing.off('close', onClose);
+      const { running, waiting } = slots.counts();
+      log(JSON.stringify({ type: 'portal-download-busy', at: new Date(now()).toISOString(), path: c.req.path, user: c.get('session').user.username, running, waiting }));
+      c.header('Retry-After', String(downloadRetryAfterSeconds));
+      return c.html(<ErrorPage status={503} message={`The portal is preparing ${running} downloads and ${waiting} more are waiting, so this one was not started.`} hint={`Try again in ${downloadRetryAfterSeconds} seconds.`} user={c.get('session').user} csrf={c.get('csrf')} />, 503);
+    }
+    let prepared: PreparedDownload;
+    try {
+      prepared = await prepare({ signal: controller.signal, scratchDir });
+    } catch (err) {
+      release();
+      if (controller.signal.aborted) return aborted('preparing');
+      outgoing.off('close', onClose);
+      if (err instanceof TradeledgerError && err.kind === 'config') {
+        return c.html(<ErrorPage status={400} message={err.message} hint={err.hint} user={c.get('session').user} csrf={c.get('csrf')} />, 400);
+      }
+      throw err;
+    }
+    return send(c, prepared, subject(), file(prepared), controller, release);
   };
 
   // Sends a prepared download and writes its audit row (bytes and SHA-256 as they went out).
-  const send = (c: Context<Env>, prepared: PreparedDownload, subject: DownloadSubject, file: string) => {
+  const send = (c: Context<Env>, prepared: PreparedDownload, subject: DownloadSubject, file: string, controller: AbortController, release: () => void) => {
     const hash = createHash('sha256');
     let bytes = 0;
     const counter = new Transform({
@@ -399,6 +473,8 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
       'Content-Security-Policy': "default-src 'none'",
     });
     pipeline(prepared.stream, counter, outgoing, (err) => {
+      // A download that did not go out whole stops its writer now, not when the query ends.
+      if (err) controller.abort(err);
       void (async () => {
         const sent = hash.digest('hex');
         // Complete: every byte went out and, for a CSV, they hash to what the runner wrote.
@@ -408,26 +484,31 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
           nowMs: now(), user, address, request: subject, file, bytes, sha256: sent, complete,
         });
       })().catch((e: unknown) => log(JSON.stringify({ type: 'portal-audit-failed', error: e instanceof Error ? e.message : String(e) })))
-        .finally(() => { void prepared.remove(); });
+        .finally(() => { void prepared.remove().finally(release); });
     });
     return RESPONSE_ALREADY_SENT;
   };
 
-  app.get('/download/file', (c) => download(c, 'file'));
-  app.get('/download/zip', (c) => download(c, 'zip'));
+  // Downloads run queries, write temporary files and an audit row (gains also a run in gains_*):
+  // POST only, with the CSRF token, so a link or an <img> on another page cannot start one.
+  const postOnly = (c: Context<Env>) => {
+    log(JSON.stringify({ type: 'portal-get-refused', at: new Date(now()).toISOString(), path: c.req.path, user: c.get('session').user.username, address: c.get('address') }));
+    c.header('Allow', 'POST');
+    return c.html(<ErrorPage status={405} message="Downloads start from the buttons on the Reports page." hint="Open Reports, choose the period and format, and press a download button." user={c.get('session').user} csrf={c.get('csrf')} />, 405);
+  };
+  app.get('/download/file', postOnly);
+  app.get('/download/zip', postOnly);
+  app.post('/download/file', only([...reportFields, '_csrf']), (c) => download(c, 'file'));
+  app.post('/download/zip', only([...reportFields, '_csrf']), (c) => download(c, 'zip'));
 
   // Gains: `tradeledger gains`' own runGains, for one account the user may see (admins: or all).
   const gainsDownload = async (c: Context<Env>, kind: 'file' | 'zip') => {
-    const q = c.req.query();
+    const q = await fields(c);
     const { refused } = await allowedAccount(c, q.account ?? '');
     if (refused) return refused;
     let request: GainsRequest;
-    let prepared: PreparedDownload;
     try {
       request = gainsRequest(q);
-      prepared = kind === 'file'
-        ? await prepareGainsFile(options.databaseUrl, request, reportsDir)
-        : await prepareGainsZip(options.databaseUrl, request, reportsDir);
     } catch (err) {
       if (err instanceof TradeledgerError && err.kind === 'config') {
         return c.html(<ErrorPage status={400} message={err.message} hint={err.hint} user={c.get('session').user} csrf={c.get('csrf')} />, 400);
@@ -435,12 +516,15 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
       throw err;
     }
     const subject = { account: request.account, format: `gains-${request.rules}-${request.fiat}`, period: { ...gainsPeriod(request), tz: request.tz } };
-    return send(c, prepared, subject, kind === 'file' ? `${gainsLabel(request)}/${request.file}` : prepared.fileName);
+    return inSlot(c, (run) => kind === 'file' ? prepareGainsFile(options.databaseUrl, request, reportsDir, run) : prepareGainsZip(options.databaseUrl, request, reportsDir, run),
+      () => subject, (prepared) => kind === 'file' ? `${gainsLabel(request)}/${request.file}` : prepared.fileName);
   };
-  app.get('/gains/download/file', (c) => gainsDownload(c, 'file'));
-  app.get('/gains/download/zip', (c) => gainsDownload(c, 'zip'));
+  app.get('/gains/download/file', postOnly);
+  app.get('/gains/download/zip', postOnly);
+  app.post('/gains/download/file', only([...gainsFields, '_csrf']), (c) => gainsDownload(c, 'file'));
+  app.post('/gains/download/zip', only([...gainsFields, '_csrf']), (c) => gainsDownload(c, 'zip'));
 
-  app.get('/charts', async (c) => {
+  app.get('/charts', only(chartFields), async (c) => {
     const user = c.get('session').user;
     const pre = await visibleAccounts(pool, user);
     const account = c.req.query('account') ?? (user.role === 'admin' ? '' : pre[0]?.uid ?? '');
@@ -453,7 +537,7 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     return c.html(<ChartsPage user={user} csrf={c.get('csrf')} accounts={accounts} account={account} year={year} tz={tz} fiat={fiat} dataUrl={dataUrl} />);
   });
 
-  app.get('/charts/data', async (c) => {
+  app.get('/charts/data', only(chartFields), async (c) => {
     const account = c.req.query('account') ?? '';
     const { refused } = await allowedAccount(c, account);
     if (refused) return c.json({ error: 'not allowed' }, refused.status as 403 | 404);
@@ -468,13 +552,13 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     }
   });
 
-  app.get('/sessions', async (c) => {
+  app.get('/sessions', only([]), async (c) => {
     const session = c.get('session');
     const sessions = await listSessions(pool, session.user.id, now());
     return c.html(<SessionsPage user={session.user} csrf={c.get('csrf')} sessions={sessions} currentId={session.id} />);
   });
 
-  app.post('/sessions/:id/revoke', async (c) => {
+  app.post('/sessions/:id/revoke', only(['_csrf']), async (c) => {
     const session = c.get('session');
     const done = await revokeSession(pool, c.req.param('id'), session.user.id, now());
     if (!done) return c.html(<ErrorPage status={404} message="No such session of yours." user={session.user} csrf={c.get('csrf')} />, 404);

@@ -11,6 +11,7 @@ import { streamQueryToCsv } from '../reports/streamQueryToCsv.js';
 import type { ReportRequest } from './reportRequest.js';
 import { queryOf } from './reportRequest.js';
 import { followFile } from './followFile.js';
+import { cancelOnAbort } from '../db/cancelOnAbort.js';
 
 /** A report being written to a private temporary folder and streamed as it grows. */
 export interface PreparedDownload {
@@ -25,8 +26,22 @@ export interface PreparedDownload {
   remove(): Promise<void>;
 }
 
-async function scratch(): Promise<{ dir: string; remove(): Promise<void> }> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'tradeledger-portal-'));
+/** How a download is run: cancelled by `signal` (the browser went away), written under `scratchDir`. */
+export interface DownloadRun {
+  /** Aborting cancels the download's queries at once (CancelRequest, then the socket closed). */
+  signal?: AbortSignal;
+  /** Where the private temporary folders go; default the system's (TMPDIR). */
+  scratchDir?: string;
+}
+
+/**
+ * A private temporary folder for one download.
+ *
+ * @example
+ * const tmp = await scratch('tradeledger-portal-', run.scratchDir); ...; await tmp.remove();
+ */
+export async function scratch(prefix: string, scratchDir = tmpdir()): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(scratchDir, prefix));
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
@@ -51,14 +66,16 @@ async function firstBytes(file: string, written: Promise<unknown>): Promise<void
  * @example
  * const csv = await prepareCsv(url, request); csv.stream.pipe(res); await csv.written; await csv.remove();
  */
-export async function prepareCsv(databaseUrl: string, request: ReportRequest, reportsDir = defaultReportsDir): Promise<PreparedDownload> {
+export async function prepareCsv(databaseUrl: string, request: ReportRequest, reportsDir = defaultReportsDir, run: DownloadRun = {}): Promise<PreparedDownload> {
   const { period, account, format, file, fiat, includeDemo } = request;
   const sql = await readFile(path.join(reportsDir, `${queryOf(format, file)}.sql`), 'utf8');
-  const tmp = await scratch();
+  run.signal?.throwIfAborted();
+  const tmp = await scratch('tradeledger-portal-', run.scratchDir);
   // Not created here: the runner creates it (it may refuse to overwrite), and followFile waits for it.
   const target = path.join(tmp.dir, file);
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'tradeledger portal download' });
   client.on('error', () => {});
+  const detach = cancelOnAbort([client], run.signal);
   const written = (async () => {
     try {
       await client.connect();
@@ -67,17 +84,20 @@ export async function prepareCsv(databaseUrl: string, request: ReportRequest, re
       await client.query('COMMIT');
       return { sha256: result.sha256 };
     } finally {
+      detach();
       await client.end().catch(() => {});
     }
   })();
   written.catch(() => {});
+  // After the writer has stopped (at once when cancelled): no descriptor is left on a deleted file.
+  const remove = async () => { await written.catch(() => {}); await tmp.remove(); };
   try {
     await firstBytes(target, written);
   } catch (err) {
-    await tmp.remove();
+    await remove();
     throw err;
   }
-  return { fileName: downloadName(request, file), contentType: 'text/csv; charset=utf-8', stream: followFile(target, written), written, remove: tmp.remove };
+  return { fileName: downloadName(request, file), contentType: 'text/csv; charset=utf-8', stream: followFile(target, written), written, remove };
 }
 
 /**
@@ -88,9 +108,10 @@ export async function prepareCsv(databaseUrl: string, request: ReportRequest, re
  * @example
  * const zip = await prepareZip(url, request); zip.stream.pipe(res);
  */
-export async function prepareZip(databaseUrl: string, request: ReportRequest, reportsDir = defaultReportsDir): Promise<PreparedDownload> {
+export async function prepareZip(databaseUrl: string, request: ReportRequest, reportsDir = defaultReportsDir, run: DownloadRun = {}): Promise<PreparedDownload> {
   const { period, account, format, fiat, includeDemo } = request;
-  const tmp = await scratch();
+  run.signal?.throwIfAborted();
+  const tmp = await scratch('tradeledger-portal-', run.scratchDir);
   const folder = path.join(tmp.dir, period.label, format);
   const names = reportFiles(format).map((f) => f.file);
   // Per file: `done` settles when the runner reports the file written (or fails); `writing` gives
@@ -105,6 +126,7 @@ export async function prepareZip(databaseUrl: string, request: ReportRequest, re
   }
   const written = runReports({
     databaseUrl, period, format, account, fiat, includeDemo, outDir: folder, reportsDir,
+    signal: run.signal, applicationName: 'tradeledger portal download',
     onFileStart: (name, temporaryPath) => settle.get(name)?.writing.resolve(temporaryPath),
     onFile: (f) => settle.get(f.file)?.resolve(),
   })
@@ -126,7 +148,11 @@ export async function prepareZip(databaseUrl: string, request: ReportRequest, re
   const mtime = new Date();
   const inZip = `${period.label}/${format}`;
   for (const [name, { done, writing }] of settle) {
-    zip.addReadStream(followFile(writing.promise, done, 25, path.join(folder, name)), `${inZip}/${name}`, { mtime });
+    const entry = followFile(writing.promise, done, 25, path.join(folder, name));
+    // A run that fails (or is cancelled) fails every entry; those yazl has not reached yet have no
+    // listener of their own, and the failure reaches the browser through the entry being read.
+    entry.on('error', () => {});
+    zip.addReadStream(entry, `${inZip}/${name}`, { mtime });
   }
   zip.end();
   return {

@@ -5,6 +5,8 @@ import pg from 'pg';
 import { freeFolder } from './freeFolder.js';
 import { TradeledgerError } from '../errors.js';
 import { databaseError } from '../db/databaseError.js';
+import { cancelOnAbort } from '../db/cancelOnAbort.js';
+import { isConnectionProblem } from '../db/connectionProblem.js';
 import { bindNamedParameters } from './bindNamedParameters.js';
 import { streamQueryToCsv } from './streamQueryToCsv.js';
 import { reportFiles } from './reportFormats.js';
@@ -51,6 +53,10 @@ export interface RunReportsOptions {
   onFileStart?: (file: string, temporaryPath: string) => void;
   /** Called after each file is written. */
   onFile?: (file: ManifestFile) => void;
+  /** The connection's application_name (pg_stat_activity); default 'tradeledger report'. */
+  applicationName?: string;
+  /** Aborting cancels the running query and ends the connection at once; the run fails and leaves no files. */
+  signal?: AbortSignal;
 }
 
 /** What a run wrote. */
@@ -87,11 +93,13 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
   const params = { from: period.from, to: period.to, tz: period.tz, account, fiat, include_demo: String(includeDemo) };
   const files = reportFiles(format);
 
-  const client = new pg.Client({ connectionString: options.databaseUrl, application_name: 'tradeledger report' });
+  const client = new pg.Client({ connectionString: options.databaseUrl, application_name: options.applicationName ?? 'tradeledger report' });
   client.on('error', () => {}); // a lost connection is reported by the failing query
-  await client.connect().catch((err: unknown) => { throw databaseError(err, options.databaseUrl); });
+  const detach = cancelOnAbort([client], options.signal);
   let output: ReportOutput | undefined;
   try {
+    options.signal?.throwIfAborted();
+    await client.connect().catch((err: unknown) => { throw databaseError(err, options.databaseUrl); });
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     // Checked before the folder is touched: an unknown account must not replace a good report
     // with empty files.
@@ -106,6 +114,7 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
         if (isFileError(err)) {
           throw new TradeledgerError('REPORT_OUT_DIR', `cannot write ${file} in ${outDir}: ${err.code}`, { kind: 'config', cause: err, hint: 'Pass --out with a folder you can write to.' });
         }
+        if (isConnectionProblem(err)) throw err; // main.ts: "lost the connection to PostgreSQL", not "run db migrate"
         throw new TradeledgerError('REPORT_QUERY_FAILED', `reports/${query}.sql failed: ${err instanceof Error ? err.message : String(err)}`, {
           kind: 'database', cause: err, details: { pgCode: (err as { code?: string }).code }, hint: 'Run `tradeledger db migrate`; if it persists, run the query in psql to see the full error.',
         });
@@ -136,6 +145,7 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
     await output?.discard();
     throw err;
   } finally {
+    detach();
     await client.end().catch(() => {});
   }
 }

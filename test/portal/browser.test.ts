@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { portalFixture, wholeHistory } from './portalFixture.js';
-import { browserForTests, portalArtifacts as artifacts, submitLogin } from './browser.js';
+import { browserForTests, portalArtifacts as artifacts, postForm, submitLogin } from './browser.js';
 import { runCli } from '../support/runCli.js';
 
 // Screenshots go to .tradeledger/test-artifacts/portal/ (portalArtifacts, ignored by git).
@@ -91,9 +91,9 @@ describe('an accountant sees only their accounts', () => {
     const [viaForm] = await Promise.all([page.waitForResponse((r) => r.url().includes('/reports?')), page.click('button:has-text("Preview")')]);
     expect(viaForm.status()).toBe(404);
 
-    const download = await page.request.get(`${f.portal.url}/download/file?account=${f.other}&format=native&period=range&from=${from}&to=${to}`);
+    const download = await postForm(page, `${f.portal.url}/download/file`, Object.fromEntries(new URLSearchParams(`account=${f.other}&format=native&period=range&from=${from}&to=${to}`)));
     expect(download.status()).toBe(404);
-    const everyAccount = await page.request.get(`${f.portal.url}/download/zip?account=&format=native&period=range&from=${from}&to=${to}`);
+    const everyAccount = await postForm(page, `${f.portal.url}/download/zip`, Object.fromEntries(new URLSearchParams(`account=&format=native&period=range&from=${from}&to=${to}`)));
     expect(everyAccount.status()).toBe(403);
     const chart = await page.request.get(`${f.portal.url}/charts/data?account=${f.other}&year=2025&tz=UTC`);
     expect(chart.status()).toBe(404);

@@ -72,3 +72,15 @@ export function browserForTests(scratchPrefix: string): { readonly context: Brow
     get scratch() { return scratch!; },
   };
 }
+
+/**
+ * POSTs a form to the portal as the signed-in page would (its cookie, its CSRF token from the
+ * sign-out form, its Origin): downloads are POSTs. The page must show a portal page.
+ *
+ * @example
+ * const res = await postForm(page, `${url}/download/file`, { account: uid, format: 'native' });
+ */
+export async function postForm(page: Page, url: string, fields: Record<string, string>) {
+  const csrf = (await page.getAttribute('form.whoami input[name=_csrf]', 'value'))!;
+  return page.request.post(url, { form: { ...fields, _csrf: csrf }, headers: { origin: new URL(url).origin } });
+}

@@ -8,6 +8,10 @@ export interface TcpProxy {
   open(): number;
   /** Bytes the server sent so far, over all connections. */
   bytesFromServer(): number;
+  /** Bytes the clients sent so far, over all connections. */
+  bytesToServer(): number;
+  /** Connections accepted so far. */
+  accepted(): number;
   /** Cuts every open connection at once, as a server restart or a network fault would. */
   cutAll(): void;
   close(): Promise<void>;
@@ -19,16 +23,21 @@ export interface TcpProxy {
  * answers Terminate by closing), the proxy knows before the client can print its next line.
  *
  * `cutAfterBytesToServer`: cut every connection once the clients have sent that many bytes.
+ * `refuseConnections`: the connections (1 = the first accepted) closed as soon as they open, as a
+ * server that answers "too many clients" would; the others are served.
  *
  * @example
  * const proxy = await tcpProxy(fresh.url); await runCli([...], { DATABASE_URL: proxy.url });
  */
-export async function tcpProxy(url: string, options: { cutAfterBytesToServer?: number } = {}): Promise<TcpProxy> {
+export async function tcpProxy(url: string, options: { cutAfterBytesToServer?: number; refuseConnections?: number[] } = {}): Promise<TcpProxy> {
   const target = new URL(url);
   const pairs = new Set<{ a: net.Socket; b: net.Socket; open: boolean }>();
   let fromServer = 0;
   let toServer = 0;
+  let accepted = 0;
   const server = net.createServer((a) => {
+    accepted += 1;
+    if (options.refuseConnections?.includes(accepted)) { a.destroy(); return; }
     const b = net.connect(Number(target.port || 5432), target.hostname);
     const pair = { a, b, open: true };
     pairs.add(pair);
@@ -41,12 +50,12 @@ export async function tcpProxy(url: string, options: { cutAfterBytesToServer?: n
     b.on('error', done).on('end', done).on('close', done);
     b.on('data', (d: Buffer) => { fromServer += d.length; });
     // A cut at a byte count, not at a moment: deterministic however fast the client runs.
-    if (options.cutAfterBytesToServer !== undefined) {
-      a.on('data', (d: Buffer) => {
-        toServer += d.length;
-        if (toServer > options.cutAfterBytesToServer!) for (const p of pairs) { p.open = false; p.a.destroy(); p.b.destroy(); }
-      });
-    }
+    a.on('data', (d: Buffer) => {
+      toServer += d.length;
+      if (options.cutAfterBytesToServer !== undefined && toServer > options.cutAfterBytesToServer) {
+        for (const p of pairs) { p.open = false; p.a.destroy(); p.b.destroy(); }
+      }
+    });
     a.pipe(b);
     b.pipe(a);
   });
@@ -59,6 +68,8 @@ export async function tcpProxy(url: string, options: { cutAfterBytesToServer?: n
     url: proxied.toString(),
     open: () => [...pairs].filter((p) => p.open).length,
     bytesFromServer: () => fromServer,
+    bytesToServer: () => toServer,
+    accepted: () => accepted,
     cutAll: () => { for (const p of pairs) { p.open = false; p.a.destroy(); p.b.destroy(); } },
     close: () => new Promise<void>((resolve) => {
       for (const p of pairs) { p.a.destroy(); p.b.destroy(); }

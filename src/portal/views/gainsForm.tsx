@@ -11,15 +11,17 @@ import { DemoCheckbox } from './demoCheckbox.js';
  * user's accounts; downloads the folder `tradeledger gains` writes, as a zip or one file.
  *
  * @example
- * <GainsForm user={user} accounts={accounts} account="1000000001" year="2025" tz="UTC" />
+ * <GainsForm user={user} csrf={csrf} accounts={accounts} account="1000000001" year="2025" tz="UTC" />
  */
-export function GainsForm(props: { user: PortalUser; accounts: VisibleAccount[]; account: string; year: string; tz: string }) {
+export function GainsForm(props: { user: PortalUser; csrf: string; accounts: VisibleAccount[]; account: string; year: string; tz: string }) {
   const files = [...new Set(ruleSetNames.flatMap((r) => gainsFiles(r)))];
   return (
     <section class="card gains" id="gains">
       <h2>Capital gains</h2>
       <p class="muted">The folder <code>tradeledger gains</code> writes (gains.csv, income.csv, data-quality notes, summaries, Form 8949 for US rules and the manifest), computed when you press a button; a busy account's year takes a while.</p>
-      <form id="gains-form" class="report-form" method="get" action="/gains/download/zip">
+      {/* A POST: a gains run computes and stores a run (gains_* tables); a GET would let a link start one. */}
+      <form id="gains-form" class="report-form" method="post" action="/gains/download/zip">
+        <input type="hidden" name="_csrf" value={props.csrf} />
         <div class="grid">
           <AccountSelect user={props.user} accounts={props.accounts} selected={props.account} />
           <label>Rules

@@ -132,12 +132,14 @@ export function ReportsPage(props: { user: PortalUser; csrf: string; accounts: V
         <DemoCheckbox id="report-include-demo" checked={v.includeDemo} />
         <div class="actions">
           <button type="submit" class="button">Preview</button>
-          <button type="submit" class="button primary" formaction="/download/file" id="download-file">Download this file</button>
-          <button type="submit" class="button" formaction="/download/zip" id="download-zip">Download all as zip (with manifest)</button>
+          {/* Downloads are POSTs (they run queries and write the audit); the CSRF token rides on the
+              pressed button only, so the Preview's GET never puts it in an address. */}
+          <button type="submit" class="button primary" formmethod="post" formaction="/download/file" name="_csrf" value={props.csrf} id="download-file">Download this file</button>
+          <button type="submit" class="button" formmethod="post" formaction="/download/zip" name="_csrf" value={props.csrf} id="download-zip">Download all as zip (with manifest)</button>
         </div>
       </form>
       <PreviewPanel state={props.preview} />
-      <GainsForm user={props.user} accounts={props.accounts} account={v.account} year={v.year} tz={v.tz} />
+      <GainsForm user={props.user} csrf={props.csrf} accounts={props.accounts} account={v.account} year={v.year} tz={v.tz} />
     </Layout>
   );
 }
