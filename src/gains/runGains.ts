@@ -11,6 +11,7 @@ import { defaultReportsDir } from '../reports/runReports.js';
 import type { ManifestFile } from '../reports/reportManifest.js';
 import { GainsDecimal, ZERO } from './gainsDecimal.js';
 import { ledgerEvents } from './ledgerEvents.js';
+import { queryBatches } from './queryBatches.js';
 import { OwnTransfers } from './ownTransfers.js';
 import type { ValuedRow } from './ledgerEvents.js';
 import { ruleSet } from './ruleSets.js';
@@ -122,32 +123,16 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
       }
     };
 
-    await reader.query({
-      text: `DECLARE gains_rows NO SCROLL CURSOR FOR
-             SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigint::text AS ms,
-                    to_char(v.ts AT TIME ZONE $2, 'YYYY-MM-DD') AS day, v.amount::text AS amount, v.kind, v.source,
-                    v.source_id, v.leg, v.counterparty, v.order_id, v.value::text AS value, v.price_source, it.label, it.description
-             FROM ledger_valued($1, '-infinity', $4::timestamp AT TIME ZONE $2, $5::boolean) v
-             LEFT JOIN imported_transactions it ON v.source = 'imported_transactions' AND it.source_id = v.source_id
-             WHERE ($3 = '' OR v.account_uid = $3
-                    -- an imported opening balance (sql/0062) belongs to the account it opens
-                    OR (v.source = 'imported_transactions' AND v.order_id LIKE 'opening-balance:' || $3 || ':%'))
-               AND v.ts < ($4::timestamp AT TIME ZONE $2)
-             ORDER BY v.ts, v.source, v.source_id, v.leg`,
-      values: [fiat, options.tz, account, readTo, includeDemo],
-    }).catch((err: unknown) => {
-      throw new TradeledgerError('GAINS_QUERY_FAILED', `reading the valued ledger failed: ${err instanceof Error ? err.message : String(err)}`, {
-        kind: 'database', cause: err, hint: 'Run `tradeledger db migrate`; if it persists, run SELECT * FROM ledger_valued(\'GBP\') LIMIT 1 in psql.',
-      });
-    });
-
     let group: ValuedRow[] = [];
     const transfers = new OwnTransfers();
     const flush = async () => {
       if (group.length === 0) return;
       const outcome = ledgerEvents(group, fiat, transfers);
       group = [];
-      for (const e of outcome.events) await take(matcher.push(e));
+      for (const e of outcome.events) {
+        const ms = matcher.push(e);
+        if (ms.length > 0) await take(ms);
+      }
       for (const i of outcome.income) {
         if (!inYear(i.day)) continue;
         income.set(i.category, (income.get(i.category) ?? ZERO).plus(i.value ?? ZERO));
@@ -158,16 +143,39 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
         await store.problem(p);
       }
     };
-    for (;;) {
-      const { rows } = await reader.query<Omit<ValuedRow, 'ms'> & { ms: string }>(`FETCH ${FETCH} FROM gains_rows`);
-      for (const raw of rows) {
-        const row: ValuedRow = { ...raw, ms: Number(raw.ms) };
+    let handled: unknown;
+    const onRows = async (rows: (string | null)[][]) => {
+      for (const r of rows) {
+        const row: ValuedRow = {
+          account_uid: r[0]!, wallet: r[1]!, coin: r[2]!, ms: Number(r[3]), day: r[4]!, amount: r[5]!, kind: r[6]!, source: r[7]!,
+          source_id: r[8]!, leg: r[9]!, counterparty: r[10] ?? null, order_id: r[11] ?? null, value: r[12] ?? null, price_source: r[13] ?? null, label: r[14] ?? null, description: r[15] ?? null,
+        };
         const head = group[0];
         if (head && (head.source !== row.source || head.source_id !== row.source_id || head.ms !== row.ms)) await flush();
         group.push(row);
       }
-      if (rows.length < FETCH) break;
-    }
+    };
+    // One pass over the valued ledger, streamed (queryBatches), each row's text straight into a
+    // ValuedRow; the rows of one transaction (source, source_id, moment) are matched together.
+    await queryBatches(reader, {
+      text: `SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigint::text AS ms,
+                    to_char(v.ts AT TIME ZONE $2, 'YYYY-MM-DD') AS day, v.amount::text AS amount, v.kind, v.source,
+                    v.source_id, v.leg, v.counterparty, v.order_id, v.value::text AS value, v.price_source, it.label, it.description
+             FROM ledger_valued($1, '-infinity', $4::timestamp AT TIME ZONE $2, $5::boolean) v
+             LEFT JOIN imported_transactions it ON v.source = 'imported_transactions' AND it.source_id = v.source_id
+             WHERE ($3 = '' OR v.account_uid = $3
+                    -- an imported opening balance (sql/0062) belongs to the account it opens
+                    OR (v.source = 'imported_transactions' AND v.order_id LIKE 'opening-balance:' || $3 || ':%'))
+               AND v.ts < ($4::timestamp AT TIME ZONE $2)
+             ORDER BY v.ts, v.source, v.source_id, v.leg`,
+      values: [fiat, options.tz, account, readTo, includeDemo],
+    }, FETCH, (rows) => onRows(rows).catch((err: unknown) => { handled = err; throw err; })).catch((err: unknown) => {
+      // Only the query's own failure is the valued ledger's; what matching or storing threw is itself.
+      if (err === handled) throw err;
+      throw new TradeledgerError('GAINS_QUERY_FAILED', `reading the valued ledger failed: ${err instanceof Error ? err.message : String(err)}`, {
+        kind: 'database', cause: err, hint: 'Run `tradeledger db migrate`; if it persists, run SELECT * FROM ledger_valued(\'GBP\') LIMIT 1 in psql.',
+      });
+    });
     await flush();
     await take(matcher.finish());
     const demoAccounts = await readDemoAccounts(reader, account);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Transform } from 'node:stream';
 import type { TransformCallback } from 'node:stream';
 
@@ -13,6 +14,8 @@ const OPEN = Buffer.from('"');
 // '=', '+', '-', '@', tab, CR (text cannot hold NUL): csvLines' first look.
 const formulaStart = new Uint8Array(256);
 for (const c of [61, 43, 45, 64, 9, 13]) formulaStart[c] = 1;
+
+const OUT_BYTES = 64 * 1024;
 
 const enum State { FieldStart, Unquoted, Candidate, QuotedOpen, QuotedOpenQuote, Quoted, QuotedQuote }
 
@@ -30,10 +33,18 @@ const enum State { FieldStart, Unquoted, Candidate, QuotedOpen, QuotedOpenQuote,
  * except a lone `\.` in a one-column file, which streamQueryToCsv leaves to the Node path.
  *
  * @example
- * const guard = new CsvGuard(); await pipeline(copyStream, guard, file); guard.neutralised;
+ * const guard = new CsvGuard(); await pipeline(copyStream, guard, file); guard.neutralised; guard.sha256;
  */
 export class CsvGuard extends Transform {
   neutralised = 0;
+  /** Bytes written out so far, and their SHA-256 (hex) once the stream has ended. */
+  bytes = 0;
+  sha256 = '';
+  private readonly hash = createHash('sha256');
+  // Output is gathered and pushed in pieces of about OUT_BYTES: COPY arrives a row per chunk, and
+  // a push (and a file write) per row costs more than the scan.
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
   private state = State.FieldStart;
   // A formula-like unquoted cell that began in an earlier chunk: its bytes so far.
   private carry: Buffer | null = null;
@@ -130,16 +141,35 @@ export class CsvGuard extends Transform {
       parts.push(chunk.subarray(from, n));
     }
     this.state = state;
-    done(null, parts.length === 1 ? parts[0] : Buffer.concat(parts));
+    for (const part of parts) {
+      if (part.length === 0) continue;
+      this.pending.push(part);
+      this.pendingBytes += part.length;
+    }
+    if (this.pendingBytes >= OUT_BYTES) this.emit_();
+    done();
+  }
+
+  private emit_(): void {
+    if (this.pendingBytes === 0) return;
+    const out = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.hash.update(out);
+    this.bytes += out.length;
+    this.push(out);
   }
 
   override _flush(done: TransformCallback): void {
     // COPY ends every line with LF, so no cell is open at the end; this is only for safety.
     if (this.carry !== null) {
-      if (!plainNumber.test(this.carry.toString('latin1'))) { this.neutralised++; this.push(APOSTROPHE); }
-      this.push(this.carry);
+      if (!plainNumber.test(this.carry.toString('latin1'))) { this.neutralised++; this.pending.push(APOSTROPHE); this.pendingBytes += 1; }
+      this.pending.push(this.carry);
+      this.pendingBytes += this.carry.length;
       this.carry = null;
     }
+    this.emit_();
+    this.sha256 = this.hash.digest('hex');
     done();
   }
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
@@ -154,17 +153,8 @@ async function copyToFile(client: pg.Client, copy: string, file: string, flags: 
     out.once('open', () => resolve());
     out.once('error', reject);
   });
-  const hash = createHash('sha256');
-  let bytes = 0;
-  const tally = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      hash.update(chunk);
-      bytes += chunk.length;
-      done(null, chunk);
-    },
-  });
   const guard = new CsvGuard();
   const stream = client.query(copyTo(copy));
-  await pipeline(stream, guard, tally, out);
-  return { rows: Number(stream.rowCount ?? 0), bytes, sha256: hash.digest('hex'), neutralisedCells: guard.neutralised };
+  await pipeline(stream, guard, out);
+  return { rows: Number(stream.rowCount ?? 0), bytes: guard.bytes, sha256: guard.sha256, neutralisedCells: guard.neutralised };
 }

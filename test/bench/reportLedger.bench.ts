@@ -103,6 +103,7 @@ async function main(): Promise<void> {
       { label: 'old (edfd573): every row through csv-stringify', run: (c, f) => streamQueryToCsvBefore(c, bound, f, { fastPath: false }) },
     ];
     const timings = variants.map(() => [] as number[]);
+    const cpu = variants.map(() => [] as number[]); // this process's user+system CPU ms: the writer's own work, less swayed by the load
     const results = variants.map(() => ({ rows: 0, bytes: 0 }));
     const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
     for (let round = 0; round < rounds; round++) {
@@ -111,8 +112,11 @@ async function main(): Promise<void> {
           const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 20);
           try {
             const start = performance.now();
+            const c0 = process.cpuUsage();
             results[i] = await v.run(c, path.join(out, `v${i}.csv`));
             timings[i]!.push(performance.now() - start);
+            const used = process.cpuUsage(c0);
+            cpu[i]!.push((used.user + used.system) / 1000);
           } finally { clearInterval(sampler); }
         });
       }
@@ -126,7 +130,7 @@ async function main(): Promise<void> {
       const best = Math.min(...timings[i]!);
       rowsOut.push({
         method: v.label, rows: results[i]!.rows, 'best s': (best / 1000).toFixed(2), 'all s': timings[i]!.map((t) => (t / 1000).toFixed(2)).join(' '),
-        'rows/s': Math.round(results[i]!.rows / (best / 1000)), 'vs COPY': (copyMs / best).toFixed(2), 'same bytes as COPY': (await sha256(path.join(out, `v${i}.csv`))) === reference,
+        'rows/s': Math.round(results[i]!.rows / (best / 1000)), 'vs COPY': (copyMs / best).toFixed(2), 'Node CPU s (least)': (Math.min(...cpu[i]!) / 1000).toFixed(2), 'same bytes as COPY': (await sha256(path.join(out, `v${i}.csv`))) === reference,
       });
     }
     console.table(rowsOut);
