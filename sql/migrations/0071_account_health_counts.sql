@@ -1,6 +1,6 @@
 -- The portal's accounts page and `tradeledger status` (issue 24 item 6): their warning counts read
 -- the whole ledger (data_quality, ledger_valued('USD'), reconciliation): seconds at 1M ledger
--- rows. The sync computes them once at its end (src/portal/accountHealthCounts.ts) and keeps them
+-- rows. The sync computes them once at its end (src/db/accountHealthCounts.ts) and keeps them
 -- here under the bookkeeping key they were computed at; a reader whose key is the current one
 -- takes them as they are, any other computes them afresh (and stores them).
 CREATE TABLE account_health_counts (

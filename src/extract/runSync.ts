@@ -13,7 +13,7 @@ import { runSnapshotPartition } from './runSnapshotPartition.js';
 import { recheckOpen } from './recheckOpen.js';
 import { markState } from './syncState.js';
 import { closeRun, openRun, recordAccount } from './syncRunRecord.js';
-import { storeHealthCounts } from '../portal/accountHealthCounts.js';
+import { storeHealthCounts } from '../db/accountHealthCounts.js';
 import type { RunError, RunGap } from './syncRunRecord.js';
 import type { StreamCounts } from './streamCounts.js';
 import type { SyncOptions } from './syncOptions.js';

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { computeHealthCounts, storedHealthCounts, warningFiat } from './accountHealthCounts.js';
+import { computeHealthCounts, storedHealthCounts, warningFiat } from '../db/accountHealthCounts.js';
 
 /** What the accounts page shows for one account: freshness and everything to distrust. */
 export interface AccountHealth {

@@ -28,7 +28,7 @@ import { machineInfo } from './support/machineInfo.js';
 import { addUser } from '../../src/portal/portalUsers.js';
 import { bindNamedParameters } from '../../src/reports/bindNamedParameters.js';
 import { streamQueryToCsv } from '../../src/reports/streamQueryToCsv.js';
-import { storeHealthCounts } from '../../src/portal/accountHealthCounts.js';
+import { storeHealthCounts } from '../../src/db/accountHealthCounts.js';
 import { defaultReportsDir } from '../../src/reports/runReports.js';
 
 const total = Number(process.env.BENCH_ROWS ?? 1_000_000);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../src/api/endpoints.js';
 import { exitCodes } from '../../src/errors.js';
 import { readAccountHealth } from '../../src/portal/accountHealth.js';
-import { computeHealthCounts } from '../../src/portal/accountHealthCounts.js';
+import { computeHealthCounts } from '../../src/db/accountHealthCounts.js';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 import { startTestSandbox } from '../support/sandbox.js';
