@@ -44,9 +44,10 @@ describe('accounts page counts computed in the sync', () => {
     const synced = await runCli(['sync', '--config', file, '--streams', 'deposits,withdrawals,spotFills,transfers', '--since', String(sandbox.world.now() - 60 * DAY_MS)], { ...env, DATABASE_URL: fresh.url });
     expect(synced.code, synced.stderr.slice(-2000)).toBe(exitCodes.ok);
 
-    const stored = await run(`SELECT key, counts, key = account_health_key() AS current FROM account_health_counts`);
-    expect(stored).toHaveLength(1);
-    expect(stored[0]!.current).toBe(true);
+    const stored = await run(`SELECT key, counts, key = account_health_key() AS current, account_health_key() AS now FROM account_health_counts`);
+    const seen = JSON.stringify({ stored, now: await run('SELECT account_health_key() AS key'), stderr: synced.stderr.slice(-500) });
+    expect(stored, seen).toHaveLength(1);
+    expect(stored[0]!.current, seen).toBe(true);
     const counted = await computeHealthCounts(run, true);
     expect(stored[0]!.counts).toEqual(counted);
     const uids = Object.keys(counted);
