@@ -1,4 +1,5 @@
 import pLimit from 'p-limit';
+import { CompiledQuery } from 'kysely';
 import { endpoints } from '../api/endpoints.js';
 import { TradeledgerError } from '../errors.js';
 import type { AccountRun } from './accountRun.js';
@@ -12,6 +13,7 @@ import { runSnapshotPartition } from './runSnapshotPartition.js';
 import { recheckOpen } from './recheckOpen.js';
 import { markState } from './syncState.js';
 import { closeRun, openRun, recordAccount } from './syncRunRecord.js';
+import { storeHealthCounts } from '../db/accountHealthCounts.js';
 import type { RunError, RunGap } from './syncRunRecord.js';
 import type { StreamCounts } from './streamCounts.js';
 import type { SyncOptions } from './syncOptions.js';
@@ -116,6 +118,14 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     }
     const status = errors.length === 0 ? 'ok' : errors.some((e) => stopCodes.has(e.code)) ? 'failed' : 'partial';
     await closeRun(o.db, runId, status, counts, errors, gaps);
+    // The accounts page's and status's warning counts read the whole ledger: computed once here,
+    // after the run's last bookkeeping write, so the first page after a sync needs none of it
+    // (issue 24 item 6). A failure only leaves the reader to compute them itself.
+    if (status !== 'failed') {
+      await o.db.transaction().setIsolationLevel('repeatable read')
+        .execute((trx) => storeHealthCounts((text, values) => trx.executeQuery(CompiledQuery.raw(text, values ?? [])).then((r) => r.rows as Record<string, unknown>[])))
+        .catch(() => {});
+    }
     const total = Object.values(counts).reduce((a, c) => ({ i: a.i + c.inserted, u: a.u + c.updated, n: a.n + c.unchanged }), { i: 0, u: 0, n: 0 });
     o.emit({ type: 'run-done', runId, status, inserted: total.i, updated: total.u, unchanged: total.n, failed: errors.length });
     return { runId, status, counts, errors, gaps };

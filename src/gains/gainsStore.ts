@@ -32,6 +32,9 @@ export class GainsStore {
   private income: unknown[][] = [];
   private problems: unknown[][] = [];
   private seq = { match: 0, income: 0, problem: 0, holding: 0 };
+  // Batches sent and not yet answered: the matching goes on while PostgreSQL inserts (pg sends one
+  // statement after another on the connection); at most two wait, so memory stays bounded.
+  private inFlight: Promise<unknown>[] = [];
 
   private constructor(private readonly client: pg.ClientBase, readonly runId: string) {}
 
@@ -65,6 +68,7 @@ export class GainsStore {
   }
 
   async holdings(hs: OpenHolding[]): Promise<void> {
+    await this.settle(0);
     for (let i = 0; i < hs.length; i += BATCH) {
       const part = hs.slice(i, i + BATCH).map((h) => [++this.seq.holding, h.asset, h.pool, h.quantity.toFixed(), h.cost.toFixed(), h.acquiredDay || null, h.ref]);
       await this.client.query(
@@ -79,13 +83,27 @@ export class GainsStore {
     await this.flushMatches();
     await this.flushIncome();
     await this.flushProblems();
+    await this.settle(0);
+  }
+
+  // Sends a batch without waiting for it, then waits until at most `limit` batches are unanswered.
+  // A failed batch fails the next call (and close), in the caller's transaction.
+  private async send(text: string, values: unknown[]): Promise<void> {
+    const sent = this.client.query(text, values);
+    sent.catch(() => {});
+    this.inFlight.push(sent);
+    await this.settle(2);
+  }
+
+  private async settle(limit: number): Promise<void> {
+    while (this.inFlight.length > limit) await this.inFlight.shift();
   }
 
   private async flushMatches(): Promise<void> {
     if (this.matches.length === 0) return;
     const rows = this.matches;
     this.matches = [];
-    await this.client.query(
+    await this.send(
       `INSERT INTO gains_matches (run_id, seq, asset, quantity, acquired_day, disposed_day, disposed_at, proceeds, cost, gain,
                                   holding_days, basis, class, pool, disposal_refs, acquisition_refs, disposal_costs, denied_loss)
        SELECT $1, s, a, q::numeric, ad::date, dd::date, to_timestamp(ms::double precision / 1000), p::numeric, c::numeric, g::numeric,
@@ -101,7 +119,7 @@ export class GainsStore {
     if (this.income.length === 0) return;
     const rows = this.income;
     this.income = [];
-    await this.client.query(
+    await this.send(
       `INSERT INTO gains_income (run_id, seq, category, asset, quantity, value, ts, day, pool, ref)
        SELECT $1, s, c, a, q::numeric, v::numeric, to_timestamp(ms::double precision / 1000), d::date, p, r
        FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[])
@@ -113,7 +131,7 @@ export class GainsStore {
     if (this.problems.length === 0) return;
     const rows = this.problems;
     this.problems = [];
-    await this.client.query(
+    await this.send(
       `INSERT INTO gains_problems (run_id, seq, problem, ref, detail)
        SELECT $1, s, p, r, d FROM unnest($2::int[], $3::text[], $4::text[], $5::text[]) AS t(s, p, r, d)`,
       [this.runId, ...columns(rows, 4)]);

@@ -93,8 +93,18 @@ const loanLabels = new Set(['loan', 'margin loan', 'loan repayment', 'margin rep
 // the Description it starts with. Such a withdrawal is a sale, not a move to the user's own wallet.
 const tradeLegDescription = /^(trade_buy|trade_sell|exchange_in|exchange_out) \S*margin /;
 
-// The sign of an amount, decided on the decimal, not a float.
-const sign = (amount: string) => new GainsDecimal(amount).cmp(0);
+// The sign of an amount, decided on its text (never a float): PostgreSQL's numeric text is an
+// optional '-', digits and a point, so the sign is the '-' when any digit is not 0. Any other
+// spelling (an exponent, a '+') goes through the decimal, as before.
+const plainDecimal = /^-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)$/;
+const sign = (amount: string): number => {
+  if (!plainDecimal.test(amount)) return new GainsDecimal(amount).cmp(0);
+  for (let i = 0; i < amount.length; i++) {
+    const c = amount.charCodeAt(i);
+    if (c >= 49 && c <= 57) return amount.charCodeAt(0) === 45 ? -1 : 1;
+  }
+  return 0;
+};
 const refOf = (r: ValuedRow) => `${r.source}|${r.source_id}|${r.leg}`;
 // An imported opening balance (opening-balances.csv, TxHash opening-balance:<uid>:<wallet>:<coin>,
 // sql/schema/views/reconciliation.sql) opens that account's wallet, so its lot belongs to that wallet's pool.

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { computeHealthCounts, storedHealthCounts, warningFiat } from '../db/accountHealthCounts.js';
 
 /** What the accounts page shows for one account: freshness and everything to distrust. */
 export interface AccountHealth {
@@ -40,9 +41,6 @@ const fillsOfOrders: Record<string, string | null> = {
   spotOrders: 'spotFills', futuresOrders: 'futuresFills', crossMarginOrders: 'marginRecords', planOrders: null,
 };
 
-// The fiat the unpriced rows are counted in: the report command's default (--fiat USD), which
-// needs no ECB file, so a warning means a coin has no candle, not that an FX import is missing.
-const warningFiat = 'USD';
 
 const emptyHealth = (uid: string): AccountHealth => ({
   uid, lastSync: null, watermark: null, streams: 0, failedStreams: [], gaps: [], flaggedRecords: 0, unclassifiedRows: 0, unpricedRows: 0, unpricedFiat: warningFiat, reconciliationDifferences: 0,
@@ -66,10 +64,7 @@ export function accountHealthCache(pool: pg.Pool, maxAgeMs = 5 * 60_000): { read
   return {
     async read() {
       const { rows } = await pool.query(
-        `SELECT concat_ws('|', (SELECT max(id) FROM sync_runs), (SELECT max(finished_at) FROM sync_runs),
-                (SELECT max(updated_at) FROM sync_state), (SELECT max(recorded_at) FROM history_gaps),
-                (SELECT count(*) FROM imported_files), (SELECT max(imported_at) FROM imported_files),
-                (SELECT max(run_id) FROM gains_runs)) AS key`);
+        `SELECT concat_ws('|', account_health_key(), (SELECT max(run_id) FROM gains_runs)) AS key`);
       const key = String(rows[0]?.key ?? '');
       if (!cached || cached.key !== key || Date.now() - cached.at > maxAgeMs) {
         const value = readAccountHealth(pool);
@@ -82,21 +77,21 @@ export function accountHealthCache(pool: pg.Pool, maxAgeMs = 5 * 60_000): { read
 }
 
 /**
- * Reads every account's health without caching.
+ * Reads every account's health without caching. The counts that read the whole ledger come from
+ * account_health_counts when the last sync stored them for the current bookkeeping key
+ * (accountHealthCounts.ts), else they are computed here.
  *
  * @example
  * const byUid = await readAccountHealth(pool);
  */
 export async function readAccountHealth(pool: pg.Pool): Promise<Map<string, AccountHealth>> {
-  const [state, gaps, quality, unpriced, recon, unsettled, noCost] = await Promise.all([
+  const run = (text: string, values?: unknown[]) => pool.query(text, values).then((r) => r.rows as Record<string, unknown>[]);
+  const [state, gaps, counts, unsettled, noCost] = await Promise.all([
     pool.query(`SELECT account_uid, stream, partition, watermark, status, last_error, updated_at FROM sync_state ORDER BY account_uid, stream, partition`),
     pool.query(`SELECT account_uid, stream, partition, gap_from, gap_to, reason FROM history_gaps ORDER BY account_uid, gap_from, stream`),
-    pool.query(`SELECT account_uid, kind, count(*)::int AS n FROM data_quality WHERE kind IN ('record', 'unclassified') GROUP BY 1, 2`),
-    pool.query(`SELECT account_uid, count(*)::int AS n FROM ledger_valued($1) WHERE price_source = 'unpriced' GROUP BY 1`, [warningFiat]),
-    pool.query(`SELECT account_uid, count(*) FILTER (WHERE status = 'unexplained')::int AS unexplained,
-                       count(*) FILTER (WHERE status = 'opening_balance')::int AS opening
-                FROM reconciliation WHERE status IN ('unexplained', 'opening_balance') GROUP BY 1`),
-    // A movement in flight for hours is normal; one open past its limit is not (docs/ledger.md).
+    storedHealthCounts(run).then((stored) => stored ?? computeHealthCounts(run, true)),
+    // Movements not final yet, read live: one in flight for hours is normal, one open past its
+    // limit is not (docs/ledger.md), and which is which changes with the clock, not with a sync.
     pool.query(`SELECT account_uid, count(*)::int AS n, count(*) FILTER (WHERE since < now() - open_limit)::int AS overdue, min(since) AS since
                 FROM open_records WHERE stream IN ('deposits', 'withdrawals', 'transfers') GROUP BY 1`),
     // The newest gains run per account scope; a run over every account finds each disposal's
@@ -135,15 +130,13 @@ export async function readAccountHealth(pool: pg.Pool): Promise<Map<string, Acco
       g.account_uid === r.account_uid && g.stream === fills && iso(g.gap_from)! < to && iso(g.gap_to)! > from && !iso(g.gap_from)!.startsWith('1970-01-01')));
     of(r.account_uid).gaps.push({ stream: r.partition === 'all' ? r.stream : `${r.stream}/${r.partition}`, from, to, reason: r.reason, kind, coveredByFills });
   }
-  for (const r of quality.rows) {
-    if (r.account_uid === null) continue;
-    if (r.kind === 'record') of(r.account_uid).flaggedRecords += r.n;
-    else of(r.account_uid).unclassifiedRows += r.n;
-  }
-  for (const r of unpriced.rows) if (r.account_uid !== null) of(r.account_uid).unpricedRows = r.n;
-  for (const r of recon.rows) {
-    of(r.account_uid).reconciliationDifferences = r.unexplained;
-    of(r.account_uid).openingBalances = r.opening;
+  for (const [uid, c] of Object.entries(counts)) {
+    const h = of(uid);
+    h.flaggedRecords = c.flagged;
+    h.unclassifiedRows = c.unclassified;
+    h.unpricedRows = c.unpriced;
+    h.reconciliationDifferences = c.unexplained;
+    h.openingBalances = c.opening;
   }
   for (const r of unsettled.rows) {
     const h = of(r.account_uid);

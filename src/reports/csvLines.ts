@@ -3,6 +3,7 @@ import { spreadsheetSafeCell } from './spreadsheetSafeCell.js';
 
 // A field needs quoting under csv-stringify's defaults only if it holds one of these.
 const needsQuoting = /[",\r\n]/;
+const quote = /"/g;
 
 /** Counts the cells {@link csvLines} neutralised, across calls. */
 export interface CsvTally {
@@ -13,11 +14,13 @@ export interface CsvTally {
  * Formats rows of text (or null) as CSV lines, byte-identical to csv-stringify's default output,
  * after making every cell safe to open in a spreadsheet (see spreadsheetSafeCell: a text cell
  * that would run as a formula gets a leading `'`; `tally.neutralised` counts them). Every CSV the
- * project writes goes through here, so no report can skip that rule.
- * csv-stringify formats every row that needs quoting; a row of plain fields (most ledger rows:
- * ids, coins, decimal amounts, timestamps) is joined directly, because csv-stringify's per-field
- * cost would otherwise make writing the file three times slower than PostgreSQL's own COPY.
- * test/reports/csvLines.test.ts checks the two paths agree.
+ * project writes goes through here or through the COPY path of streamQueryToCsv, which applies
+ * the same rule in SQL, so no report can skip it.
+ * Each line is built in one pass over its cells: a cell is looked at once for a formula start and
+ * once for a character that needs quoting, and quoted here (a field in double quotes, inner
+ * quotes doubled: csv-stringify's rule), so no row takes a detour through csv-stringify or a copy
+ * of itself. `fastPath` false sends every row through csv-stringify instead (same bytes; kept for
+ * tests and the benchmark). test/reports/csvLines.test.ts checks the two agree.
  *
  * @example
  * csvLines([['a', null, '1.5'], ['x,y', 'say "hi"', '']]); // 'a,,1.5\n"x,y","say ""hi""",\n'
@@ -25,14 +28,26 @@ export interface CsvTally {
  */
 export function csvLines(rows: readonly (readonly (string | null)[])[], fastPath = true, tally?: CsvTally): string {
   let out = '';
-  for (const given of rows) {
-    const row = safeRow(given, tally);
-    if (!fastPath) { out += stringify([row as (string | null)[]]); continue; }
-    let plain = true;
-    for (const value of row) {
-      if (value !== null && needsQuoting.test(value)) { plain = false; break; }
+  if (!fastPath) {
+    for (const given of rows) out += stringify([safeRow(given, tally) as (string | null)[]]);
+    return out;
+  }
+  for (const row of rows) {
+    let line = '';
+    for (let i = 0; i < row.length; i++) {
+      let value = row[i];
+      if (i > 0) line += ',';
+      if (value === null || value === undefined || value === '') continue;
+      if (mayBeFormula(value.charCodeAt(0))) {
+        const safe = spreadsheetSafeCell(value);
+        if (safe !== value) {
+          value = safe;
+          if (tally) tally.neutralised++;
+        }
+      }
+      line += needsQuoting.test(value) ? `"${value.replace(quote, '""')}"` : value;
     }
-    out += plain ? `${row.map((v) => v ?? '').join(',')}\n` : stringify([row as (string | null)[]]);
+    out += `${line}\n`;
   }
   return out;
 }

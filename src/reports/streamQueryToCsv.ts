@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import { csvLines } from './csvLines.js';
+import { CsvGuard } from './csvGuard.js';
 import type { BoundQuery } from './bindNamedParameters.js';
 
 /** Tuning for {@link streamQueryToCsv}. */
@@ -12,6 +15,12 @@ export interface StreamCsvOptions {
   fastPath?: boolean;
   /** How the file is opened (fs flags); default 'w'. 'wx' refuses any existing file or link. */
   flags?: string;
+  /**
+   * true (default): when PostgreSQL's own CSV output of the query is byte-identical to what the
+   * Node writer would write (see {@link copyPlan}), stream `COPY ... TO STDOUT` straight to the
+   * file; false: always decode and re-encode the rows in Node (csvLines). Same bytes either way.
+   */
+  copy?: boolean;
 }
 
 /** What one CSV file holds. */
@@ -29,9 +38,12 @@ export interface CsvFileResult {
 const asText: pg.CustomTypesConfig = { getTypeParser: (() => (value: string) => value) as pg.CustomTypesConfig['getTypeParser'] };
 
 /**
- * Streams a query's rows into a CSV file (header from the column names), formatted a batch at a
- * time by csvLines (csv-stringify's rules), with constant memory however many rows there are.
- * Hashes the bytes as they are written.
+ * Streams a query's rows into a CSV file (header from the column names) with csv-stringify's
+ * rules and the formula guard, with constant memory however many rows there are, and hashes the
+ * bytes as they are written. Where PostgreSQL's own CSV gives those bytes (see copyPlan: nearly
+ * every report), `COPY ... TO STDOUT` is streamed to the file through CsvGuard, with no row
+ * decoded in Node (issue 24 item 4); otherwise the rows are formatted a batch at a time by
+ * csvLines.
  *
  * The server streams rows as it produces them, so it works while this process formats the
  * previous batch (a cursor would make both sides wait for each other every batch). Memory stays
@@ -42,6 +54,14 @@ const asText: pg.CustomTypesConfig = { getTypeParser: (() => (value: string) => 
  * const { rows, sha256 } = await streamQueryToCsv(client, bindNamedParameters(sql, params), 'out/ledger.csv');
  */
 export async function streamQueryToCsv(client: pg.Client, query: BoundQuery, file: string, options: StreamCsvOptions = {}): Promise<CsvFileResult> {
+  if (options.copy !== false) {
+    const copy = await copyPlan(client, query);
+    if (copy !== null) return copyToFile(client, copy, file, options.flags ?? 'w');
+  }
+  return rowsToFile(client, query, file, options);
+}
+
+async function rowsToFile(client: pg.Client, query: BoundQuery, file: string, options: StreamCsvOptions): Promise<CsvFileResult> {
   const batchSize = options.batchSize ?? 2_000;
   const out = createWriteStream(file, { flags: options.flags ?? 'w' });
   const socket = client.connection.stream;
@@ -97,4 +117,44 @@ export async function streamQueryToCsv(client: pg.Client, query: BoundQuery, fil
     if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
   }
   return { rows, bytes, sha256: hash.digest('hex'), neutralisedCells: tally.neutralised };
+}
+
+const placeholders = /\$(\d+)::text/g;
+
+/**
+ * The COPY statement whose CSV, passed through {@link CsvGuard}, is byte-identical to what the Node
+ * path writes, or null where there is none:
+ *  - PostgreSQL's CSV quotes what csv-stringify (csvLines) quotes, the same way, and writes every
+ *    value with the type's output function, as the Node path receives it; the differences, the
+ *    formula guard and `""` for an empty string, are CsvGuard's;
+ *  - PostgreSQL quotes a lone `\.` in a one-column file (csv-stringify does not): such a query
+ *    stays in Node;
+ *  - COPY takes no bind parameters: the bound values go in as quoted literals (escapeLiteral), and
+ *    a query with any other `$` stays in Node.
+ * The column count comes from the query run with LIMIT 0 (planned, not executed).
+ */
+export async function copyPlan(client: pg.Client, query: BoundQuery): Promise<string | null> {
+  const dollars = query.text.split('$').length - 1;
+  const bound = [...query.text.matchAll(placeholders)];
+  if (bound.length !== dollars || bound.some((m) => Number(m[1]) < 1 || Number(m[1]) > query.values.length)) return null;
+  const described = await client.query({ text: `SELECT * FROM (${query.text}) tl_report LIMIT 0`, values: query.values, rowMode: 'array', types: asText });
+  if (described.fields.length < 2) return null;
+  const inner = query.text.replace(placeholders, (_m, n: string) => `${client.escapeLiteral(query.values[Number(n) - 1]!)}::text`);
+  return `COPY (${inner}) TO STDOUT WITH (FORMAT csv, HEADER true)`;
+}
+
+// Streams a COPY statement's output through CsvGuard to the file, hashing and counting as it
+// goes; rows from the COPY's command tag.
+async function copyToFile(client: pg.Client, copy: string, file: string, flags: string): Promise<CsvFileResult> {
+  // The file is opened before the COPY starts, so a file that cannot be written never leaves a
+  // COPY half read on the connection.
+  const out = createWriteStream(file, { flags });
+  await new Promise<void>((resolve, reject) => {
+    out.once('open', () => resolve());
+    out.once('error', reject);
+  });
+  const guard = new CsvGuard();
+  const stream = client.query(copyTo(copy));
+  await pipeline(stream, guard, out);
+  return { rows: Number(stream.rowCount ?? 0), bytes: guard.bytes, sha256: guard.sha256, neutralisedCells: guard.neutralised };
 }

@@ -3,6 +3,7 @@
 //   npx tsx test/bench/portal.bench.ts                     # BENCH_ROWS=200000 for a quick run
 //   BENCH_ONLY=pages npx tsx test/bench/portal.bench.ts    # the page timings only, no downloads
 //   BENCH_EXPLAIN=1 ...                                    # also print the preview's first-window plan
+//   BENCH_ONLY=accounts npx tsx test/bench/portal.bench.ts # the first accounts page after a sync, old and new paired
 //
 // A scratch database (BENCH_DATABASE_URL, default the 5432 service) is filled with synthetic
 // ledger source rows for one account 'bench' in 2025 (the same generate_series shape as
@@ -27,6 +28,7 @@ import { machineInfo } from './support/machineInfo.js';
 import { addUser } from '../../src/portal/portalUsers.js';
 import { bindNamedParameters } from '../../src/reports/bindNamedParameters.js';
 import { streamQueryToCsv } from '../../src/reports/streamQueryToCsv.js';
+import { storeHealthCounts } from '../../src/db/accountHealthCounts.js';
 import { defaultReportsDir } from '../../src/reports/runReports.js';
 
 const total = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -95,6 +97,58 @@ function serverRss(pid: number): { rss: number; hwm: number } {
   return { rss: kb('VmRSS') * 1024, hwm: kb('VmHWM') * 1024 };
 }
 
+async function startServe(url: string, bin: string): Promise<ReturnType<typeof spawn>> {
+  const child = spawn(process.execPath, [bin, 'serve', '--port', String(port)], { env: { ...process.env, DATABASE_URL: url }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d) => { if (String(d).includes('portal at')) resolve(); });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+  });
+  return child;
+}
+
+/**
+ * Issue 24 item 6: the first accounts page after a sync, old and new in one run, alternating.
+ * A sync is stood for by a finished sync_runs row (it changes the bookkeeping key, as a sync does).
+ * old: nothing stored for the new key, so the page computes the whole-ledger counts (the code
+ * before); new: the counts stored as the sync now does at its end (storeHealthCounts, timed: the
+ * sync's added cost). Each time a fresh `serve`, so no in-memory cache helps.
+ */
+async function firstAccountsAfterSync(url: string, bin: string): Promise<void> {
+  const rows: Record<string, string>[] = [];
+  for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 2); round++) {
+    for (const variant of ['old: the page computes the counts', 'new: the sync stored them'] as const) {
+      const pool = new pg.Pool({ connectionString: url, max: 2 });
+      await pool.query(`INSERT INTO sync_runs (options, account_uids, finished_at, status) VALUES ('{}', '{bench}', clock_timestamp(), 'ok')`);
+      let storeMs = NaN;
+      if (variant.startsWith('new')) {
+        const client = await pool.connect();
+        const t = performance.now();
+        try {
+          await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+          await storeHealthCounts((text, values) => client.query(text, values).then((r) => r.rows));
+          await client.query('COMMIT');
+        } finally { client.release(); }
+        storeMs = performance.now() - t;
+      }
+      await pool.end();
+      const child = await startServe(url, bin);
+      try {
+        // The portal starts reading the counts as it starts, so the wait is also timed from then.
+        const ready = performance.now();
+        const cookie = await signIn('bench-acct', 'bench password 2');
+        const first = await timed(`${base}/accounts`, cookie);
+        const firstDone = performance.now();
+        const second = await timed(`${base}/accounts`, cookie);
+        rows.push({ variant, 'added to the sync ms': Number.isNaN(storeMs) ? '' : storeMs.toFixed(0), 'first accounts page ms': first.ms.toFixed(0), 'serve ready to first page ms (incl. sign-in)': (firstDone - ready).toFixed(0), 'second ms': second.ms.toFixed(0), load: (readFileSync('/proc/loadavg', 'utf8')).split(' ')[0]! });
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
+    }
+  }
+  console.table(rows);
+}
+
 async function main(): Promise<void> {
   console.log(machineInfo());
   const scratch = await scratchDatabase('portal');
@@ -118,6 +172,10 @@ async function main(): Promise<void> {
     await pool.end();
 
     const bin = fileURLToPath(new URL('../../bin/tradeledger.js', import.meta.url));
+    if (process.env.BENCH_ONLY === 'accounts') {
+      await firstAccountsAfterSync(scratch.url, bin);
+      return;
+    }
     child = spawn(process.execPath, [bin, 'serve', '--port', String(port)], { env: { ...process.env, DATABASE_URL: scratch.url }, stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve, reject) => {
       child!.stdout!.on('data', (d) => { if (String(d).includes('portal at')) resolve(); });

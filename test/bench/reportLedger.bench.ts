@@ -6,8 +6,14 @@
 //
 // A scratch database is created, migrated, filled with synthetic source rows by SQL
 // generate_series (250k spot fills -> 500k trade legs + 250k fee rows, 100k futures close bills
-// -> 200k PnL and fee rows, 50k deposits), and dropped at the end. Each variant runs twice in
-// alternation; the best time of each is compared. Peak RSS is sampled while ledger.csv is written.
+// -> 200k PnL and fee rows, 50k deposits), and dropped at the end. Each variant runs BENCH_ROUNDS
+// times (default 3) in alternation; the best time of each is compared. Peak RSS is sampled while
+// ledger.csv is written. Variants (issue 24 item 4, old and new paired in one run):
+//   new: streamQueryToCsv as `tradeledger report` runs it (COPY, formula guard on its bytes: CsvGuard);
+//   new, Node path: the same with { copy: false } (rows decoded and encoded by the one-pass csvLines);
+//   old: streamQueryToCsv and csvLines of commit edfd573 (support/streamQueryToCsvBefore.ts);
+//   old, csv-stringify on every row; and a plain COPY of the same query (no guard).
+// Every file must be byte-identical to the plain COPY's (the fixture has no formula-like cell).
 import { createReadStream, createWriteStream } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -20,6 +26,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { withDefaultUser } from '../../src/db/withDefaultUser.js';
 import { bindNamedParameters } from '../../src/reports/bindNamedParameters.js';
 import { streamQueryToCsv } from '../../src/reports/streamQueryToCsv.js';
+import { streamQueryToCsv as streamQueryToCsvBefore } from './support/streamQueryToCsvBefore.js';
 import { defaultReportsDir } from '../../src/reports/runReports.js';
 
 const adminUrl = withDefaultUser(process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://127.0.0.1:5432/test');
@@ -73,6 +80,7 @@ async function main(): Promise<void> {
   try {
     await migrate(dbUrl);
     const t0 = performance.now();
+    console.log(`load average at the start: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}; commit ${process.env.BENCH_COMMIT ?? ''}`);
     await onClient(dbUrl, (c) => c.query(fillSql));
     const ledgerRows = await onClient(dbUrl, async (c) => Number((await c.query('SELECT count(*) AS n FROM ledger')).rows[0].n));
     console.log(`setup: ${ledgerRows} ledger rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -82,45 +90,52 @@ async function main(): Promise<void> {
     const copySql = bound.text.replace(/\$(\d+)::text/g, (_m, n: string) => `${literal(bound.values[Number(n) - 1]!)}::text`);
 
     let peakRss = process.memoryUsage().rss;
-    const runCsv = (fastPath: boolean) => onClient(dbUrl, async (c) => {
-      const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 20);
-      try {
-        const start = performance.now();
-        const { rows, bytes } = await streamQueryToCsv(c, bound, path.join(out, 'ledger.csv'), { fastPath });
-        return { ms: performance.now() - start, rows, bytes };
-      } finally { clearInterval(sampler); }
-    });
-    const runCopy = () => onClient(dbUrl, async (c) => {
-      const start = performance.now();
-      const stream = c.query(copyTo(`COPY (${copySql}) TO STDOUT WITH (FORMAT csv, HEADER true)`));
-      await pipeline(stream, createWriteStream(path.join(out, 'copy.csv')));
-      return { ms: performance.now() - start, rows: Number(stream.rowCount ?? 0), bytes: 0 };
-    });
-
-    const csvRuns = [];
-    const plainRuns = [];
-    const copyRuns = [];
-    for (let round = 0; round < 2; round++) {
-      csvRuns.push(await runCsv(true));
-      copyRuns.push(await runCopy());
-      plainRuns.push(await runCsv(false));
+    type Variant = { label: string; run: (c: pg.Client, file: string) => Promise<{ rows: number; bytes: number }> };
+    const variants: Variant[] = [
+      { label: 'new: ledger.csv by COPY through CsvGuard (the default)', run: (c, f) => streamQueryToCsv(c, bound, f) },
+      { label: 'COPY (SELECT ... FROM ledger ...) TO STDOUT CSV, no guard', run: async (c, f) => {
+        const stream = c.query(copyTo(`COPY (${copySql}) TO STDOUT WITH (FORMAT csv, HEADER true)`));
+        await pipeline(stream, createWriteStream(f));
+        return { rows: Number(stream.rowCount ?? 0), bytes: 0 };
+      } },
+      { label: 'new, Node path (copy: false): one-pass csvLines', run: (c, f) => streamQueryToCsv(c, bound, f, { copy: false }) },
+      { label: 'old (edfd573): csvLines, plain rows joined, others csv-stringify', run: (c, f) => streamQueryToCsvBefore(c, bound, f) },
+      { label: 'old (edfd573): every row through csv-stringify', run: (c, f) => streamQueryToCsvBefore(c, bound, f, { fastPath: false }) },
+    ];
+    const timings = variants.map(() => [] as number[]);
+    const cpu = variants.map(() => [] as number[]); // this process's user+system CPU ms: the writer's own work, less swayed by the load
+    const results = variants.map(() => ({ rows: 0, bytes: 0 }));
+    const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+    for (let round = 0; round < rounds; round++) {
+      for (const [i, v] of variants.entries()) {
+        await onClient(dbUrl, async (c) => {
+          const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 20);
+          try {
+            const start = performance.now();
+            const c0 = process.cpuUsage();
+            results[i] = await v.run(c, path.join(out, `v${i}.csv`));
+            timings[i]!.push(performance.now() - start);
+            const used = process.cpuUsage(c0);
+            cpu[i]!.push((used.user + used.system) / 1000);
+          } finally { clearInterval(sampler); }
+        });
+      }
     }
     const processMaxRss = process.resourceUsage().maxRSS * 1024;
-    const best = (runs: { ms: number }[]) => Math.min(...runs.map((r) => r.ms));
-    const csvMs = best(csvRuns);
-    const plainMs = best(plainRuns);
-    const copyMs = best(copyRuns);
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
-    const same = (await sha256(path.join(out, 'ledger.csv'))) === (await sha256(path.join(out, 'copy.csv')));
-    console.table([
-      { method: 'ledger.csv, csvLines (plain rows joined, others csv-stringify)', rows: csvRuns[0]!.rows, 'best s': (csvMs / 1000).toFixed(2), 'rows/s': Math.round(csvRuns[0]!.rows / (csvMs / 1000)), 'MB out': mb(csvRuns[0]!.bytes) },
-      { method: 'ledger.csv, every row through csv-stringify', rows: plainRuns[0]!.rows, 'best s': (plainMs / 1000).toFixed(2), 'rows/s': Math.round(plainRuns[0]!.rows / (plainMs / 1000)), 'MB out': mb(plainRuns[0]!.bytes) },
-      { method: 'COPY (SELECT ... FROM ledger ...) TO STDOUT CSV', rows: copyRuns[0]!.rows, 'best s': (copyMs / 1000).toFixed(2), 'rows/s': Math.round(copyRuns[0]!.rows / (copyMs / 1000)), 'MB out': '' },
-    ]);
-    console.log(`speed vs COPY: ${(copyMs / csvMs).toFixed(2)}x (target >= 0.5x); csv-stringify on every row: ${(copyMs / plainMs).toFixed(2)}x`);
-    console.log(`load average during the run: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')} on ${availableParallelism()} cores`);
-    console.log(`peak RSS while writing ledger.csv: ${mb(peakRss)} MB sampled, process max ${mb(processMaxRss)} MB (target < 200 MB)`);
-    console.log(`files byte-identical to COPY's: ${same}`);
+    const copyMs = Math.min(...timings[1]!);
+    const reference = await sha256(path.join(out, 'v1.csv'));
+    const rowsOut = [];
+    for (const [i, v] of variants.entries()) {
+      const best = Math.min(...timings[i]!);
+      rowsOut.push({
+        method: v.label, rows: results[i]!.rows, 'best s': (best / 1000).toFixed(2), 'all s': timings[i]!.map((t) => (t / 1000).toFixed(2)).join(' '),
+        'rows/s': Math.round(results[i]!.rows / (best / 1000)), 'vs COPY': (copyMs / best).toFixed(2), 'Node CPU s (least)': (Math.min(...cpu[i]!) / 1000).toFixed(2), 'same bytes as COPY': (await sha256(path.join(out, `v${i}.csv`))) === reference,
+      });
+    }
+    console.table(rowsOut);
+    console.log(`load average at the end: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')} on ${availableParallelism()} cores`);
+    console.log(`peak RSS while writing: ${mb(peakRss)} MB sampled, process max ${mb(processMaxRss)} MB (target < 200 MB)`);
   } finally {
     await rm(out, { recursive: true, force: true });
     await onClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
