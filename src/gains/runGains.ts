@@ -142,11 +142,34 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     });
 
     let group: ValuedRow[] = [];
+    // The transactions of one instant, turned into events together once the instant is over, the
+    // arriving side of a movement last (arrivals), so it finds what left in the same instant:
+    //  - an internal transfer between two of the user's accounts is one withdrawal and one deposit
+    //    at the same millisecond. Read in source order ('deposits' before 'withdrawals') the
+    //    deposit found nothing pending, came in as an acquisition at market value, and the
+    //    withdrawal's lots went out to an external pool for good;
+    //  - a transfer from spot to a futures wallet is the E19 leg out of spot (source 'transfers')
+    //    and the futures wallet's trans_in bill ('futures_bills') at the same millisecond. Read
+    //    in source order the bill took nothing from the empty transit pool and the lots stayed
+    //    in transit: the futures wallet's later losses and fees were disposals without a cost
+    //    (US per-wallet pools from 2025).
+    // Both showed as the Koinly round trip's residue (issue 21), where the file leaves such
+    // movements out.
+    let instant: ValuedRow[][] = [];
     const transfers = new OwnTransfers();
     const flush = async () => {
       if (group.length === 0) return;
-      const outcome = ledgerEvents(group, fiat, transfers);
+      instant.push(group);
       group = [];
+    };
+    const flushInstant = async () => {
+      await flush();
+      const groups = instant;
+      instant = [];
+      for (const g of [...groups.filter((g) => !isArrival(g)), ...groups.filter(isArrival)]) await handle(g);
+    };
+    const handle = async (rows: ValuedRow[]) => {
+      const outcome = ledgerEvents(rows, fiat, transfers);
       for (const e of outcome.events) await take(matcher.push(e));
       for (const i of outcome.income) {
         if (!inYear(i.day)) continue;
@@ -163,12 +186,13 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
       for (const raw of rows) {
         const row: ValuedRow = { ...raw, ms: Number(raw.ms) };
         const head = group[0];
-        if (head && (head.source !== row.source || head.source_id !== row.source_id || head.ms !== row.ms)) await flush();
+        if (head && head.ms !== row.ms) await flushInstant();
+        else if (head && (head.source !== row.source || head.source_id !== row.source_id)) await flush();
         group.push(row);
       }
       if (rows.length < FETCH) break;
     }
-    await flush();
+    await flushInstant();
     await take(matcher.finish());
     const demoAccounts = await readDemoAccounts(reader, account);
     await reader.query('COMMIT');
@@ -259,6 +283,12 @@ async function checkZone(client: pg.Client, tz: string): Promise<void> {
       kind: 'config', hint: 'Use an IANA zone such as Europe/London, America/New_York or UTC.',
     });
   }
+}
+
+// A transaction that only brings coins in from elsewhere: a deposit, or the arriving side of an
+// own-account transfer recorded without its other side.
+function isArrival(rows: ValuedRow[]): boolean {
+  return rows.some((r) => r.kind === 'deposit') || (rows.some((r) => r.kind === 'transfer_in') && !rows.some((r) => r.kind === 'transfer_out'));
 }
 
 function addDays(day: string, n: number): string {
