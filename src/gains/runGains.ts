@@ -10,9 +10,8 @@ import { streamQueryToCsv } from '../reports/streamQueryToCsv.js';
 import { defaultReportsDir } from '../reports/runReports.js';
 import type { ManifestFile } from '../reports/reportManifest.js';
 import { GainsDecimal, ZERO } from './gainsDecimal.js';
-import { ledgerEvents } from './ledgerEvents.js';
-import { OwnTransfers } from './ownTransfers.js';
-import type { ValuedRow } from './ledgerEvents.js';
+import { LedgerStream } from './ledgerStream.js';
+import type { LedgerOutcome, ValuedRow } from './ledgerEvents.js';
 import { ruleSet } from './ruleSets.js';
 import type { RuleSetName } from './ruleSets.js';
 import type { Match } from './gainsEvent.js';
@@ -66,6 +65,22 @@ export interface RunGainsResult {
 }
 
 const FETCH = 5_000;
+
+/**
+ * The valued ledger as gains read it, in time order: $1 fiat, $2 zone, $3 account ('' for all),
+ * $4 the local date to read up to (exclusive), $5 include demo. Rows in ValuedRow's shape.
+ */
+export const VALUED_LEDGER_SQL = `
+SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigint::text AS ms,
+       to_char(v.ts AT TIME ZONE $2, 'YYYY-MM-DD') AS day, v.amount::text AS amount, v.kind, v.source,
+       v.source_id, v.leg, v.counterparty, v.order_id, v.value::text AS value, v.price_source, it.label, it.description
+FROM ledger_valued($1, '-infinity', $4::timestamp AT TIME ZONE $2, $5::boolean) v
+LEFT JOIN imported_transactions it ON v.source = 'imported_transactions' AND it.source_id = v.source_id
+WHERE ($3 = '' OR v.account_uid = $3
+       -- an imported opening balance (sql/0062) belongs to the account it opens
+       OR (v.source = 'imported_transactions' AND v.order_id LIKE 'opening-balance:' || $3 || ':%'))
+  AND v.ts < ($4::timestamp AT TIME ZONE $2)
+ORDER BY v.ts, v.source, v.source_id, v.leg`;
 
 /**
  * Computes a tax year's gains: streams the valued ledger (ledger_valued) in time order from the
@@ -123,17 +138,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     };
 
     await reader.query({
-      text: `DECLARE gains_rows NO SCROLL CURSOR FOR
-             SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigint::text AS ms,
-                    to_char(v.ts AT TIME ZONE $2, 'YYYY-MM-DD') AS day, v.amount::text AS amount, v.kind, v.source,
-                    v.source_id, v.leg, v.counterparty, v.order_id, v.value::text AS value, v.price_source, it.label, it.description
-             FROM ledger_valued($1, '-infinity', $4::timestamp AT TIME ZONE $2, $5::boolean) v
-             LEFT JOIN imported_transactions it ON v.source = 'imported_transactions' AND it.source_id = v.source_id
-             WHERE ($3 = '' OR v.account_uid = $3
-                    -- an imported opening balance (sql/0062) belongs to the account it opens
-                    OR (v.source = 'imported_transactions' AND v.order_id LIKE 'opening-balance:' || $3 || ':%'))
-               AND v.ts < ($4::timestamp AT TIME ZONE $2)
-             ORDER BY v.ts, v.source, v.source_id, v.leg`,
+      text: `DECLARE gains_rows NO SCROLL CURSOR FOR ${VALUED_LEDGER_SQL}`,
       values: [fiat, options.tz, account, readTo, includeDemo],
     }).catch((err: unknown) => {
       throw new TradeledgerError('GAINS_QUERY_FAILED', `reading the valued ledger failed: ${err instanceof Error ? err.message : String(err)}`, {
@@ -141,35 +146,8 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
       });
     });
 
-    let group: ValuedRow[] = [];
-    // The transactions of one instant, turned into events together once the instant is over, the
-    // arriving side of a movement last (arrivals), so it finds what left in the same instant:
-    //  - an internal transfer between two of the user's accounts is one withdrawal and one deposit
-    //    at the same millisecond. Read in source order ('deposits' before 'withdrawals') the
-    //    deposit found nothing pending, came in as an acquisition at market value, and the
-    //    withdrawal's lots went out to an external pool for good;
-    //  - a transfer from spot to a futures wallet is the E19 leg out of spot (source 'transfers')
-    //    and the futures wallet's trans_in bill ('futures_bills') at the same millisecond. Read
-    //    in source order the bill took nothing from the empty transit pool and the lots stayed
-    //    in transit: the futures wallet's later losses and fees were disposals without a cost
-    //    (US per-wallet pools from 2025).
-    // Both showed as the Koinly round trip's residue (issue 21), where the file leaves such
-    // movements out.
-    let instant: ValuedRow[][] = [];
-    const transfers = new OwnTransfers();
-    const flush = async () => {
-      if (group.length === 0) return;
-      instant.push(group);
-      group = [];
-    };
-    const flushInstant = async () => {
-      await flush();
-      const groups = instant;
-      instant = [];
-      for (const g of [...groups.filter((g) => !isArrival(g)), ...groups.filter(isArrival)]) await handle(g);
-    };
-    const handle = async (rows: ValuedRow[]) => {
-      const outcome = ledgerEvents(rows, fiat, transfers);
+    const stream = new LedgerStream(fiat);
+    const handle = async (outcome: LedgerOutcome) => {
       for (const e of outcome.events) await take(matcher.push(e));
       for (const i of outcome.income) {
         if (!inYear(i.day)) continue;
@@ -185,14 +163,11 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
       const { rows } = await reader.query<Omit<ValuedRow, 'ms'> & { ms: string }>(`FETCH ${FETCH} FROM gains_rows`);
       for (const raw of rows) {
         const row: ValuedRow = { ...raw, ms: Number(raw.ms) };
-        const head = group[0];
-        if (head && head.ms !== row.ms) await flushInstant();
-        else if (head && (head.source !== row.source || head.source_id !== row.source_id)) await flush();
-        group.push(row);
+        for (const o of stream.push(row)) await handle(o);
       }
       if (rows.length < FETCH) break;
     }
-    await flushInstant();
+    for (const o of stream.finish()) await handle(o);
     await take(matcher.finish());
     const demoAccounts = await readDemoAccounts(reader, account);
     await reader.query('COMMIT');
@@ -283,12 +258,6 @@ async function checkZone(client: pg.Client, tz: string): Promise<void> {
       kind: 'config', hint: 'Use an IANA zone such as Europe/London, America/New_York or UTC.',
     });
   }
-}
-
-// A transaction that only brings coins in from elsewhere: a deposit, or the arriving side of an
-// own-account transfer recorded without its other side.
-function isArrival(rows: ValuedRow[]): boolean {
-  return rows.some((r) => r.kind === 'deposit') || (rows.some((r) => r.kind === 'transfer_in') && !rows.some((r) => r.kind === 'transfer_out'));
 }
 
 function addDays(day: string, n: number): string {
