@@ -11,9 +11,8 @@ import { streamQueryToCsv } from '../reports/streamQueryToCsv.js';
 import { defaultReportsDir } from '../reports/runReports.js';
 import type { ManifestFile } from '../reports/reportManifest.js';
 import { GainsDecimal, ZERO } from './gainsDecimal.js';
-import { ledgerEvents } from './ledgerEvents.js';
-import { OwnTransfers } from './ownTransfers.js';
-import type { ValuedRow } from './ledgerEvents.js';
+import { LedgerStream } from './ledgerStream.js';
+import type { LedgerOutcome, ValuedRow } from './ledgerEvents.js';
 import { ruleSet } from './ruleSets.js';
 import type { RuleSetName } from './ruleSets.js';
 import type { Match } from './gainsEvent.js';
@@ -69,6 +68,25 @@ export interface RunGainsResult {
 }
 
 const FETCH = 5_000;
+
+/**
+ * The valued ledger as gains read it, in time order: $1 fiat, $2 zone, $3 account ('' for all),
+ * $4 the local date to read up to (exclusive), $5 include demo. Rows in ValuedRow's shape.
+ */
+export const VALUED_LEDGER_SQL = `
+SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigint::text AS ms,
+       to_char(v.ts AT TIME ZONE $2, 'YYYY-MM-DD') AS day, v.amount::text AS amount, v.kind, v.source,
+       v.source_id, v.leg, v.counterparty, v.order_id, v.value::text AS value, v.price_source,
+       -- a correction's classification (sql/migrations/0067_ledger_corrections.sql) speaks instead of an imported line's label
+       CASE WHEN v.classification IS NOT NULL THEN correction_label(v.classification) ELSE it.label END AS label,
+       it.description, v.correction_id::text AS correction_id, v.classification, v.other_side
+FROM ledger_valued($1, '-infinity', $4::timestamp AT TIME ZONE $2, $5::boolean) v
+LEFT JOIN imported_transactions it ON v.source = 'imported_transactions' AND it.source_id = v.source_id
+WHERE ($3 = '' OR v.account_uid = $3
+       -- an imported opening balance (sql/schema/views/reconciliation.sql) belongs to the account it opens
+       OR (v.source = 'imported_transactions' AND v.order_id LIKE 'opening-balance:' || $3 || ':%'))
+  AND v.ts < ($4::timestamp AT TIME ZONE $2)
+ORDER BY v.ts, v.source, v.source_id, v.leg`;
 
 /**
  * Computes a tax year's gains: streams the valued ledger (ledger_valued) in time order from the
@@ -134,20 +152,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     };
 
     await reader.query({
-      text: `DECLARE gains_rows NO SCROLL CURSOR FOR
-             SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigint::text AS ms,
-                    to_char(v.ts AT TIME ZONE $2, 'YYYY-MM-DD') AS day, v.amount::text AS amount, v.kind, v.source,
-                    v.source_id, v.leg, v.counterparty, v.order_id, v.value::text AS value, v.price_source,
-                    -- a correction's classification (sql/0067) speaks instead of an imported line's label
-                    CASE WHEN v.classification IS NOT NULL THEN correction_label(v.classification) ELSE it.label END AS label,
-                    it.description, v.correction_id::text AS correction_id, v.classification, v.other_side
-             FROM ledger_valued($1, '-infinity', $4::timestamp AT TIME ZONE $2, $5::boolean) v
-             LEFT JOIN imported_transactions it ON v.source = 'imported_transactions' AND it.source_id = v.source_id
-             WHERE ($3 = '' OR v.account_uid = $3
-                    -- an imported opening balance (sql/schema/views/reconciliation.sql) belongs to the account it opens
-                    OR (v.source = 'imported_transactions' AND v.order_id LIKE 'opening-balance:' || $3 || ':%'))
-               AND v.ts < ($4::timestamp AT TIME ZONE $2)
-             ORDER BY v.ts, v.source, v.source_id, v.leg`,
+      text: `DECLARE gains_rows NO SCROLL CURSOR FOR ${VALUED_LEDGER_SQL}`,
       values: [fiat, options.tz, account, readTo, includeDemo],
     }).catch((err: unknown) => {
       throw new TradeledgerError('GAINS_QUERY_FAILED', `reading the valued ledger failed: ${err instanceof Error ? err.message : String(err)}`, {
@@ -155,14 +160,10 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
       });
     });
 
-    let group: ValuedRow[] = [];
-    // The corrections in force on the rows read (sql/0067): the manifest says how many each file reflects.
+    // The corrections in force on the rows read (sql/migrations/0067_ledger_corrections.sql): the manifest says how many each file reflects.
     const corrections = new Set<string>();
-    const transfers = new OwnTransfers();
-    const flush = async () => {
-      if (group.length === 0) return;
-      const outcome = ledgerEvents(group, fiat, transfers);
-      group = [];
+    const stream = new LedgerStream(fiat);
+    const handle = async (outcome: LedgerOutcome) => {
       for (const e of outcome.events) await take(matcher.push(e));
       for (const i of outcome.income) {
         if (!inYear(i.day)) continue;
@@ -179,13 +180,11 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
       for (const raw of rows) {
         const row: ValuedRow = { ...raw, ms: Number(raw.ms) };
         if (row.correction_id) corrections.add(row.correction_id);
-        const head = group[0];
-        if (head && (head.source !== row.source || head.source_id !== row.source_id || head.ms !== row.ms)) await flush();
-        group.push(row);
+        for (const o of stream.push(row)) await handle(o);
       }
       if (rows.length < FETCH) break;
     }
-    await flush();
+    for (const o of stream.finish()) await handle(o);
     await take(matcher.finish());
     const demoAccounts = await readDemoAccounts(reader, account);
     await reader.query('COMMIT');

@@ -7,8 +7,7 @@ import { sandboxWithDatabase } from '../support/sandboxWithDatabase.js';
 import { testSyncOptions } from '../support/testSync.js';
 import { runSync } from '../../src/extract/runSync.js';
 import { runGains } from '../../src/gains/runGains.js';
-import { ledgerEvents } from '../../src/gains/ledgerEvents.js';
-import { OwnTransfers } from '../../src/gains/ownTransfers.js';
+import { LedgerStream } from '../../src/gains/ledgerStream.js';
 import type { ValuedRow } from '../../src/gains/ledgerEvents.js';
 import { GainsDecimal } from '../../src/gains/gainsDecimal.js';
 import { bindNamedParameters } from '../../src/reports/bindNamedParameters.js';
@@ -34,21 +33,16 @@ describe('gains after a sandbox sync', () => {
     // What the events say was paid and received (ledgerEvents is tested on its own).
     let paid = new GainsDecimal(0);
     let received = new GainsDecimal(0);
-    let group: ValuedRow[] = [];
-    const transfers = new OwnTransfers();
-    const flush = () => {
-      for (const e of ledgerEvents(group, 'USD', transfers).events) {
+    // Grouped and ordered as runGains reads them (LedgerStream: arrivals last in an instant).
+    const stream = new LedgerStream('USD');
+    const use = (outcomes: ReturnType<LedgerStream['finish']>) => {
+      for (const e of outcomes.flatMap((o) => o.events)) {
         if (e.type === 'acquire') paid = paid.plus(e.cost);
         if (e.type === 'dispose') received = received.plus(e.proceeds);
       }
-      group = [];
     };
-    for (const raw of rows) {
-      const row = { ...raw, ms: Number(raw.ms) };
-      if (group[0] && (group[0].source !== row.source || group[0].source_id !== row.source_id || group[0].ms !== row.ms)) flush();
-      group.push(row);
-    }
-    flush();
+    for (const raw of rows) use(stream.push({ ...raw, ms: Number(raw.ms) }));
+    use(stream.finish());
     expect(paid.gt(0) && received.gt(0)).toBe(true);
 
     const first = Number(rows[0]!.day.slice(0, 4));
