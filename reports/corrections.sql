@@ -1,4 +1,4 @@
--- corrections.csv: every correction in force (ledger_corrections, sql/0067; `tradeledger classify`,
+-- corrections.csv: every correction in force (ledger_corrections, sql/migrations/0067_ledger_corrections.sql; `tradeledger classify`,
 -- the portal's Corrections page) on the account's rows, whatever their date, with who set it, when
 -- and why, and the ledger row it is on as the ledger has it now. Undone and replaced corrections
 -- are kept in the table (`tradeledger classify list --history`), not listed here.

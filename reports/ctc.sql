@@ -70,7 +70,7 @@ FROM (
          lc.id AS correction_id, lc.classification AS correction
   FROM tax_transactions((:'from')::timestamp AT TIME ZONE :'tz', (:'to')::timestamp AT TIME ZONE :'tz', :'account', (:'include_demo')::boolean) t
   LEFT JOIN imported_transactions it ON t.source = 'imported_transactions' AND it.source_id = t.source_id
-  -- An accountant's classification (ledger_corrections, sql/0067; tradeledger classify) speaks
+  -- An accountant's classification (ledger_corrections, sql/migrations/0067_ledger_corrections.sql; tradeledger classify) speaks
   -- as the Koinly label it stands for (correction_label), instead of an imported line's own.
   LEFT JOIN ledger_corrections_in_force lc ON lc.classification IS NOT NULL AND t.kind IN ('deposit', 'withdrawal')
     AND lc.account_uid = t.account_uid AND lc.wallet = t.wallet AND lc.source = t.source AND lc.source_id = t.source_id

@@ -1,7 +1,7 @@
 /** Which way a classified row's coins moved: out of the account, into it, or either. */
 export type Direction = 'out' | 'in' | 'either';
 
-/** One classification a correction can give a deposit or withdrawal (sql/0067's CHECK list). */
+/** One classification a correction can give a deposit or withdrawal (sql/migrations/0067_ledger_corrections.sql's CHECK list). */
 export interface Classification {
   name: string;
   direction: Direction;

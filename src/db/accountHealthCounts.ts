@@ -4,7 +4,7 @@
  * (ledger_valued), unexplained and opening balances (reconciliation), and unsettled deposits,
  * withdrawals and transfers. At 1M ledger rows they take seconds, so the sync computes them once
  * at its end ({@link storeHealthCounts}) and keeps them in account_health_counts under the
- * bookkeeping key (account_health_key(), sql/0071) they belong to; a reader with that key takes
+ * bookkeeping key (account_health_key(), sql/migrations/0071_account_health_counts.sql) they belong to; a reader with that key takes
  * them as they are (issue 24 item 6).
  */
 

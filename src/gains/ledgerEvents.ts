@@ -28,7 +28,7 @@ export interface ValuedRow {
   price_source?: string | null;
   /** imported_transactions.description for imported rows (Koinly's Description column). */
   description?: string | null;
-  /** The correction in force on the row (ledger_corrections, sql/0067), when read. */
+  /** The correction in force on the row (ledger_corrections, sql/migrations/0067_ledger_corrections.sql), when read. */
   correction_id?: string | null;
   /** Its classification (gift_sent, income_staking, own_wallet, ...); `label` is then its Koinly label. */
   classification?: string | null;

@@ -18,7 +18,7 @@ export interface ManifestFile {
    */
   neutralisedCells: number;
   /**
-   * How many corrections in force (ledger_corrections, sql/0067; `tradeledger classify`) the file
+   * How many corrections in force (ledger_corrections, sql/migrations/0067_ledger_corrections.sql; `tradeledger classify`) the file
    * reflects: those on ledger rows of its period and account that its query reads.
    */
   corrections?: number;

@@ -150,7 +150,7 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
   }
 }
 
-// How many corrections in force (sql/0067) each file reflects: those on ledger rows of the period
+// How many corrections in force (sql/migrations/0067_ledger_corrections.sql) each file reflects: those on ledger rows of the period
 // and account that the file's query reads. The tax-tool files read classifications through
 // ledger_corrections_in_force and prices through ledger_valued (CoinTracking and CoinTracker carry
 // no value, so only classifications); valued-ledger.csv reads both; corrections.csv lists every

@@ -131,7 +131,7 @@ describe('native format', () => {
   it('lists a SHA-256 and row count in the manifest that match each file', async () => {
     const { outDir, manifestPath } = await run('native');
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { files: { file: string; rows: number; sha256: string }[] };
-    expect(manifest.files).toHaveLength(12); // corrections.csv: sql/0067
+    expect(manifest.files).toHaveLength(12); // corrections.csv: sql/migrations/0067_ledger_corrections.sql
     for (const f of manifest.files) {
       const bytes = await readFile(path.join(outDir, f.file));
       expect(createHash('sha256').update(bytes).digest('hex'), f.file).toBe(f.sha256);
