@@ -32,8 +32,9 @@ export class GainsStore {
   private income: unknown[][] = [];
   private problems: unknown[][] = [];
   private seq = { match: 0, income: 0, problem: 0, holding: 0 };
-  // Batches sent and not yet answered: the matching goes on while PostgreSQL inserts (pg sends one
-  // statement after another on the connection); at most two wait, so memory stays bounded.
+  // Batches sent and not yet answered. Each is awaited before the next is sent: a second query on
+  // a client still busy with one prints pg's DeprecationWarning into the user's output (pg 9 will
+  // refuse it), and the overlap gained little (BENCHMARKS.md, issue 24).
   private inFlight: Promise<unknown>[] = [];
 
   private constructor(private readonly client: pg.ClientBase, readonly runId: string) {}
@@ -92,7 +93,7 @@ export class GainsStore {
     const sent = this.client.query(text, values);
     sent.catch(() => {});
     this.inFlight.push(sent);
-    await this.settle(2);
+    await this.settle(0);
   }
 
   private async settle(limit: number): Promise<void> {
