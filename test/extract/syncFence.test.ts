@@ -81,7 +81,7 @@ describe('fencing tokens on account locks', () => {
     let atKill: number | undefined;
     const killed = (async () => {
       await waitFor('the first committed pages', async () => (await count()) >= 200, 60_000);
-      const { rows: [run] } = await sql<{ backend_pid: number }>`SELECT backend_pid FROM sync_runs WHERE status = 'running'`.execute(fresh.db);
+      const { rows: [run] } = await sql<{ backend_pid: number }>`SELECT backend_pid FROM sync_runs WHERE status = 'running' ORDER BY id DESC LIMIT 1`.execute(fresh.db);
       await terminate(run!.backend_pid);
       atKill = await count();
     })();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { portalFixture } from './portalFixture.js';
-import { browserForTests, portalArtifacts as artifacts, submitLogin } from './browser.js';
+import { browserForTests, portalArtifacts as artifacts, postForm, submitLogin } from './browser.js';
 import { runCli } from '../support/runCli.js';
 import { testSyncOptions } from '../support/testSync.js';
 import { runSync } from '../../src/extract/runSync.js';
@@ -156,10 +156,10 @@ describe('audited corrections (tradeledger classify and the portal)', () => {
     expect([entry('corrections.csv').corrections, entry('valued-ledger.csv').corrections, entry('ledger.csv').corrections]).toEqual([2, 2, 0]);
 
     // The portal shows the same: its gains download (runGains) and its koinly.csv.
-    const incomeFromPortal = await page.request.get(`${f.portal.url}/gains/download/file?${new URLSearchParams({ account, rules: 'fifo', year: String(year), fiat: 'USD', tz: 'UTC', file: 'income.csv' })}`);
+    const incomeFromPortal = await postForm(page, `${f.portal.url}/gains/download/file`, { account, rules: 'fifo', year: String(year), fiat: 'USD', tz: 'UTC', file: 'income.csv' });
     expect(incomeFromPortal.status()).toBe(200);
     expect(await incomeFromPortal.text()).toBe(after.income);
-    const koinlyFromPortal = await page.request.get(`${f.portal.url}/download/file?${new URLSearchParams({ account, period: 'year', year: String(year), tz: 'UTC', format: 'koinly', fiat: 'USD', file: 'koinly.csv' })}`);
+    const koinlyFromPortal = await postForm(page, `${f.portal.url}/download/file`, { account, period: 'year', year: String(year), tz: 'UTC', format: 'koinly', fiat: 'USD', file: 'koinly.csv' });
     expect(koinlyFromPortal.status()).toBe(200);
     expect(await koinlyFromPortal.text()).toBe(after.koinly);
 

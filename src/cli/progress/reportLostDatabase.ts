@@ -11,7 +11,9 @@ import { redactUrl } from '../../db/redactUrl.js';
 export function reportLostDatabase(result: SyncResult, url: string, out: NodeJS.WritableStream = process.stderr): void {
   // A restart also ends the session holding the account locks: those partitions stopped with SYNC_LOCK_LOST.
   const lost = result.errors.filter((e) => e.code === 'DB_CONNECTION_LOST' || e.code === 'SYNC_LOCK_LOST');
-  const first = lost[0]?.message ?? 'the connection to PostgreSQL was lost';
-  out.write(`tradeledger: sync run ${result.runId} failed: ${first.replace(/\s+/g, ' ')} at ${redactUrl(url)}; ${lost.length} partition(s) stopped, every page committed before is kept\n`
+  // The connection loss first (DB_CONNECTION_LOST names PostgreSQL's own words), else the lock
+  // the restart took with it; the line always says it was PostgreSQL that went.
+  const first = (lost.find((e) => e.code === 'DB_CONNECTION_LOST') ?? lost[0])?.message ?? 'the connection was lost';
+  out.write(`tradeledger: sync run ${result.runId} failed: lost PostgreSQL at ${redactUrl(url)} (${first.replace(/\s+/g, ' ')}); ${lost.length} partition(s) stopped, every page committed before is kept\n`
     + '  fix: check that PostgreSQL is up again (it may have restarted), then rerun the sync: it resumes where it stopped\n');
 }
