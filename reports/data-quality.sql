@@ -17,7 +17,9 @@
 -- its limit (3 days for deposits, withdrawals and transfers, 30 days for orders; docs/ledger.md).
 -- The sync re-checks it every run; until it is final it is not in the ledger.
 -- And (issue 21): tool_left_out, each one-sided margin trade leg of the period (margin deal_in /
--- deal_out, exchange_in / exchange_out) that cointracker.csv leaves out (reports/cointracker.sql).
+-- deal_out, exchange_in / exchange_out) that cointracker.csv leaves out (reports/cointracker.sql),
+-- and each margin borrow and repay, which koinly.csv and cointracker.csv leave out (loan principal:
+-- Koinly would read it as a purchase and a sale, CoinTracker has no tag for it; docs/ledger.md).
 -- Columns: kind (record|unclassified|history_gap|own_movement_unmatched|unknown_counterparty|unpriced|tool_left_out|unsettled),
 --   source, account_uid, record_id, time_utc, to_utc (gaps: end of the gap; unmatched: last leg), problem
 SELECT kind, source, account_uid, record_id,
@@ -42,6 +44,14 @@ FROM (
            || '); CoinTracker documents its margin tag for a trade, not for one side of it, and would tax an untagged Receive as income. Enter the margin trade in CoinTracker by hand if you need it there'
   FROM ledger
   WHERE source = 'margin_records' AND kind IN ('trade_buy', 'trade_sell', 'exchange_in', 'exchange_out')
+    AND ts >= (:'from')::timestamp AT TIME ZONE :'tz' AND ts < (:'to')::timestamp AT TIME ZONE :'tz'
+  UNION ALL
+  SELECT 'tool_left_out', 'margin_records', account_uid, source_id || '@' || wallet, ts, NULL,
+         'left out of koinly.csv and cointracker.csv: loan principal (' || kind || ' ' || money_text(amount) || ' ' || coin
+           || '), neither a purchase nor a sale in the ledger''s gains; Koinly would read it as one, CoinTracker has no tag for it. The tool''s '
+           || coin || ' balance differs from the ledger by the outstanding principal'
+  FROM ledger
+  WHERE source = 'margin_records' AND kind IN ('borrow', 'repay')
     AND ts >= (:'from')::timestamp AT TIME ZONE :'tz' AND ts < (:'to')::timestamp AT TIME ZONE :'tz'
   UNION ALL
   SELECT 'unknown_counterparty', 'deposits', account_uid, order_id, c_time, NULL,

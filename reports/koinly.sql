@@ -23,8 +23,14 @@
 -- they net to zero. Movements with one leg outside stay untagged: that is Koinly's deposit and
 -- withdrawal, which it turns into a non-taxable transfer when the other wallet is imported
 -- (https://support.koinly.io/en/articles/9490024-how-koinly-handles-transfers-between-your-own-wallets).
--- Tags (each value's source page is listed in docs/ledger.md): borrow -> margin loan; repay ->
---   loan repayment; interest, liquidation fee, margin fee rows -> margin fee; futures fee rows ->
+-- Margin borrow and repay (loan principal) are left out, and so is an imported line labelled as a
+-- loan: Koinly reads a loan receipt as "an acquisition, equivalent to purchasing crypto at market
+-- price" and a repayment as "equivalent to a disposal", tagged or not ("Crypto loans, repayments
+-- and collateral", https://support.koinly.io/en/articles/9490026-crypto-loans-repayments-and-collateral),
+-- while the ledger's gains (docs/gains.md) and `import transactions` take principal as neither.
+-- Left out, Koinly's gains equal the ledger's; its balance differs by the outstanding principal
+-- (manifest coverage.leftOut; data-quality.csv lists each, kind tool_left_out).
+-- Tags (each value's source page is listed in docs/ledger.md): interest, liquidation fee, margin fee rows -> margin fee; futures fee rows ->
 --   futures fee; funding -> funding fee; realized PnL and risk-fund compensation -> realized gain;
 --   spot fee rows and confiscated -> cost; fee rebates -> fee refund; trades, deposits,
 --   withdrawals, exchange_in/out and margin deal_in/out -> no tag.
@@ -37,8 +43,6 @@ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI "UTC"') AS "Date",
        -- A payment (a correction) stays untagged: Koinly's untagged withdrawal is a disposal at market value ([K1]).
        CASE WHEN correction = 'payment' THEN ''
             WHEN imported_label <> '' AND kind IN ('deposit', 'withdrawal') THEN imported_label
-            WHEN kind = 'borrow' THEN 'margin loan'
-            WHEN kind = 'repay' THEN 'loan repayment'
             WHEN kind IN ('interest', 'liquidation_fee') THEN 'margin fee'
             WHEN kind = 'fee' AND received_amount IS NOT NULL THEN 'fee refund'
             WHEN kind = 'fee' AND wallet LIKE '%futures' THEN 'futures fee'
@@ -75,6 +79,7 @@ FROM (
     WHERE (:'account' = '' OR v.account_uid = :'account')
     GROUP BY 1, 2, 3, 4, 5
   ) nw ON nw.account_uid = t.account_uid AND nw.wallet = t.wallet AND nw.source = t.source AND nw.source_id = t.source_id AND nw.tx_kind = t.kind
-  WHERE NOT t.own_account
+  WHERE NOT t.own_account AND t.kind NOT IN ('borrow', 'repay')
 ) t
+WHERE NOT (kind IN ('deposit', 'withdrawal') AND imported_label IN ('loan', 'margin loan', 'loan repayment', 'margin repayment'))
 ORDER BY ts, account_uid, source, source_id, kind;

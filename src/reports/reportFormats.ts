@@ -50,7 +50,7 @@ export function formatNotes(format: ReportFormat): FormatNotes {
       return {
         tool: 'Koinly universal CSV: import the file into one Koinly wallet',
         ownAccountMovements: 'left out: both legs are inside this one file and net to zero; in one Koinly wallet they would be a sale and a purchase. Deposits and withdrawals with one leg outside stay untagged, so Koinly pairs them with your other wallet',
-        leftOut: leftOutNone,
+        leftOut: 'margin borrow and repay, and imported lines labelled as a loan: Koinly reads a loan as a purchase at market price and its repayment as a sale, tagged or not, while the ledger\'s gains take loan principal as neither (data-quality.csv lists each, kind tool_left_out). Koinly\'s gains equal the ledger\'s; its balance differs by the outstanding principal',
       };
     case 'cointracker':
       return {

@@ -111,8 +111,14 @@ describe('sandbox -> sync -> reports', () => {
     expect(km.demo.accounts.length).toBe(1);
     expect(km.demo.treatment).toMatch(/^left out/);
     expect(Object.keys(taxLedgerTotals).length).toBeLessThan(Object.keys(ledgerTotals).length);
+    // koinly.csv leaves out margin borrow/repay (Koinly would read them as a purchase and a sale; its manifest says so)
+    const { rows: koinlyLoans } = await sql<{ coin: string; total: string }>`
+      SELECT coin, sum(amount)::text AS total FROM ledger WHERE kind IN ('borrow', 'repay') AND NOT demo
+        AND ts >= ${period.from}::timestamptz AND ts < ${period.to}::timestamptz GROUP BY coin`.execute(fresh.db);
+    expect(koinlyLoans.length, 'the sandbox has margin loans in the period').toBeGreaterThan(0);
+    expect(km.coverage.leftOut).toMatch(/borrow and repay/);
     expect(net(koinly, [['Received Amount', 'Received Currency', 1], ['Sent Amount', 'Sent Currency', -1], ['Fee Amount', 'Fee Currency', -1]]))
-      .toEqual(taxLedgerTotals);
+      .toEqual(less(taxLedgerTotals, Object.fromEntries(koinlyLoans.map((l) => [l.coin, l.total]))));
     const ctc = await (await run('ctc')).read('ctc.csv');
     expect(ctc.length).toBeGreaterThan(100);
     const ct = await (await run('cointracking')).read('cointracking.csv');

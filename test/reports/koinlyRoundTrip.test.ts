@@ -157,6 +157,9 @@ const mapRows = (): Mapping => {
     const line = lines.get(k)?.shift();
     if (!line) {
       if (ownAccount.has(`${s.account_uid}|${s.wallet}|${s.source}|${s.source_id}`)) count('own-account movement left out');
+      // Loan principal is left out too (reports/koinly.sql: Koinly would read it as a purchase and a
+      // sale); the ledger's gains take it as neither, so leaving it out changes no figure.
+      else if (s.kind === 'borrow' || s.kind === 'repay') count('loan principal left out');
       else unexplained.push(`synced ${s.source}:${s.source_id} ${s.leg} ${s.amount} ${s.coin} (${s.kind}): no line in the file`);
     }
     return { synced: s, line, index };
@@ -217,6 +220,7 @@ describe('the Koinly round trip', () => {
     console.log('koinly round trip, rows:', mapping.counts);
     expect(mapping.unexplained).toEqual([]);
     expect(mapping.counts['one Net Worth per line'] ?? 0).toBeGreaterThan(0);
+    expect(mapping.counts['loan principal left out'] ?? 0, 'the sandbox has margin loans').toBeGreaterThan(0);
   });
 
   describe.each(['fifo', 'us', 'uk'] as const)('under --rules %s', (rules) => {
@@ -234,17 +238,12 @@ describe('the Koinly round trip', () => {
         const values = replay(project(mapping, 'values'), rules, year);
         const lines = replay(project(mapping, 'lines'), rules, year);
         const wallet = replay(project(mapping, 'wallet'), rules, year);
-        // Not part of the trip (our importer reads loan tags as the ledger's loan principal):
-        // Koinly itself reads 'margin loan' as an acquisition at market price and 'loan
-        // repayment' as a disposal ([K1], [K4] in docs/ledger.md). What that does, measured:
-        const koinlyLoans = replay(syncedRows.map((r) => (r.kind === 'borrow' ? { ...r, kind: 'trade_buy' } : r.kind === 'repay' ? { ...r, kind: 'trade_sell' } : r)), rules, year);
         table.push({ rules, year, disposals: `${synced.disposals} / ${back.disposals}`,
           'proceeds synced': synced.proceeds, 'cost synced': synced.cost,
           'values (proceeds/cost/net)': Object.values(minus(values, synced)).join(' / '),
           'lines': Object.values(minus(lines, values)).join(' / '),
           'one wallet': Object.values(minus(wallet, lines)).join(' / '),
-          'total': Object.values(minus(back, synced)).join(' / '),
-          'Koinly reading loans': Object.values(minus(koinlyLoans, synced)).join(' / ') });
+          'total': Object.values(minus(back, synced)).join(' / ') });
         // Nothing is left unexplained: with the three items taken away, the synced ledger gives
         // the imported figures to the last digit.
         expect(back, `${rules} ${year}: imported = synced less what the format cannot carry`).toEqual(wallet);

@@ -141,7 +141,7 @@ async function truth(from: string, to: string): Promise<Truth> {
   };
 }
 
-/** Per-coin sums less others: CoinTracker's file documents that it leaves borrow and repay out. */
+/** Per-coin sums less others: the Koinly and CoinTracker files document that they leave borrow and repay out. */
 function minus(a: Record<string, string>, ...bs: Map<string, Decimal>[]): Record<string, string> {
   const out = new Map(Object.entries(a).map(([k, v]) => [k, new Decimal(v)]));
   for (const b of bs) for (const [k, d] of b) addTo(out, k, d.neg());
@@ -156,11 +156,16 @@ function differences(tool: Record<string, string>, ledger: Record<string, string
 
 // How each tool's documentation classes the ledger kinds the issue names (the categories are the
 // checkers' ToolView fields; sources beside each rule in the checkers and in docs/ledger.md).
-// 'absent': the file documents leaving it out (CoinTracker has no loan tag).
+// 'absent': the file documents leaving it out (CoinTracker has no loan tag; Koinly reads a loan as a
+// purchase at market price and its repayment as a sale, tagged or not: "a receipt of a loan in
+// crypto is considered an acquisition, equivalent to purchasing crypto at market price", "Repayment
+// of a crypto loan in Koinly is equivalent to a disposal",
+// https://support.koinly.io/en/articles/9490026-crypto-loans-repayments-and-collateral; the
+// ledger's gains take principal as neither, so koinly.csv leaves it out).
 type Category = 'disposals' | 'acquisitions' | 'income' | 'otherGains' | 'nonTaxable' | 'absent';
 const classes: Record<Tool, Record<string, Category>> = {
-  koinly: { realized_pnl: 'otherGains', funding_fee: 'otherGains', interest: 'disposals', liquidation_fee: 'disposals', borrow: 'acquisitions',
-    repay: 'disposals', outsideDeposit: 'acquisitions', outsideWithdrawal: 'disposals' },
+  koinly: { realized_pnl: 'otherGains', funding_fee: 'otherGains', interest: 'disposals', liquidation_fee: 'disposals', borrow: 'absent',
+    repay: 'absent', outsideDeposit: 'acquisitions', outsideWithdrawal: 'disposals' },
   cointracker: { realized_pnl: 'otherGains', funding_fee: 'otherGains', interest: 'disposals', liquidation_fee: 'disposals', borrow: 'absent',
     repay: 'absent', outsideDeposit: 'income', outsideWithdrawal: 'disposals', trade_buy: 'absent', trade_sell: 'absent', exchange_in: 'absent', exchange_out: 'absent' },
   cointracking: { realized_pnl: 'otherGains', funding_fee: 'otherGains', interest: 'disposals', liquidation_fee: 'disposals', borrow: 'nonTaxable',
@@ -204,7 +209,7 @@ function violations(tool: Tool, rows: Record<string, string>[], t: Truth): strin
   }
 
   // The balance per coin the tool would hold is the ledger's; CoinTracking's per wallet too.
-  const expected = tool === 'cointracker' ? minus(t.ledger, t.borrowRepayNet, t.marginLegNet) : t.ledger;
+  const expected = tool === 'cointracker' ? minus(t.ledger, t.borrowRepayNet, t.marginLegNet) : tool === 'koinly' ? minus(t.ledger, t.borrowRepayNet) : t.ledger;
   const bal = differences(sumsOf(view.balances), expected);
   if (bal.length > 0) out.push(`balance: ${some(bal)}`);
   if (tool === 'cointracking') {
@@ -404,6 +409,18 @@ describe.each([[0, 'UTC'], [0, 'Asia/Tokyo'], [1, 'UTC']] as const)('tax-tool ch
       else expect(found.some((v) => v.startsWith('own-account move taxed:'))).toBe(true);
       if (tool !== 'cointracking') expect(found.some((v) => v.startsWith('balance:'))).toBe(true);
     });
+
+    if (tool === 'koinly') {
+      it('a loan written as Koinly\'s "margin loan" (the file before 2026-11-27) is caught: Koinly would buy it at market price', () => {
+        const found = plant(tool, (rows) => {
+          const r = t.rows.find((x) => x.kind === 'borrow')!;
+          return [...rows, { ...rows[0]!, Date: r.koinlyDate, 'Sent Amount': '', 'Sent Currency': '', 'Received Amount': r.amount, 'Received Currency': r.coin,
+            'Fee Amount': '', 'Fee Currency': '', Label: 'margin loan', Description: `${r.kind} ${r.wallet} ${r.account_uid} ${r.ref}`, TxHash: '' }];
+        });
+        expect(found.some((v) => /^class: borrow .*acquisitions, docs say absent/.test(v)), found.join('\n')).toBe(true);
+        expect(found.some((v) => v.startsWith('balance:'))).toBe(true);
+      });
+    }
 
     it('a doubled fill is caught (trades and balances)', () => {
       const found = plant(tool, (rows) => {
