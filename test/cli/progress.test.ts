@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ttyProgress } from '../../src/cli/progress/ttyProgress.js';
 import { progressFrame } from '../../src/cli/progress/progressFrame.js';
 import { jsonLinesProgress } from '../../src/cli/progress/jsonLinesProgress.js';
@@ -37,6 +37,31 @@ describe('progress', () => {
     p.sink({ type: 'page', account: 'main', stream: 'deposits', partition: 'all', records: 1, inserted: 1, updated: 0, window: 2, windows: 5 });
     p.stop();
     expect(out.text(), 'stop() ends the display: a later event or stop draws nothing').toBe(before);
+  });
+
+  it('redraws at least once a second while no event comes, so the clocks move during a long query', () => {
+    vi.useFakeTimers();
+    try {
+      const out = capture();
+      let t = 0;
+      const p = ttyProgress(out.stream as unknown as NodeJS.WriteStream, () => t);
+      p.sink({ type: 'partition-start', account: 'main', stream: 'prices', partition: 'all', windows: 0 });
+      t = 100;
+      vi.advanceTimersByTime(100);
+      const first = out.text();
+      expect(first).toContain('sync 00:00');
+      // Nothing new within the second: nothing is written.
+      t = 900;
+      vi.advanceTimersByTime(800);
+      expect(out.text()).toBe(first);
+      // A second on without an event (the stream waits on its query): the frame is drawn again.
+      t = 2_100;
+      vi.advanceTimersByTime(1_200);
+      expect(out.text().slice(first.length)).toContain('sync 00:02');
+      p.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('never draws more than rows - 2 lines, nor a line as wide as the terminal', () => {

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { sandboxWithDatabase } from '../support/sandboxWithDatabase.js';
 import { runSync } from '../../src/extract/runSync.js';
 import { testSyncOptions } from '../support/testSync.js';
+import type { SyncEvent } from '../../src/extract/syncEvent.js';
 import { importFx } from '../../src/imports/importFx.js';
 import { memoryFile } from '../support/memoryFile.js';
 
@@ -29,9 +30,18 @@ function ecbFile(fromMs: number, toMs: number): string {
 let ledgerRows = 0;
 let allLedgerRows = 0;
 beforeAll(async () => {
-  const r = await runSync(testSyncOptions(env.sandbox, env.fresh.db));
+  const events: SyncEvent[] = [];
+  const r = await runSync({ ...testSyncOptions(env.sandbox, env.fresh.db), emit: (e) => events.push(e) });
   expect(r.errors).toEqual([]);
-  expect(r.counts[Object.keys(r.counts).find((k) => k.endsWith('/prices/all'))!]!.inserted).toBeGreaterThan(0);
+  const prices = r.counts[Object.keys(r.counts).find((k) => k.endsWith('/prices/all'))!]!;
+  expect(prices.inserted).toBeGreaterThan(0);
+  // The live display sees the prices stream move: a window per candle request, its candles as pages
+  // (before, it showed "0 records, windows 0/0" for the whole stream).
+  const ofPrices = events.filter((e): e is Extract<SyncEvent, { stream: string }> => 'stream' in e && e.stream === 'prices');
+  const sum = (t: string, f: (e: any) => number) => ofPrices.filter((e) => e.type === t).reduce((n, e) => n + f(e), 0);
+  expect(sum('windows-added', (e) => e.windows)).toBe(prices.windows);
+  expect(sum('window-done', () => 1)).toBe(prices.windows);
+  expect(sum('page', (e) => e.records)).toBe(prices.inserted + prices.updated + prices.unchanged);
   const { rows } = await sql<{ n: string; all: string; first: Date }>`SELECT count(*) FILTER (WHERE NOT demo) AS n, count(*) AS all, min(ts) AS first FROM ledger`.execute(env.fresh.db);
   ledgerRows = Number(rows[0]!.n);
   allLedgerRows = Number(rows[0]!.all);

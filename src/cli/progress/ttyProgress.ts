@@ -5,7 +5,7 @@ import type { StreamProgress } from './progressFrame.js';
 /**
  * A live display on a terminal that always fits it (see progressFrame: at most rows - 2 lines,
  * none wider than the terminal): totals, failures, and the slowest streams still running,
- * redrawn in place at most ten times a second. `stop()` draws the last frame and ends the display
+ * redrawn in place at most ten times a second and at least once a second. `stop()` draws the last frame and ends the display
  * for good, so nothing printed afterwards (the run's summary) is ever drawn over.
  *
  * @example
@@ -29,9 +29,13 @@ export function ttyProgress(out: NodeJS.WriteStream, now: () => number = Date.no
     }
     return r;
   };
+  let drawnAt = 0;
   const draw = () => {
-    if (!dirty) return;
+    // Redrawn when something changed, and at least once a second so the clocks move while a
+    // stream waits on a long query (the prices stream's hours, a big window) and sends no event.
+    if (!dirty && now() - drawnAt < 1000) return;
     dirty = false;
+    drawnAt = now();
     const lines = progressFrame({ streams, rateWaitMs, startedAt: started, now: now() }, out.rows || 24, out.columns || 80);
     // Back to the frame's first line, rewrite each line, and clear what a longer frame left below.
     let text = drawn > 0 ? `\x1b[${drawn}F` : '';

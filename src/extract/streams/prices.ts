@@ -38,9 +38,19 @@ export const prices: DerivedStream = {
     }
     const requests = [...bySymbol].flatMap(([symbol, hours]) => candleRequests(symbol, hours, LIMIT));
     counts.windows = requests.length;
+    // Each candle request is a window of the live display (ttyProgress, JSON log lines): without
+    // them a run of hundreds of requests showed "0 records, windows 0/0" until it ended.
+    const where = { account: run.account.name, stream: 'prices', partition: 'all' };
+    run.emit({ type: 'windows-added', ...where, windows: requests.length });
+    let done = 0;
     // The client's rate budget paces these; a few in flight hide the round trip.
     const limit = pLimit(4);
-    await Promise.all(requests.map((q) => limit(() => fetchRange(run, q, counts))));
+    await Promise.all(requests.map((q) => limit(async () => {
+      const got = await fetchRange(run, q, counts);
+      done++;
+      run.emit({ type: 'page', ...where, records: got.records, inserted: got.inserted, updated: got.updated, window: done, windows: requests.length });
+      run.emit({ type: 'window-done', ...where, window: done, windows: requests.length });
+    })));
     return counts;
   },
 };
@@ -126,7 +136,7 @@ const candleStatement = {
     SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*)::int AS written FROM up`,
 };
 
-async function fetchRange(run: AccountRun, q: CandleRequest, counts: StreamCounts): Promise<void> {
+async function fetchRange(run: AccountRun, q: CandleRequest, counts: StreamCounts): Promise<{ records: number; inserted: number; updated: number }> {
   const data = await run.call('marketHistoryCandles', { symbol: q.symbol, granularity: '1h', endTime: String(q.endTime), limit: String(LIMIT) });
   counts.requests++;
   counts.pages++;
@@ -142,4 +152,5 @@ async function fetchRange(run: AccountRun, q: CandleRequest, counts: StreamCount
   counts.inserted += inserted;
   counts.updated += written - inserted;
   counts.unchanged += candles.length - written;
+  return { records: candles.length, inserted, updated: written - inserted };
 }
