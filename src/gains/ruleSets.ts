@@ -1,7 +1,7 @@
 import { lotMatcher } from './lotMatcher.js';
 import { ukShareMatcher } from './ukShareMatcher.js';
 import { canadaMatcher } from './canadaMatcher.js';
-import { heldMoreThanOneYear } from './dayNumber.js';
+import { oneYearAfter } from '../normalize/calendarDate.js';
 import type { Match, Matcher } from './gainsEvent.js';
 import type { LotSelections } from './lotSelections.js';
 import { TradeledgerError } from '../errors.js';
@@ -30,6 +30,22 @@ export interface RuleSet {
    * required; 'UTC' for the general methods, which belong to no country.
    */
   zone: string;
+}
+
+/**
+ * True when `later` is more than one year after `earlier`: the day after the anniversary or
+ * later. This is the test of the US long term (IRS Pub. 544: "start counting on the day following
+ * the day you acquired"; bought 15 June 2023, sold 15 June 2024 is not longer than one year),
+ * of the German one-year period (§ 23 Abs. 1 Satz 1 Nr. 2 EStG: taxable when "nicht mehr als ein
+ * Jahr") and of the Australian 12 months (ATO: acquired 2 February 2001, discount from
+ * 3 February 2002). A 29 February acquisition has its anniversary on 28 February.
+ *
+ * @example
+ * heldMoreThanOneYear('2023-06-15', '2024-06-15'); // false
+ * heldMoreThanOneYear('2023-06-15', '2024-06-16'); // true
+ */
+export function heldMoreThanOneYear(earlier: string, later: string): boolean {
+  return later > oneYearAfter(earlier);
 }
 
 const calendarYear = (y: number) => ({ from: `${y}-01-01`, to: `${y + 1}-01-01` });

@@ -24,6 +24,7 @@ import { readLotSelections } from './lotSelections.js';
 import type { BrokerReporting } from './brokerReporting.js';
 import { freeFolder } from '../reports/freeFolder.js';
 import { demoTreatment, readDemoAccounts } from '../reports/demoAccounts.js';
+import { addDays } from '../normalize/calendarDate.js';
 
 /** Options of {@link runGains}. */
 export interface RunGainsOptions {
@@ -278,10 +279,4 @@ async function checkZone(client: pg.Client, tz: string): Promise<void> {
       kind: 'config', hint: 'Use an IANA zone such as Europe/London, America/New_York or UTC.',
     });
   }
-}
-
-function addDays(day: string, n: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
 }

@@ -52,6 +52,7 @@ import type { PreviewState, ReportFormValues } from './views/reportsPage.js';
 import { SessionsPage } from './views/sessionsPage.js';
 import { CorrectionsPage } from './views/correctionsPage.js';
 import { correctableRows, listCorrections, setCorrection, undoCorrection } from '../corrections/ledgerCorrections.js';
+import { utcYear } from '../normalize/calendarDate.js';
 
 /** Options for {@link portalApp}. */
 export interface PortalOptions {
@@ -345,7 +346,7 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
   };
   const formValues = (c: Context<Env>, accounts: VisibleAccount[], q: Record<string, string | undefined> = c.req.query()): ReportFormValues => {
     const user = c.get('session').user;
-    const year = q.year ?? String(new Date(now()).getUTCFullYear() - 1);
+    const year = q.year ?? String(utcYear(now()) - 1);
     const format = (reportFormats as readonly string[]).includes(q.format ?? '') ? q.format as ReportFormat : 'native';
     return {
       account: q.account ?? (user.role === 'admin' ? '' : accounts[0]?.uid ?? ''),
@@ -530,7 +531,7 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     const account = c.req.query('account') ?? (user.role === 'admin' ? '' : pre[0]?.uid ?? '');
     const { accounts, refused } = await allowedAccount(c, account, pre);
     if (refused) return refused;
-    const year = c.req.query('year') ?? String(new Date(now()).getUTCFullYear());
+    const year = c.req.query('year') ?? String(utcYear(now()));
     const tz = c.req.query('tz') ?? 'UTC';
     const fiat = (c.req.query('fiat') ?? 'USD').toUpperCase();
     const dataUrl = `/charts/data?${new URLSearchParams({ account, year, tz, fiat })}`;

@@ -1,4 +1,5 @@
 import { TradeledgerError } from '../errors.js';
+import { isCalendarDate } from '../normalize/calendarDate.js';
 
 /** The period a report covers: local dates in `tz`, `from` inclusive, `to` exclusive. */
 export interface ReportPeriod {
@@ -52,9 +53,7 @@ export function reportPeriod(input: ReportPeriodInput): ReportPeriod {
 }
 
 function checkDate(flag: string, value: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : undefined;
-  if (!date || date.toISOString().slice(0, 10) !== value) {
+  if (!isCalendarDate(value)) {
     throw bad(`${flag} "${value}" is not a date`, `Write ${flag} as YYYY-MM-DD, e.g. ${flag} 2025-01-01.`);
   }
   return value;
