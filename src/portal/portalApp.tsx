@@ -18,8 +18,9 @@ import { logAccessDenied, visibleAccounts } from './accountAccess.js';
 import type { VisibleAccount } from './accountAccess.js';
 import { auditDownload } from './auditDownload.js';
 import type { DownloadSubject } from './auditDownload.js';
-import { gainsLabel, gainsPeriod, gainsRequest, prepareGainsFile, prepareGainsZip } from './gainsDownload.js';
-import type { GainsRequest } from './gainsDownload.js';
+import { gainsDownloadRequest, prepareGainsFile, prepareGainsZip } from './gainsDownload.js';
+import type { GainsDownloadRequest } from './gainsDownload.js';
+import { gainsLabel, gainsPeriod } from '../gains/gainsRequest.js';
 import { chartData } from './chartData.js';
 import { claimLoginAttempt, loginSucceeded, pruneLoginFailures } from './loginThrottle.js';
 import { dummyPasswordHash, verifyPassword } from './passwordHash.js';
@@ -507,9 +508,9 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     const q = await fields(c);
     const { refused } = await allowedAccount(c, q.account ?? '');
     if (refused) return refused;
-    let request: GainsRequest;
+    let request: GainsDownloadRequest;
     try {
-      request = gainsRequest(q);
+      request = gainsDownloadRequest(q);
     } catch (err) {
       if (err instanceof TradeledgerError && err.kind === 'config') {
         return c.html(<ErrorPage status={400} message={err.message} hint={err.hint} user={c.get('session').user} csrf={c.get('csrf')} />, 400);

@@ -1,5 +1,6 @@
 import { TradeledgerError } from '../errors.js';
 import { isCalendarDate } from '../normalize/calendarDate.js';
+import { timeZone } from '../normalize/timeZone.js';
 
 /** The period a report covers: local dates in `tz`, `from` inclusive, `to` exclusive. */
 export interface ReportPeriod {
@@ -30,7 +31,7 @@ export interface ReportPeriodInput {
  * // { from: '2025-01-01', to: '2026-01-01', tz: 'Asia/Tokyo', label: '2025' }
  */
 export function reportPeriod(input: ReportPeriodInput): ReportPeriod {
-  const tz = checkZone(input.tz ?? 'UTC');
+  const tz = timeZone(input.tz ?? 'UTC', 'REPORT_BAD_FLAG');
   if (input.year !== undefined) {
     if (input.from !== undefined || input.to !== undefined) {
       throw bad('--year cannot be combined with --from/--to', 'Give either --year 2025, or --from 2025-01-01 --to 2026-01-01.');
@@ -57,15 +58,6 @@ function checkDate(flag: string, value: string): string {
     throw bad(`${flag} "${value}" is not a date`, `Write ${flag} as YYYY-MM-DD, e.g. ${flag} 2025-01-01.`);
   }
   return value;
-}
-
-function checkZone(tz: string): string {
-  try {
-    // Intl accepts any case and returns the canonical spelling, which PostgreSQL also knows.
-    return new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
-  } catch {
-    throw bad(`--tz "${tz}" is not a known time zone`, 'Use an IANA zone name such as UTC, Europe/Berlin or Asia/Tokyo.');
-  }
 }
 
 function bad(message: string, hint: string): TradeledgerError {
