@@ -1,7 +1,7 @@
 import { lotMatcher } from './lotMatcher.js';
 import { ukShareMatcher } from './ukShareMatcher.js';
 import { canadaMatcher } from './canadaMatcher.js';
-import { oneYearAfter } from '../normalize/calendarDate.js';
+import { oneYearAfter, yearStarting } from '../normalize/calendarDate.js';
 import type { Match, Matcher } from './gainsEvent.js';
 import type { LotSelections } from './lotSelections.js';
 import { TradeledgerError } from '../errors.js';
@@ -57,7 +57,7 @@ export function heldMoreThanOneYear(earlier: string, later: string): boolean {
   return later > oneYearAfter(earlier);
 }
 
-const calendarYear = (y: number) => ({ from: `${y}-01-01`, to: `${y + 1}-01-01` });
+const calendarYear = (y: number) => yearStarting(y);
 const shortOrLong = (m: Match) => (m.acquiredDay !== null && heldMoreThanOneYear(m.acquiredDay, m.disposedDay) ? 'long' : 'short');
 
 /**
@@ -76,7 +76,7 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     name: 'uk', title: 'UK share pooling (same day, 30 days, section 104)',
     matcher: () => ukShareMatcher(),
     classify: (m) => m.basis,
-    taxYear: (y) => ({ from: `${y}-04-06`, to: `${y + 1}-04-06` }),
+    taxYear: (y) => yearStarting(y, '04-06'),
     lookaheadDays: 31,
     specificIdentification: false,
     zone: 'Europe/London',
@@ -118,7 +118,7 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     name: 'au', title: 'Australia FIFO with the 12-month CGT discount flag',
     matcher: (pools) => lotMatcher({ method: 'fifo', pools }),
     classify: (m) => (m.acquiredDay !== null && heldMoreThanOneYear(m.acquiredDay, m.disposedDay) ? 'discount' : 'no-discount'),
-    taxYear: (y) => ({ from: `${y}-07-01`, to: `${y + 1}-07-01` }),
+    taxYear: (y) => yearStarting(y, '07-01'),
     lookaheadDays: 0,
     specificIdentification: false,
     zone: 'ask',

@@ -64,6 +64,17 @@ export function startOfYear(day: string): string {
 }
 
 /**
+ * The year that starts on `monthDay` (MM-DD) of `year`: its first day and the first day after it.
+ *
+ * @example
+ * yearStarting(2025, '04-06'); // { from: '2025-04-06', to: '2026-04-06' }
+ * yearStarting(2025); // { from: '2025-01-01', to: '2026-01-01' }
+ */
+export function yearStarting(year: number, monthDay = '01-01'): { from: string; to: string } {
+  return { from: `${year}-${monthDay}`, to: `${year + 1}-${monthDay}` };
+}
+
+/**
  * The UTC calendar date of a moment in Unix milliseconds.
  *
  * @example

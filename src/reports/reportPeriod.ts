@@ -1,5 +1,5 @@
 import { TradeledgerError } from '../errors.js';
-import { isCalendarDate } from '../normalize/calendarDate.js';
+import { isCalendarDate, yearStarting } from '../normalize/calendarDate.js';
 import { timeZone } from '../normalize/timeZone.js';
 
 /** The period a report covers: local dates in `tz`, `from` inclusive, `to` exclusive. */
@@ -40,7 +40,7 @@ export function reportPeriod(input: ReportPeriodInput): ReportPeriod {
       throw bad(`--year "${input.year}" is not a four-digit year`, 'Write the tax year as four digits, e.g. --year 2025.');
     }
     const year = Number(input.year);
-    return { from: `${year}-01-01`, to: `${year + 1}-01-01`, tz, label: String(year) };
+    return { ...yearStarting(year), tz, label: String(year) };
   }
   if (input.from === undefined || input.to === undefined) {
     throw bad('no period given', 'Give --year 2025, or both --from 2025-01-01 and --to 2026-01-01 (--to is exclusive).');

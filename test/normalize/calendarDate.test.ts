@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
 import utc from 'dayjs/plugin/utc.js';
 import {
-  addDays, addYears, dayNumber, daysBetween, isCalendarDate, localTimestamp, oneYearAfter, startOfYear, utcDate, utcYear,
+  addDays, addYears, dayNumber, daysBetween, isCalendarDate, localTimestamp, oneYearAfter, startOfYear, utcDate, utcYear, yearStarting,
 } from '../../src/normalize/calendarDate.js';
 
 dayjs.extend(utc);
@@ -34,6 +34,9 @@ describe('calendar dates', () => {
     expect(addYears('2023-06-15', 1)).toBe('2024-06-15');
     expect(startOfYear('2024-12-31')).toBe('2024-01-01');
     expect(startOfYear('2025-01-01')).toBe('2025-01-01');
+    expect(yearStarting(2025)).toEqual({ from: '2025-01-01', to: '2026-01-01' });
+    expect(yearStarting(2024, '04-06')).toEqual({ from: '2024-04-06', to: '2025-04-06' });
+    expect(yearStarting(2025, '07-01')).toEqual({ from: '2025-07-01', to: '2026-07-01' });
   });
 
   it('counts days between dates', () => {
