@@ -19,6 +19,7 @@ import { reportPeriod } from '../reports/reportPeriod.js';
 import { reportFormats } from '../reports/reportFormats.js';
 import { freeFolder } from '../reports/freeFolder.js';
 import { demoGains } from '../gains/demoGains.js';
+import { utcYear } from '../normalize/calendarDate.js';
 
 interface DemoFlags { scale: string; seed: string; rateLimits?: boolean; includeDemo?: boolean }
 
@@ -73,7 +74,7 @@ export function demoCommand(setExit: (code: number) => void): Command {
           }
           process.stdout.write(`${summaryLine(await valuationSummary(db, 'USD'))}\n`);
           // The sandbox's history ends now, so this year's reports always have data in them.
-          const year = String(new Date().getUTCFullYear());
+          const year = String(utcYear(Date.now()));
           const period = reportPeriod({ year, tz: 'UTC' });
           const includeDemo = flags.includeDemo ?? false;
           let demoNames: string[] = [];

@@ -1,10 +1,11 @@
 import { Command, Option } from 'commander';
-import { TradeledgerError } from '../errors.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { migrate } from '../db/migrate.js';
 import { runGains } from '../gains/runGains.js';
-import { resolveZone, ruleSetNames } from '../gains/ruleSets.js';
+import { poolingByFlag, ruleSetNames } from '../gains/ruleSets.js';
 import type { RuleSetName } from '../gains/ruleSets.js';
+import { parseGainsRequest, poolChoices } from '../gains/gainsRequest.js';
+import type { PoolChoice } from '../gains/gainsRequest.js';
 import { toPenny } from '../gains/gainsDecimal.js';
 import { brokerReportingFromConfig } from '../gains/brokerReporting.js';
 
@@ -14,7 +15,7 @@ interface GainsFlags {
   fiat: string;
   tz?: string;
   account?: string;
-  pools: 'universal' | 'wallet';
+  pools: PoolChoice;
   out?: string;
   force?: boolean;
   lots?: string;
@@ -36,7 +37,7 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
     .requiredOption('--fiat <code>', 'the currency of every value, e.g. GBP, USD, EUR')
     .option('--tz <zone>', 'IANA time zone that days and the tax year are counted in (default: uk Europe/London, de Europe/Berlin, fifo/lifo/hifo/average UTC; us, ca and au ask for it)')
     .option('--account <uid>', 'only this account or imported wallet (default: all)')
-    .addOption(new Option('--pools <pools>', 'fifo/lifo/hifo/average/de/au: one pool across wallets, or one per account/wallet').choices(['universal', 'wallet']).default('universal'))
+    .addOption(new Option('--pools <pools>', `${poolingByFlag().join('/')}: one pool across wallets, or one per account/wallet (the others' rules fix their pools)`).choices([...poolChoices]).default('universal'))
     .option('--out <dir>', 'output folder (default ./tradeledger-reports/gains/<year>-<rules>-<fiat>; -2, -3, ... beside an existing one)')
     .option('--lots <file>', 'US only: a CSV naming the acquisition lots of disposals (specific identification; docs/gains.md); others stay FIFO')
     .option('--config <file>', 'US: the config file (or TRADELEDGER_CONFIG) whose accounts say how the broker reported (form1099DA), for the Form 8949 box')
@@ -45,21 +46,14 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
     .exitOverride()
     .addHelpText('after', '\nExample: tradeledger gains --year 2025 --rules uk --fiat GBP --tz Europe/London')
     .action(async (flags: GainsFlags) => {
-      if (!/^\d{4}$/.test(flags.year)) {
-        throw new TradeledgerError('GAINS_BAD_FLAG', `--year "${flags.year}" is not a four-digit year`, { kind: 'config', hint: 'Write the tax year as four digits, e.g. --year 2025.' });
-      }
-      if (!/^[A-Za-z]{3}$/.test(flags.fiat)) {
-        throw new TradeledgerError('GAINS_BAD_FLAG', `--fiat "${flags.fiat}" is not a currency code`, { kind: 'config', hint: 'Use a three-letter code such as GBP, USD or EUR.' });
-      }
-      const zone = resolveZone(flags.rules, flags.tz);
+      const { request, zoneNote } = parseGainsRequest(flags, 'cli');
       const configFile = flags.config ?? (process.env.TRADELEDGER_CONFIG || undefined);
-      const brokerReporting = flags.rules === 'us' && configFile !== undefined ? brokerReportingFromConfig(configFile) : undefined;
-      process.stdout.write(`${zone.note}\n`);
+      const brokerReporting = request.rules === 'us' && configFile !== undefined ? brokerReportingFromConfig(configFile) : undefined;
+      process.stdout.write(`${zoneNote}\n`);
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
       await migrate(url);
       const { outDir, summary } = await runGains({
-        databaseUrl: url, rules: flags.rules, year: Number(flags.year), fiat: flags.fiat, tz: zone.tz,
-        account: flags.account ?? '', pools: flags.pools, outDir: flags.out, force: flags.force ?? false, lots: flags.lots, brokerReporting, includeDemo: flags.includeDemo ?? false,
+        databaseUrl: url, ...request, outDir: flags.out, force: flags.force ?? false, lots: flags.lots, brokerReporting,
         onFile: (f) => process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows\n`),
       });
       const t = summary.total;

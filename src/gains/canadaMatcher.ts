@@ -1,6 +1,6 @@
 import { proRata, ZERO } from './gainsDecimal.js';
 import type { GainsDecimal } from './gainsDecimal.js';
-import { dayNumber } from './dayNumber.js';
+import { dayNumber } from '../normalize/calendarDate.js';
 import { lotStore } from './lotStore.js';
 import type { LotStore } from './lotStore.js';
 import type { GainsEvent, Match, Matcher, OpenHolding } from './gainsEvent.js';

@@ -2,6 +2,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { toPenny } from './gainsDecimal.js';
 import { runGains } from './runGains.js';
+import { ruleSet } from './ruleSets.js';
+import { utcDate, utcYear } from '../normalize/calendarDate.js';
 
 /**
  * The demo's gains: the current tax year under the UK rules (year from 6 April, in GBP when ECB
@@ -14,9 +16,9 @@ import { runGains } from './runGains.js';
  * const lines = await demoGains(url, Date.now(), 'tradeledger-reports/2026');
  */
 export async function demoGains(databaseUrl: string, now: number, root: string, includeDemo = false): Promise<string[]> {
-  const d = new Date(now);
-  const year = d.getUTCFullYear();
-  const ukYear = d.toISOString().slice(5, 10) >= '04-06' ? year : year - 1;
+  const today = utcDate(now);
+  const year = utcYear(now);
+  const ukYear = today >= ruleSet('uk').taxYear(year).from ? year : year - 1;
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const gbp = await client.query("SELECT 1 FROM fx_rates_daily WHERE currency = 'GBP' LIMIT 1").finally(() => client.end());

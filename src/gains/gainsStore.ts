@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Match, OpenHolding } from './gainsEvent.js';
 import type { GainsProblem, IncomeItem } from './ledgerEvents.js';
-import { dayNumber } from './dayNumber.js';
+import { daysBetween } from '../normalize/calendarDate.js';
 import { ZERO } from './gainsDecimal.js';
 
 /** The parameters that name a run (a rerun with the same ones replaces it). */
@@ -149,5 +149,5 @@ function columns(rows: unknown[][], n: number): unknown[][] {
 // comes after the disposal (the UK 30-day rule): a holding period cannot be negative.
 function holdingDays(m: Match): number | null {
   if (m.acquiredDay === null || m.acquiredDay > m.disposedDay) return null;
-  return dayNumber(m.disposedDay) - dayNumber(m.acquiredDay);
+  return daysBetween(m.acquiredDay, m.disposedDay);
 }

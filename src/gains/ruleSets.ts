@@ -1,7 +1,7 @@
 import { lotMatcher } from './lotMatcher.js';
 import { ukShareMatcher } from './ukShareMatcher.js';
 import { canadaMatcher } from './canadaMatcher.js';
-import { heldMoreThanOneYear } from './dayNumber.js';
+import { oneYearAfter, yearStarting } from '../normalize/calendarDate.js';
 import type { Match, Matcher } from './gainsEvent.js';
 import type { LotSelections } from './lotSelections.js';
 import { TradeledgerError } from '../errors.js';
@@ -14,8 +14,17 @@ export type RuleSetName = (typeof ruleSetNames)[number];
 export interface RuleSet {
   name: RuleSetName;
   title: string;
-  /** A fresh matcher; `pools` is the --pools choice where the rules leave one. */
+  /** A fresh matcher; `pools` is the --pools choice, used where `pooling` is 'flag'. */
   matcher(pools: 'universal' | 'wallet', selections?: LotSelections): Matcher;
+  /**
+   * Who decides the pools lots are matched in. 'flag': the user, by --pools (one pool across
+   * wallets, or one per account/wallet). 'rules': the rules themselves (UK: one section 104 pool
+   * per person; US: one pool before 2025, one per wallet from it; Canada: one adjusted cost base
+   * per person), so --pools is ignored and the run is stored with pools 'rules'.
+   */
+  pooling: 'flag' | 'rules';
+  /** The return's own CSVs beyond gains, income and data quality, each from its query in reports/ (US: Form 8949). */
+  forms: { query: string; file: string }[];
   /** Whether the rules let the user identify lots (--lots): the US only. */
   specificIdentification: boolean;
   /** The class a return asks for: short/long, exempt/taxable, discount/no-discount, or the UK matching rule. */
@@ -32,7 +41,23 @@ export interface RuleSet {
   zone: string;
 }
 
-const calendarYear = (y: number) => ({ from: `${y}-01-01`, to: `${y + 1}-01-01` });
+/**
+ * True when `later` is more than one year after `earlier`: the day after the anniversary or
+ * later. This is the test of the US long term (IRS Pub. 544: "start counting on the day following
+ * the day you acquired"; bought 15 June 2023, sold 15 June 2024 is not longer than one year),
+ * of the German one-year period (§ 23 Abs. 1 Satz 1 Nr. 2 EStG: taxable when "nicht mehr als ein
+ * Jahr") and of the Australian 12 months (ATO: acquired 2 February 2001, discount from
+ * 3 February 2002). A 29 February acquisition has its anniversary on 28 February.
+ *
+ * @example
+ * heldMoreThanOneYear('2023-06-15', '2024-06-15'); // false
+ * heldMoreThanOneYear('2023-06-15', '2024-06-16'); // true
+ */
+export function heldMoreThanOneYear(earlier: string, later: string): boolean {
+  return later > oneYearAfter(earlier);
+}
+
+const calendarYear = (y: number) => yearStarting(y);
 const shortOrLong = (m: Match) => (m.acquiredDay !== null && heldMoreThanOneYear(m.acquiredDay, m.disposedDay) ? 'long' : 'short');
 
 /**
@@ -51,10 +76,12 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     name: 'uk', title: 'UK share pooling (same day, 30 days, section 104)',
     matcher: () => ukShareMatcher(),
     classify: (m) => m.basis,
-    taxYear: (y) => ({ from: `${y}-04-06`, to: `${y + 1}-04-06` }),
+    taxYear: (y) => yearStarting(y, '04-06'),
     lookaheadDays: 31,
     specificIdentification: false,
     zone: 'Europe/London',
+    pooling: 'rules',
+    forms: [],
   },
   // IRS: short term when held one year or less (Pub. 544, Form 8949 Part I/II); FIFO unless units
   // are specifically identified (Treas. Reg. 1.1012-1(j)); wallet by wallet from 1 January 2025
@@ -68,6 +95,8 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     taxYear: calendarYear,
     lookaheadDays: 0,
     zone: 'ask',
+    pooling: 'rules',
+    forms: [{ query: 'gains-form-8949', file: 'form-8949.csv' }],
   },
   // § 23 Abs. 1 Satz 1 Nr. 2 EStG: taxable when held not more than one year; FIFO (§ 23 Abs. 1
   // Satz 1 Nr. 2 Satz 3 EStG for like currency amounts; the prevailing method for crypto units).
@@ -79,6 +108,8 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     lookaheadDays: 0,
     specificIdentification: false,
     zone: 'Europe/Berlin',
+    pooling: 'flag',
+    forms: [],
   },
   // ATO: the 50% CGT discount when the asset was acquired at least 12 months before the CGT
   // event, not counting either day; income year 1 July to 30 June. Lots: FIFO, this tool's
@@ -87,10 +118,12 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     name: 'au', title: 'Australia FIFO with the 12-month CGT discount flag',
     matcher: (pools) => lotMatcher({ method: 'fifo', pools }),
     classify: (m) => (m.acquiredDay !== null && heldMoreThanOneYear(m.acquiredDay, m.disposedDay) ? 'discount' : 'no-discount'),
-    taxYear: (y) => ({ from: `${y}-07-01`, to: `${y + 1}-07-01` }),
+    taxYear: (y) => yearStarting(y, '07-01'),
     lookaheadDays: 0,
     specificIdentification: false,
     zone: 'ask',
+    pooling: 'flag',
+    forms: [],
   },
   // CRA: identical properties have one adjusted cost base, the average cost of all held; a
   // superficial loss (ITA s. 54, 40(2)(g)(i)) is denied and added to the substituted property's
@@ -104,12 +137,24 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     lookaheadDays: 30,
     specificIdentification: false,
     zone: 'ask',
+    pooling: 'rules',
+    forms: [],
   },
-  fifo: { name: 'fifo', title: 'FIFO', matcher: (pools) => lotMatcher({ method: 'fifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false, zone: 'UTC' },
-  lifo: { name: 'lifo', title: 'LIFO', matcher: (pools) => lotMatcher({ method: 'lifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false, zone: 'UTC' },
-  hifo: { name: 'hifo', title: 'HIFO', matcher: (pools) => lotMatcher({ method: 'hifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false, zone: 'UTC' },
-  average: { name: 'average', title: 'Average cost', matcher: (pools) => lotMatcher({ method: 'average', pools }), classify: () => 'average', taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false, zone: 'UTC' },
+  fifo: { name: 'fifo', title: 'FIFO', matcher: (pools) => lotMatcher({ method: 'fifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false, zone: 'UTC', pooling: 'flag', forms: [] },
+  lifo: { name: 'lifo', title: 'LIFO', matcher: (pools) => lotMatcher({ method: 'lifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false, zone: 'UTC', pooling: 'flag', forms: [] },
+  hifo: { name: 'hifo', title: 'HIFO', matcher: (pools) => lotMatcher({ method: 'hifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false, zone: 'UTC', pooling: 'flag', forms: [] },
+  average: { name: 'average', title: 'Average cost', matcher: (pools) => lotMatcher({ method: 'average', pools }), classify: () => 'average', taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false, zone: 'UTC', pooling: 'flag', forms: [] },
 };
+
+/**
+ * The rule sets whose pools the user chooses (--pools), in --rules order.
+ *
+ * @example
+ * poolingByFlag(); // ['de', 'au', 'fifo', 'lifo', 'hifo', 'average']
+ */
+export function poolingByFlag(): RuleSetName[] {
+  return ruleSetNames.filter((name) => ruleSets[name].pooling === 'flag');
+}
 
 const zoneExamples: Partial<Record<RuleSetName, string>> = {
   us: 'America/New_York, America/Chicago, America/Denver, America/Los_Angeles',

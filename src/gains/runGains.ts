@@ -24,6 +24,9 @@ import { readLotSelections } from './lotSelections.js';
 import type { BrokerReporting } from './brokerReporting.js';
 import { freeFolder } from '../reports/freeFolder.js';
 import { demoTreatment, readDemoAccounts } from '../reports/demoAccounts.js';
+import { addDays } from '../normalize/calendarDate.js';
+import { gainsCsvFiles, gainsFiles, gainsLabel } from './gainsRequest.js';
+import type { PoolChoice } from './gainsRequest.js';
 
 /** Options of {@link runGains}. */
 export interface RunGainsOptions {
@@ -35,8 +38,8 @@ export interface RunGainsOptions {
   tz: string;
   /** One account uid (or imported wallet name); '' for all. */
   account?: string;
-  /** Where the rules leave a choice: one pool across wallets, or one per account/wallet. */
-  pools?: 'universal' | 'wallet';
+  /** The --pools choice, where the rule set lets the user choose (`RuleSet.pooling` 'flag'): one pool across wallets, or one per account/wallet. */
+  pools?: PoolChoice;
   outDir?: string;
   /** Replace files already in the output folder (default: refuse, naming them; never through a symlink). */
   force?: boolean;
@@ -103,11 +106,10 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
   const fiat = options.fiat.toUpperCase();
   const account = options.account ?? '';
   const includeDemo = options.includeDemo ?? false;
-  const pools = options.rules === 'uk' || options.rules === 'us' || options.rules === 'ca' ? 'rules' : (options.pools ?? 'universal');
+  const pools = rules.pooling === 'rules' ? 'rules' : (options.pools ?? 'universal');
   const { from, to } = rules.taxYear(options.year);
   const readTo = addDays(to, rules.lookaheadDays);
-  const label = `${options.year}-${options.rules}-${fiat}`;
-  const outDir = path.resolve(options.outDir ?? freeFolder(path.join('tradeledger-reports', 'gains', label)));
+  const outDir = path.resolve(options.outDir ?? freeFolder(path.join('tradeledger-reports', 'gains', gainsLabel({ year: options.year, rules: options.rules, fiat }))));
   // The same rules as every report (reportOutput): the folder is checked before any work, an
   // existing file needs `force`, a symlinked target is refused, and the files appear only once
   // all of them are complete.
@@ -117,7 +119,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     });
   }
   const selections = options.lots === undefined ? undefined : await readLotSelections(options.lots);
-  const output = await reportOutput(outDir, [...outputQueries(options.rules).map((q) => q.file), 'summary.json', 'summary.txt', 'manifest.json'], options.force ?? false);
+  const output = await reportOutput(outDir, gainsFiles(options.rules), options.force ?? false);
 
   // Both connections are closed in `finally` whatever fails, the second connect included: a run
   // whose writer was refused ("too many clients") kept its reader open and never exited.
@@ -226,21 +228,10 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
   }
 }
 
-// The CSVs a run writes, each from its query in reports/.
-function outputQueries(rules: RuleSetName): { query: string; file: string }[] {
-  const queries = [
-    { query: 'gains', file: 'gains.csv' },
-    { query: 'gains-income', file: 'income.csv' },
-    { query: 'gains-data-quality', file: 'gains-data-quality.csv' },
-  ];
-  if (rules === 'us') queries.push({ query: 'gains-form-8949', file: 'form-8949.csv' });
-  return queries;
-}
-
 async function writeFiles(client: pg.Client, runId: string, options: RunGainsOptions, output: ReportOutput, summary: GainsSummary, corrections: number): Promise<ManifestFile[]> {
   const reportsDir = options.reportsDir ?? defaultReportsDir;
   const files: ManifestFile[] = [];
-  for (const { query, file } of outputQueries(options.rules)) {
+  for (const { query, file } of gainsCsvFiles(options.rules)) {
     const sql = await readFile(path.join(reportsDir, `${query}.sql`), 'utf8');
     const result = await streamQueryToCsv(client, bindNamedParameters(sql, { run_id: runId, broker_reporting: JSON.stringify(options.brokerReporting ?? {}) }), output.temporary(file), { flags: 'wx' });
     const entry = { file, query: `reports/${query}.sql`, ...result, corrections };
@@ -271,6 +262,8 @@ function client(url: string, name: string): pg.Client {
   return c;
 }
 
+// The zone was checked by name (parseGainsRequest, normalize/timeZone.ts) for the CLI and the
+// portal; this is the database's word on it, as runReports' periodBounds is for a report.
 async function checkZone(client: pg.Client, tz: string): Promise<void> {
   const { rowCount } = await client.query('SELECT 1 FROM pg_timezone_names WHERE name = $1', [tz]);
   if (!rowCount) {
@@ -278,10 +271,4 @@ async function checkZone(client: pg.Client, tz: string): Promise<void> {
       kind: 'config', hint: 'Use an IANA zone such as Europe/London, America/New_York or UTC.',
     });
   }
-}
-
-function addDays(day: string, n: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
 }

@@ -1,6 +1,6 @@
 import { proRata, sumOf, ZERO } from './gainsDecimal.js';
 import type { GainsDecimal } from './gainsDecimal.js';
-import { dayNumber } from './dayNumber.js';
+import { dayNumber } from '../normalize/calendarDate.js';
 import type { Acquisition, Disposal, GainsEvent, Match, Matcher, OpenHolding } from './gainsEvent.js';
 
 // One asset's acquisitions and disposals of one local day, taken together: HMRC CRYPTO22252 and

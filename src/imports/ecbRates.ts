@@ -2,6 +2,7 @@ import { badInput } from './badInput.js';
 import { csvRows } from './csvRows.js';
 import { decimalField } from './decimalField.js';
 import { isCurrencyCode } from './currencyCodes.js';
+import { isCalendarDate, utcDate } from '../normalize/calendarDate.js';
 
 /** One ECB reference rate: units of `currency` per 1 EUR on `day`, from line `line`. */
 export interface EcbRate {
@@ -38,7 +39,7 @@ export function ecbRates(file: string, text: string, now: Date): EcbRate[] {
     if (currencies.includes(code)) throw badInput({ file, line: 1, column: { index: c + 1, name: code } }, `currency ${code} appears twice`, HINT);
     currencies.push(code);
   }
-  const today = now.toISOString().slice(0, 10);
+  const today = utcDate(now.getTime());
   const seen = new Map<string, number>();
   const out: EcbRate[] = [];
   for (const row of rows) {
@@ -67,8 +68,6 @@ function positive(v: string, place: Parameters<typeof decimalField>[1]): string 
 }
 
 function isDay(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
   // Before 1970 is no ECB rate (they start in 1999), and year 0000 no date PostgreSQL stores.
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s && s >= '1970-01-01';
+  return isCalendarDate(s) && s >= '1970-01-01';
 }

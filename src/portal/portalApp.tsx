@@ -18,8 +18,9 @@ import { logAccessDenied, visibleAccounts } from './accountAccess.js';
 import type { VisibleAccount } from './accountAccess.js';
 import { auditDownload } from './auditDownload.js';
 import type { DownloadSubject } from './auditDownload.js';
-import { gainsLabel, gainsPeriod, gainsRequest, prepareGainsFile, prepareGainsZip } from './gainsDownload.js';
-import type { GainsRequest } from './gainsDownload.js';
+import { gainsDownloadRequest, prepareGainsFile, prepareGainsZip } from './gainsDownload.js';
+import type { GainsDownloadRequest } from './gainsDownload.js';
+import { gainsLabel, gainsPeriod } from '../gains/gainsRequest.js';
 import { chartData } from './chartData.js';
 import { claimLoginAttempt, loginSucceeded, pruneLoginFailures } from './loginThrottle.js';
 import { dummyPasswordHash, verifyPassword } from './passwordHash.js';
@@ -52,6 +53,7 @@ import type { PreviewState, ReportFormValues } from './views/reportsPage.js';
 import { SessionsPage } from './views/sessionsPage.js';
 import { CorrectionsPage } from './views/correctionsPage.js';
 import { correctableRows, listCorrections, setCorrection, undoCorrection } from '../corrections/ledgerCorrections.js';
+import { utcYear } from '../normalize/calendarDate.js';
 
 /** Options for {@link portalApp}. */
 export interface PortalOptions {
@@ -345,7 +347,7 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
   };
   const formValues = (c: Context<Env>, accounts: VisibleAccount[], q: Record<string, string | undefined> = c.req.query()): ReportFormValues => {
     const user = c.get('session').user;
-    const year = q.year ?? String(new Date(now()).getUTCFullYear() - 1);
+    const year = q.year ?? String(utcYear(now()) - 1);
     const format = (reportFormats as readonly string[]).includes(q.format ?? '') ? q.format as ReportFormat : 'native';
     return {
       account: q.account ?? (user.role === 'admin' ? '' : accounts[0]?.uid ?? ''),
@@ -506,9 +508,9 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     const q = await fields(c);
     const { refused } = await allowedAccount(c, q.account ?? '');
     if (refused) return refused;
-    let request: GainsRequest;
+    let request: GainsDownloadRequest;
     try {
-      request = gainsRequest(q);
+      request = gainsDownloadRequest(q);
     } catch (err) {
       if (err instanceof TradeledgerError && err.kind === 'config') {
         return c.html(<ErrorPage status={400} message={err.message} hint={err.hint} user={c.get('session').user} csrf={c.get('csrf')} />, 400);
@@ -530,7 +532,7 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
     const account = c.req.query('account') ?? (user.role === 'admin' ? '' : pre[0]?.uid ?? '');
     const { accounts, refused } = await allowedAccount(c, account, pre);
     if (refused) return refused;
-    const year = c.req.query('year') ?? String(new Date(now()).getUTCFullYear());
+    const year = c.req.query('year') ?? String(utcYear(now()));
     const tz = c.req.query('tz') ?? 'UTC';
     const fiat = (c.req.query('fiat') ?? 'USD').toUpperCase();
     const dataUrl = `/charts/data?${new URLSearchParams({ account, year, tz, fiat })}`;

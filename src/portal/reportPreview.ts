@@ -6,6 +6,7 @@ import { defaultReportsDir } from '../reports/runReports.js';
 import { spreadsheetSafeCell } from '../reports/spreadsheetSafeCell.js';
 import type { ReportRequest } from './reportRequest.js';
 import { queryOf } from './reportRequest.js';
+import { localTimestamp } from '../normalize/calendarDate.js';
 
 /** The first rows of one report file, as text exactly as the CSV would hold them. */
 export interface ReportPreview {
@@ -32,12 +33,6 @@ const timeOrdered = new Set(['ledger', 'trades', 'margin-records', 'futures-pnl'
 // fill a second (3,600 fees) it hash-joins every fill of the account instead (BENCHMARKS.md, Portal).
 const windowMinutes = [10, 60, 1440, 10_080, 44_640, 132_480];
 
-// `from` plus some minutes, as a local timestamp the report queries accept for `to`.
-function plusMinutes(date: string, minutes: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCMinutes(d.getUTCMinutes() + minutes);
-  return d.toISOString().slice(0, 19).replace('T', ' ');
-}
 
 /**
  * Runs a report's own query from reports/ with a LIMIT, so the preview shows the same values the
@@ -54,7 +49,7 @@ export async function reportPreview(pool: pg.Pool, request: ReportRequest, limit
   const { period, account, fiat, includeDemo } = request;
   const whole = `${period.to} 00:00:00`;
   const ends = timeOrdered.has(query)
-    ? [...windowMinutes.map((m) => plusMinutes(period.from, m)).filter((end) => end < whole), period.to]
+    ? [...windowMinutes.map((m) => localTimestamp(period.from, m)).filter((end) => end < whole), period.to]
     : [period.to];
   for (const to of ends) {
     const bound = bindNamedParameters(sql, { from: period.from, to, tz: period.tz, account, fiat, include_demo: String(includeDemo) });

@@ -1,4 +1,6 @@
 import { TradeledgerError } from '../errors.js';
+import { isCalendarDate, yearStarting } from '../normalize/calendarDate.js';
+import { timeZone } from '../normalize/timeZone.js';
 
 /** The period a report covers: local dates in `tz`, `from` inclusive, `to` exclusive. */
 export interface ReportPeriod {
@@ -29,7 +31,7 @@ export interface ReportPeriodInput {
  * // { from: '2025-01-01', to: '2026-01-01', tz: 'Asia/Tokyo', label: '2025' }
  */
 export function reportPeriod(input: ReportPeriodInput): ReportPeriod {
-  const tz = checkZone(input.tz ?? 'UTC');
+  const tz = timeZone(input.tz ?? 'UTC', 'REPORT_BAD_FLAG');
   if (input.year !== undefined) {
     if (input.from !== undefined || input.to !== undefined) {
       throw bad('--year cannot be combined with --from/--to', 'Give either --year 2025, or --from 2025-01-01 --to 2026-01-01.');
@@ -38,7 +40,7 @@ export function reportPeriod(input: ReportPeriodInput): ReportPeriod {
       throw bad(`--year "${input.year}" is not a four-digit year`, 'Write the tax year as four digits, e.g. --year 2025.');
     }
     const year = Number(input.year);
-    return { from: `${year}-01-01`, to: `${year + 1}-01-01`, tz, label: String(year) };
+    return { ...yearStarting(year), tz, label: String(year) };
   }
   if (input.from === undefined || input.to === undefined) {
     throw bad('no period given', 'Give --year 2025, or both --from 2025-01-01 and --to 2026-01-01 (--to is exclusive).');
@@ -52,21 +54,10 @@ export function reportPeriod(input: ReportPeriodInput): ReportPeriod {
 }
 
 function checkDate(flag: string, value: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : undefined;
-  if (!date || date.toISOString().slice(0, 10) !== value) {
+  if (!isCalendarDate(value)) {
     throw bad(`${flag} "${value}" is not a date`, `Write ${flag} as YYYY-MM-DD, e.g. ${flag} 2025-01-01.`);
   }
   return value;
-}
-
-function checkZone(tz: string): string {
-  try {
-    // Intl accepts any case and returns the canonical spelling, which PostgreSQL also knows.
-    return new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
-  } catch {
-    throw bad(`--tz "${tz}" is not a known time zone`, 'Use an IANA zone name such as UTC, Europe/Berlin or Asia/Tokyo.');
-  }
 }
 
 function bad(message: string, hint: string): TradeledgerError {

@@ -2,8 +2,8 @@
 import { AccountSelect } from './accountSelect.js';
 import type { PortalUser } from '../portalUser.js';
 import type { VisibleAccount } from '../accountAccess.js';
-import { ruleSet, ruleSetNames } from '../../gains/ruleSets.js';
-import { gainsFiles } from '../gainsDownload.js';
+import { poolingByFlag, ruleSet, ruleSetNames } from '../../gains/ruleSets.js';
+import { gainsFiles } from '../../gains/gainsRequest.js';
 import { DemoCheckbox } from './demoCheckbox.js';
 
 /**
@@ -36,7 +36,7 @@ export function GainsForm(props: { user: PortalUser; csrf: string; accounts: Vis
           <label>Time zone
             <input name="tz" value={props.tz} list="zones" />
           </label>
-          <label>Pools (fifo, lifo, hifo, average, de, au)
+          <label>Pools ({poolingByFlag().join(', ')})
             <select name="pools"><option value="universal">One across wallets</option><option value="wallet">One per account or wallet</option></select>
           </label>
           <label>File

@@ -1,0 +1,71 @@
+import { describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { TradeledgerError } from '../../src/errors.js';
+import { parseGainsRequest } from '../../src/gains/gainsRequest.js';
+import { reportPeriod } from '../../src/reports/reportPeriod.js';
+
+// `report --tz` and `gains --tz` (and the portal's gains form) go through one check
+// (src/normalize/timeZone.ts): the same spellings in, the same canonical zone out, the same refusals.
+const good: [string, string][] = [
+  ['UTC', 'UTC'], ['utc', 'UTC'], ['Europe/London', 'Europe/London'], ['europe/london', 'Europe/London'], ['EUROPE/LONDON', 'Europe/London'],
+  ['America/New_York', 'America/New_York'], ['america/new_york', 'America/New_York'], ['asia/tokyo', 'Asia/Tokyo'], ['Etc/GMT+5', 'Etc/GMT+5'],
+];
+const bad = ['Mars/Olympus', 'Europe/Londn', 'London', '+01:00', 'GMT+25', 'Europe/London '];
+
+function failure(fn: () => unknown): TradeledgerError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof TradeledgerError) return err;
+    throw err;
+  }
+  throw new Error('expected a TradeledgerError');
+}
+
+async function stderrOf(args: string[]): Promise<{ code: number; stderr: string }> {
+  const writes: string[] = [];
+  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => { writes.push(String(chunk)); return true; });
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  try {
+    return { code: await main(args), stderr: writes.join('') };
+  } finally {
+    spy.mockRestore();
+    out.mockRestore();
+  }
+}
+
+describe('one time-zone check for report and gains', () => {
+  it('accepts the same spellings, in any case, and both take the canonical name', () => {
+    for (const [tz, canonical] of good) {
+      expect(reportPeriod({ year: '2025', tz }).tz, tz).toBe(canonical);
+      for (const rules of ['uk', 'us', 'fifo'] as const) {
+        expect(parseGainsRequest({ rules, year: '2025', fiat: 'gbp', tz }, 'cli').request.tz, `${rules} ${tz}`).toBe(canonical);
+        expect(parseGainsRequest({ rules, year: '2025', fiat: 'gbp', tz }, 'portal').request.tz, `${rules} ${tz} (portal)`).toBe(canonical);
+      }
+    }
+    expect(parseGainsRequest({ rules: 'uk', year: '2025', fiat: 'GBP', tz: 'europe/london' }, 'cli').zoneNote).toBe('dates counted in Europe/London (--tz)');
+  });
+
+  it('refuses the same names with the same message, each under its command\'s code', () => {
+    for (const tz of bad) {
+      const report = failure(() => reportPeriod({ year: '2025', tz }));
+      const gains = failure(() => parseGainsRequest({ rules: 'uk', year: '2025', fiat: 'GBP', tz }, 'cli'));
+      expect([report.code, report.kind], tz).toEqual(['REPORT_BAD_FLAG', 'config']);
+      expect([gains.code, gains.kind], tz).toEqual(['GAINS_BAD_FLAG', 'config']);
+      expect(gains.message, tz).toBe(report.message);
+      expect(gains.message, tz).toBe(`--tz "${tz}" is not a known time zone`);
+      expect(gains.hint, tz).toBe(report.hint);
+      // The portal's form names its field.
+      expect(failure(() => parseGainsRequest({ rules: 'uk', year: '2025', fiat: 'GBP', tz }, 'portal')).message).toBe(`tz "${tz}" is not a known time zone`);
+    }
+  });
+
+  it('both commands exit 2 with the same line for a bad zone, before touching a database', async () => {
+    for (const tz of ['Nowhere/City', 'europe/londn']) {
+      const report = await stderrOf(['report', '--year', '2025', '--tz', tz]);
+      const gains = await stderrOf(['gains', '--year', '2025', '--rules', 'uk', '--fiat', 'GBP', '--tz', tz]);
+      expect(report).toEqual({ code: 2, stderr: `tradeledger: --tz "${tz}" is not a known time zone\n  fix: Use an IANA zone name such as UTC, Europe/Berlin or Asia/Tokyo.\n` });
+      expect(gains).toEqual(report);
+    }
+  });
+});

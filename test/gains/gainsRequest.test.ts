@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { TradeledgerError } from '../../src/errors.js';
+import { gainsCsvFiles, gainsFiles, gainsLabel, gainsPeriod, parseGainsRequest } from '../../src/gains/gainsRequest.js';
+import { poolingByFlag, ruleSet, ruleSetNames } from '../../src/gains/ruleSets.js';
+import { gainsDownloadRequest } from '../../src/portal/gainsDownload.js';
+
+function failure(fn: () => unknown): TradeledgerError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof TradeledgerError) return err;
+    throw err;
+  }
+  throw new Error('expected a TradeledgerError');
+}
+
+describe('one gains request for the CLI and the portal', () => {
+  it('reads the fields into one request, fiat upper case, pools universal unless asked', () => {
+    expect(parseGainsRequest({ rules: 'uk', year: '2025', fiat: 'gbp' }, 'cli')).toEqual({
+      request: { rules: 'uk', year: 2025, fiat: 'GBP', tz: 'Europe/London', account: '', pools: 'universal', includeDemo: false },
+      zoneNote: 'dates counted in Europe/London (the default for --rules uk; --tz to change)',
+    });
+    expect(parseGainsRequest({ rules: 'de', year: '2024', fiat: 'EUR', account: 'wallet-a', pools: 'wallet', includeDemo: true, tz: 'utc' }, 'portal').request)
+      .toEqual({ rules: 'de', year: 2024, fiat: 'EUR', tz: 'UTC', account: 'wallet-a', pools: 'wallet', includeDemo: true });
+  });
+
+  it('says the same mistakes in the CLI\'s flags and the form\'s fields, all GAINS_BAD_FLAG', () => {
+    const cases: [Record<string, string>, string, string][] = [
+      [{ rules: 'nz', year: '2025', fiat: 'GBP' }, '--rules "nz" is not one of uk, us, de, au, ca, fifo, lifo, hifo, average', 'rules "nz" is not one of uk, us, de, au, ca, fifo, lifo, hifo, average'],
+      [{ rules: 'uk', year: '25', fiat: 'GBP' }, '--year "25" is not a four-digit year', 'year "25" is not a four-digit year'],
+      [{ rules: 'uk', year: '2025', fiat: 'euro' }, '--fiat "euro" is not a currency code', 'fiat "euro" is not a currency code'],
+      [{ rules: 'uk', year: '2025', fiat: 'GBP', pools: 'each' }, '--pools "each" is not one of universal, wallet', 'pools "each" is not one of universal, wallet'],
+      [{ rules: 'uk', year: '2025', fiat: 'GBP', tz: 'Mars/Olympus' }, '--tz "Mars/Olympus" is not a known time zone', 'tz "Mars/Olympus" is not a known time zone'],
+    ];
+    for (const [input, cli, portal] of cases) {
+      const c = failure(() => parseGainsRequest(input, 'cli'));
+      const p = failure(() => parseGainsRequest(input, 'portal'));
+      expect([c.code, c.kind, c.message]).toEqual(['GAINS_BAD_FLAG', 'config', cli]);
+      expect([p.code, p.kind, p.message]).toEqual(['GAINS_BAD_FLAG', 'config', portal]);
+    }
+    expect(failure(() => parseGainsRequest({ rules: 'uk', year: '25', fiat: 'GBP' }, 'cli')).hint).toBe('Write the tax year as four digits, e.g. --year 2025.');
+    expect(failure(() => parseGainsRequest({ rules: 'uk', year: '25', fiat: 'GBP' }, 'portal')).hint).toBe('Write the tax year as four digits, e.g. 2025.');
+  });
+
+  it('without a zone, a country of several zones: the CLI asks, the portal counts in UTC', () => {
+    for (const rules of ['us', 'ca', 'au'] as const) {
+      expect(failure(() => parseGainsRequest({ rules, year: '2025', fiat: 'USD' }, 'cli')).message).toContain(`--rules ${rules} needs --tz`);
+      expect(parseGainsRequest({ rules, year: '2025', fiat: 'USD' }, 'portal').request.tz).toBe('UTC');
+      expect(parseGainsRequest({ rules, year: '2025', fiat: 'USD', tz: '' }, 'portal').request.tz).toBe('UTC');
+    }
+    expect(parseGainsRequest({ rules: 'de', year: '2025', fiat: 'EUR' }, 'portal').request.tz).toBe('Europe/Berlin');
+  });
+
+  it('names the folder and its files once, for runGains, the CLI and the portal', () => {
+    expect(gainsLabel({ year: 2025, rules: 'uk', fiat: 'gbp' })).toBe('2025-uk-GBP');
+    expect(gainsFiles('us')).toEqual(['gains.csv', 'income.csv', 'gains-data-quality.csv', 'form-8949.csv', 'summary.json', 'summary.txt', 'manifest.json']);
+    expect(gainsFiles('uk')).toEqual(['gains.csv', 'income.csv', 'gains-data-quality.csv', 'summary.json', 'summary.txt', 'manifest.json']);
+    expect(gainsCsvFiles('us').at(-1)).toEqual({ query: 'gains-form-8949', file: 'form-8949.csv' });
+    expect(gainsPeriod({ rules: 'au', year: 2025 })).toEqual({ from: '2025-07-01', to: '2026-07-01' });
+  });
+
+  it('the portal adds the one file wanted, from the rule set\'s folder', () => {
+    expect(gainsDownloadRequest({ rules: 'us', year: '2025', fiat: 'usd', file: 'form-8949.csv', include_demo: 'on' }))
+      .toMatchObject({ rules: 'us', fiat: 'USD', tz: 'UTC', file: 'form-8949.csv', includeDemo: true });
+    expect(gainsDownloadRequest({ rules: 'uk', year: '2025', fiat: 'GBP' }).file).toBe('gains.csv');
+    expect(failure(() => gainsDownloadRequest({ rules: 'uk', year: '2025', fiat: 'GBP', file: 'form-8949.csv' })).message)
+      .toBe('the uk gains folder has no file "form-8949.csv"');
+  });
+});
+
+describe('rule sets declare their pooling', () => {
+  it('the UK, US and Canadian rules fix their pools; the others take --pools', () => {
+    expect(ruleSetNames.filter((r) => ruleSet(r).pooling === 'rules')).toEqual(['uk', 'us', 'ca']);
+    expect(poolingByFlag()).toEqual(['de', 'au', 'fifo', 'lifo', 'hifo', 'average']);
+  });
+});
