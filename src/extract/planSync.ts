@@ -3,6 +3,7 @@ import { openSessions } from './exchangeSession.js';
 import { partitionContext, symbolBook } from './partitionContext.js';
 import { currentRescanFrom, readCheckpoint, readParallelWindows } from './syncState.js';
 import { planWindows } from './windowPlan.js';
+import { lookbackStart } from './lookbackStart.js';
 import { defaultStartReason } from './historyGap.js';
 import { selectStreams } from './selectStreams.js';
 import { applies } from './runSync.js';
@@ -71,6 +72,7 @@ export async function planSync(o: SyncOptions): Promise<{ lines: PlanLine[]; req
           const plan = planWindows({
             spanDays: o.sync.windowDays[stream.name] ?? stream.spanDays, horizonDays: stream.horizonDays, mutable: stream.mutable,
             checkpoint, rescanFrom: await currentRescanFrom(o.db, stream, s.uid, p, checkpoint), now, settings: o.sync,
+            lookbackFrom: await lookbackStart(o.db, stream, s.uid, p, checkpoint?.watermark, o.sync),
           });
           const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
           lines.push({

@@ -5,6 +5,7 @@ import { BatchLoader } from '../load/batchLoader.js';
 import type { BatchTarget } from '../load/batchLoader.js';
 import { feeSource } from '../load/feeRows.js';
 import { horizonStartOf, planWindows } from './windowPlan.js';
+import { lookbackStart } from './lookbackStart.js';
 import type { Window } from './windowPlan.js';
 import { createParallelWindows, currentRescanFrom, finishParallelWindows, markState, readCheckpoint, recordCurrentFrom, readParallelWindows } from './syncState.js';
 import type { ParallelWindow, StateKey } from './syncState.js';
@@ -55,6 +56,7 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
   const plan = planWindows({
     spanDays: run.settings.windowDays[stream.name] ?? stream.spanDays, horizonDays: stream.horizonDays, mutable: stream.mutable,
     rescanFrom: await currentRescanFrom(run.db, stream, run.account.uid, partition, checkpoint), checkpoint, now: run.now, settings: run.settings,
+    lookbackFrom: await lookbackStart(run.db, stream, run.account.uid, partition, checkpoint?.watermark, run.settings),
   });
   if (plan.gap) {
     await recordGap(run.db, state, plan.gap, `${stream.endpoint} serves only the last ${stream.horizonDays} days`, run.runId);

@@ -63,6 +63,16 @@ export interface HistoryStream {
   /** Records change after creation (status, fills): re-read the configured look-back each run. */
   readonly mutable: boolean;
   /**
+   * Only records not final yet can change, and each is known (view `open_records`): the look-back
+   * starts where re-reading costs least (lookbackStart.ts), from the watermark (every open record
+   * asked for by id through `recheckOpen`) back to the oldest open record inside the look-back
+   * (re-walked as pages), instead of always the whole look-back. For a stream whose records get
+   * their time when they are made, so none can appear later inside a window already read (orders:
+   * the exchange stamps cTime at creation), and that has an id lookup. `timeColumn` is the table's
+   * column of the record time the windows walk.
+   */
+  readonly lookbackOpenOnly?: { readonly timeColumn: string };
+  /**
    * A current-state endpoint (pending trigger orders): it lists only records still current, so
    * each run re-reads from the oldest record that was current at the last run (or the look-back,
    * if earlier), and stamps last_seen_at on every record it sees.

@@ -27,6 +27,11 @@ export interface WindowPlanInput {
   readonly mutable: boolean;
   /** Current-state streams: also re-read from here (the oldest record still current). */
   readonly rescanFrom?: number | undefined;
+  /**
+   * A mutable stream's look-back start when the engine chose it (lookbackStart.ts: only open
+   * records can change); otherwise watermark - lookbackDays.
+   */
+  readonly lookbackFrom?: number | undefined;
   readonly checkpoint: Checkpoint | undefined;
   /** min(server time, local time), ms. */
   readonly now: number;
@@ -80,7 +85,7 @@ export function planWindows(input: WindowPlanInput): WindowPlan {
       start = firstStart;
       if (s.since === undefined && horizonStart === -Infinity) unreadBefore = firstStart;
     }
-    else start = Math.min(input.mutable ? cp.watermark - s.lookbackDays * DAY_MS : cp.watermark, input.rescanFrom ?? Infinity);
+    else start = Math.min(input.mutable ? input.lookbackFrom ?? cp.watermark - s.lookbackDays * DAY_MS : cp.watermark, input.rescanFrom ?? Infinity);
     if (start < horizonStart) {
       // Only history never read counts as a gap; a look-back reaching past the horizon does not.
       const unread = cp?.watermark ?? start;

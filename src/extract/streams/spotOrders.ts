@@ -5,7 +5,8 @@ import { jsonText, ms, num, text } from '../../load/column.js';
 
 /**
  * X1 spot history orders. Orders fill and cancel after creation, so the stream is mutable; the
- * orders still live at the last sync that the windows did not cover are re-checked through E15.
+ * orders still live at the last sync that the windows did not cover are re-checked through E15,
+ * and the look-back reaches back only as far as that is cheaper (lookbackStart.ts).
  * Fee rows need the coin an order receives, so it reads the symbol list.
  */
 export const spotOrders: HistoryStream = {
@@ -19,6 +20,9 @@ export const spotOrders: HistoryStream = {
   limit: 100,
   horizonDays: 90,
   mutable: true,
+  // An order's cTime is stamped when it is placed: only orders still live can change, and each is
+  // asked for by id (E15) when that is cheaper than re-reading the pages since it.
+  lookbackOpenOnly: { timeColumn: 'c_time' },
   timeField: 'cTime',
   idField: 'orderId',
   readPage: arrayBySmallestId('orderId'),
