@@ -31,6 +31,8 @@ export function AccountsPage(props: { user: PortalUser; csrf: string; rows: Acco
   // Only what touches a tax figure (red) or needs completing (amber) counts; 'info' changes none.
   const serious = (ws: AccountWarning[]) => ws.filter((w) => w.severity !== 'info');
   const withWarnings = props.rows.filter((r) => serious(warningsOf(r.account, r.health)).length > 0).length;
+  // The banner is red only when a warning changes a tax figure; amber ones need completing.
+  const withRed = props.rows.filter((r) => warningsOf(r.account, r.health).some((w) => w.severity === 'red')).length;
   return (
     <Layout title="Accounts" user={props.user} csrf={props.csrf} active="accounts">
       <div class="page-head">
@@ -38,9 +40,15 @@ export function AccountsPage(props: { user: PortalUser; csrf: string; rows: Acco
         <p class="muted">{props.rows.length} account(s) you may see. Times are UTC. The watermark is the time up to which every stream has been read completely.</p>
       </div>
       {withWarnings > 0 && (
-        <div class="alert alert-error banner" role="alert" id="quality-banner">
-          <strong>{withWarnings} of {props.rows.length} account(s) have data-quality warnings.</strong> Reports for them may be incomplete; read the warnings below before you file anything.
-        </div>
+        withRed > 0 ? (
+          <div class="alert alert-error banner" role="alert" id="quality-banner" data-severity="red">
+            <strong>{withWarnings} of {props.rows.length} account(s) have data-quality warnings.</strong> {withRed === 1 ? 'One changes' : `${withRed} change`} a tax figure; read the warnings below before you file anything.
+          </div>
+        ) : (
+          <div class="alert alert-warn banner" role="status" id="quality-banner" data-severity="amber">
+            <strong>{withWarnings} of {props.rows.length} account(s) have data-quality warnings.</strong> None changes a tax figure yet; each says what to complete.
+          </div>
+        )
       )}
       {props.rows.length === 0 && <section class="card"><p>No accounts are granted to you yet. Ask your administrator to run <code>tradeledger users grant</code>.</p></section>}
       <div class="accounts">
