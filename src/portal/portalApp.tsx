@@ -36,8 +36,7 @@ export interface PortalOptions {
   policy?: Partial<SessionPolicy>;
   /** The clock for sessions and rate limits (tests move it forward); default Date.now. */
   now?: () => number;
-  /** Behind a TLS reverse proxy: believe X-Forwarded-Proto/-For/-Host (Secure cookies, real addresses). */
-  /** Reverse proxies in front (true = 1): whose X-Forwarded-* headers are believed. */
+  /** Reverse proxies in front (true = 1): whose X-Forwarded-Proto/-For/-Host are believed (Secure cookies, real addresses). */
   trustProxy?: boolean | number;
   /** One JSON line per notable event (refused requests, errors); default stderr. */
   log?: (line: string) => void;
