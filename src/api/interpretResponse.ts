@@ -1,7 +1,7 @@
 import type { ErrorKind } from '../errors.js';
 import { ApiError, classifyExchangeCode } from './apiError.js';
 import { retryAfterMs } from './backoff.js';
-import { decodeBody } from './decodeBody.js';
+import { parseJsonLossless } from '../normalize/losslessJson.js';
 import type { EndpointDef, EndpointName } from './endpoints.js';
 import { adviceFor } from './errorAdvice.js';
 import type { Envelope } from './records/envelope.js';
@@ -42,7 +42,7 @@ export function interpretResponse(name: EndpointName, def: EndpointDef, raw: Raw
   const retryAfter = retryAfterMs(raw.headers['retry-after']);
   let body: unknown;
   try {
-    body = decodeBody(raw.text);
+    body = parseJsonLossless(raw.text, 'exact');
   } catch {
     body = undefined;
   }

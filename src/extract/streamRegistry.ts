@@ -1,4 +1,4 @@
-import type { DerivedStream, HistoryStream, SnapshotStream, Stream } from './streamDef.js';
+import type { HistoryStream, SnapshotStream, Stream } from './streamDef.js';
 import { spotOrders } from './streams/spotOrders.js';
 import { spotFills } from './streams/spotFills.js';
 import { spotBills } from './streams/spotBills.js';
@@ -31,16 +31,9 @@ export const historyStreams: readonly HistoryStream[] = [
 export const snapshotStreams: readonly SnapshotStream[] = [futuresAccounts, positions, singlePositions, subAccounts, subAccountApiKeys, demoContracts];
 
 /**
- * All streams by name, for --streams and status.
+ * All streams, for --streams and status; the derived one (prices) last.
  *
  * @example
- * streamNames() // ['spotOrders', 'spotFills', ...]
+ * allStreams.map((s) => s.name) // ['spotOrders', 'spotFills', ...]
  */
 export const allStreams: readonly Stream[] = [...historyStreams, ...snapshotStreams, prices];
-
-/** Streams that run after all others, once per sync (they read what the others stored). */
-export const derivedStreams: readonly DerivedStream[] = [prices];
-
-export function streamNames(): string[] {
-  return allStreams.map((s) => s.name);
-}

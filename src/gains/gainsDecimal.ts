@@ -1,25 +1,19 @@
-import decimalModule from 'decimal.js';
-import type { Decimal as DecimalClass } from 'decimal.js';
-
-const Decimal = decimalModule as unknown as typeof DecimalClass;
+import { GainsDecimal } from '../normalize/decimal.js';
 
 /**
- * The decimal type of the gains engine: a private decimal.js clone with 60 significant digits, so
- * that every sum and difference of the engine is exact (values up to 10^15 with up to 45
- * decimals; exchange amounts have at most 18 and fiat values fewer). The only rounding in the
- * engine is a pro-rata share (cost x part / whole, proceeds x part / whole), and it happens once,
- * in {@link proRata}, at {@link SHARE_DECIMALS} decimal places, half to even; the remainder stays
- * in the pool, lot or day it was taken from. So for every run, what was paid for the coins equals
- * the cost matched plus the cost still held, to the last digit, and proceeds - gain + cost still
- * held = what was paid (test/gains/exactness.test.ts checks it for every rule set).
- * normalize's ExactDecimal keeps 4000 digits, which would make every pool division thousands of
- * digits long.
+ * The decimal type of the gains engine (configured, with the rest of decimal.js's settings, in
+ * src/normalize/decimal.ts): 60 significant digits, so every sum and difference of the engine is
+ * exact. The only rounding in the engine is a pro-rata share (cost x part / whole, proceeds x
+ * part / whole), and it happens once, in {@link proRata}, at {@link SHARE_DECIMALS} decimal
+ * places, half to even; the remainder stays in the pool, lot or day it was taken from. So for
+ * every run, what was paid for the coins equals the cost matched plus the cost still held, to the
+ * last digit, and proceeds - gain + cost still held = what was paid
+ * (test/gains/exactness.test.ts checks it for every rule set).
  *
  * @example
  * proRata(new GainsDecimal('1'), new GainsDecimal('1'), new GainsDecimal('3')).toFixed(); // '0.333333333333'
  */
-export const GainsDecimal = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15 });
-export type GainsDecimal = InstanceType<typeof GainsDecimal>;
+export { GainsDecimal };
 
 /**
  * Decimal places of a pro-rata share of a cost or of proceeds: 12, far below any currency's
@@ -40,11 +34,6 @@ export function proRata(total: GainsDecimal, part: GainsDecimal, whole: GainsDec
 
 /** Zero, shared (decimal.js values are immutable). */
 export const ZERO = new GainsDecimal(0);
-
-/** A decimal from a string, number-free input or an existing decimal. */
-export function dec(value: string | GainsDecimal): GainsDecimal {
-  return typeof value === 'string' ? new GainsDecimal(value) : value;
-}
 
 /**
  * A fiat figure to the penny, half up, for text a person reads (summary.txt, the CLI's and the

@@ -65,7 +65,7 @@ export const columnKinds: Readonly<Record<ColumnType, ColumnKind>> = {
       // Plain decimal text goes to PostgreSQL as is (numeric parses it exactly); only other forms
       // (exponents, garbage) need the decimal parser.
       if (typeof raw === 'string' && plainDecimal.test(raw)) return { value: raw };
-      // decodeBody keeps a wire number as a JS number only when a double holds it exactly.
+      // parseJsonLossless(body, 'exact') keeps a wire number as a JS number only when a double holds it exactly.
       const parsed = toDecimalString(typeof raw === 'number' ? String(raw) : raw);
       return parsed.ok ? { value: parsed.value } : { value: null, problem: parsed.problem };
     },

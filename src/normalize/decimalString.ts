@@ -1,6 +1,6 @@
 import { TradeledgerError } from '../errors.js';
 import { isNumberText } from './isNumberText.js';
-import { ExactDecimal as Exact } from './exactDecimal.js';
+import { ExactDecimal as Exact } from './decimal.js';
 
 /** The pattern of a plain or exponent-notation decimal number, as JSON and the exchange write them. */
 const decimalPattern = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -55,49 +55,6 @@ export function decimalString(text: unknown): string {
     kind: 'data',
     hint: 'Pass amounts as decimal strings such as "12.5" or "-8.9E-8"; check toDecimalString first for untrusted input.',
   });
-}
-
-/** @example add('0.1', '0.2') // '0.3' */
-export function add(a: string, b: string): string {
-  return new Exact(decimalString(a)).plus(decimalString(b)).toFixed();
-}
-
-/** @example sub('1', '0.25') // '0.75' */
-export function sub(a: string, b: string): string {
-  return new Exact(decimalString(a)).minus(decimalString(b)).toFixed();
-}
-
-/** @example neg('0.5') // '-0.5'; neg('0') // '0' */
-export function neg(a: string): string {
-  return new Exact(decimalString(a)).negated().toFixed();
-}
-
-/** @example abs('-0.5') // '0.5' */
-export function abs(a: string): string {
-  return new Exact(decimalString(a)).abs().toFixed();
-}
-
-/** @example isZero('-0.000') // true */
-export function isZero(a: string): boolean {
-  return new Exact(decimalString(a)).isZero();
-}
-
-/** @example isNegative('-0.1') // true; isNegative('-0') // false */
-export function isNegative(a: string): boolean {
-  const value = new Exact(decimalString(a));
-  return !value.isZero() && value.isNegative();
-}
-
-/** -1, 0 or 1. @example compare('0.10', '0.1') // 0 */
-export function compare(a: string, b: string): -1 | 0 | 1 {
-  return new Exact(decimalString(a)).comparedTo(decimalString(b)) as -1 | 0 | 1;
-}
-
-/** @example sum(['0.1', '0.2', '-0.3']) // '0' */
-export function sum(values: Iterable<string>): string {
-  let total = new Exact(0);
-  for (const value of values) total = total.plus(decimalString(value));
-  return total.toFixed();
 }
 
 function describe(value: unknown): string {

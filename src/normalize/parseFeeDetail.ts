@@ -1,4 +1,4 @@
-import { ExactDecimal } from './exactDecimal.js';
+import { ExactDecimal } from './decimal.js';
 import { readFeeDetail } from './readFeeDetail.js';
 import type { CoinFeePart, NewFeesPart } from './readFeeDetail.js';
 import type { FeeFormat } from './feeFormat.js';

@@ -1,4 +1,4 @@
-import { parseJsonLossless } from './parseJsonLossless.js';
+import { parseJsonLossless } from './losslessJson.js';
 import { toDecimalString } from './decimalString.js';
 import { isNumberText } from './isNumberText.js';
 import type { FeeFormat } from './feeFormat.js';
@@ -43,10 +43,14 @@ export function readFeeDetail(input: unknown): FeeDetailShape {
   if (input === undefined || input === null) return empty();
   if (typeof input === 'string') {
     if (input.trim() === '') return empty();
-    const parsed = parseJsonLossless(input);
-    if (!parsed.ok) return malformed('malformed', `feeDetail is ${parsed.problem}`);
-    if (parsed.value === null) return empty();
-    return readValue(parsed.value);
+    let parsed: unknown;
+    try {
+      parsed = parseJsonLossless(input);
+    } catch (error) {
+      return malformed('malformed', `feeDetail is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    }
+    if (parsed === null) return empty();
+    return readValue(parsed);
   }
   return readValue(input);
 }

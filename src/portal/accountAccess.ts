@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { PortalLog } from './portalLog.js';
 import type { PortalUser } from './portalUser.js';
 import { storable } from './requestParameters.js';
 
@@ -47,18 +48,18 @@ export interface AccessDenial {
 
 /**
  * Records a refused request (an account the user may not see, or bad parameters), in the table
- * and as one JSON line on stderr for log collectors. NUL bytes are stored as `\0`: one in the
+ * and as one line of the portal's log (portalLog.ts). NUL bytes are stored as `\0`: one in the
  * account (a 500 once) must not stop the refusal being recorded.
  *
  * @example
  * await logAccessDenied(pool, { nowMs: Date.now(), user, address, method: 'GET', path: '/reports', account: '42', status: 404 }, log);
  */
-export async function logAccessDenied(pool: pg.Pool, denial: AccessDenial, log: (line: string) => void): Promise<void> {
-  log(JSON.stringify({
-    type: 'portal-access-denied', at: new Date(denial.nowMs).toISOString(), user: denial.user?.username ?? null,
+export async function logAccessDenied(pool: pg.Pool, denial: AccessDenial, log: PortalLog): Promise<void> {
+  log('portal-access-denied', {
+    user: denial.user?.username ?? null,
     address: denial.address, method: denial.method, path: denial.path, account: denial.account ?? null, status: denial.status,
     ...(denial.reason === undefined ? {} : { reason: denial.reason }),
-  }));
+  });
   await pool.query(
     `INSERT INTO portal_access_denied (at, user_id, username, address, method, path, account_uid, status, reason)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,

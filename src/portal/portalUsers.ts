@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { checkReportAccount } from '../reports/checkReportAccount.js';
 import { TradeledgerError } from '../errors.js';
 import { hashPassword } from './passwordHash.js';
-import type { PortalRole } from './portalUser.js';
+import type { PortalRole, PortalUser } from './portalUser.js';
 
 /** One row of `tradeledger users list`. */
 export interface PortalUserListing {
@@ -39,6 +39,21 @@ export function checkPassword(username: string, password: string): void {
   if (password.toLowerCase() === username.toLowerCase()) {
     throw new TradeledgerError('PORTAL_WEAK_PASSWORD', 'the password equals the user name', { kind: 'config', hint: 'Choose a different password.' });
   }
+}
+
+/**
+ * The user signing in, with the password hash to check (the only reader of the hash), by name
+ * regardless of case; undefined when there is no such user.
+ *
+ * @example
+ * const user = await findLoginUser(pool, 'Anna');
+ * if (user && await verifyPassword(password, user.passwordHash)) ...
+ */
+export async function findLoginUser(pool: pg.Pool, username: string): Promise<(PortalUser & { passwordHash: string }) | undefined> {
+  const { rows } = await pool.query<{ id: string; username: string; role: PortalRole; password_hash: string }>(
+    'SELECT id, username, role, password_hash FROM portal_users WHERE lower(username) = lower($1)', [username]);
+  const row = rows[0];
+  return row && { id: row.id, username: row.username, role: row.role, passwordHash: row.password_hash };
 }
 
 function noSuchUser(username: string): TradeledgerError {

@@ -1,11 +1,12 @@
 /**
  * Measures response decoding on a 500-record page: plain JSON.parse (loses digits), lossless-json
- * on every body, and decodeBody (JSON.parse unless a number is unsafe). Run by hand:
+ * on every body, and the API's decoding, parseJsonLossless(text, 'exact') in src/normalize/losslessJson.ts
+ * (JSON.parse unless a number is unsafe; the column keeps its old name decodeBody). Run by hand:
  *   npx tsx test/bench/decodeBody.bench.ts
  * It prints a table; it is not a test.
  */
 import { parse as parseLossless } from 'lossless-json';
-import { decodeBody } from '../../src/api/decodeBody.js';
+import { parseJsonLossless } from '../../src/normalize/losslessJson.js';
 
 function page(amount: (i: number) => string): string {
   const records = Array.from({ length: 500 }, (_, i) => `{"userId":"1001","symbol":"BTCUSDT","orderId":"${1_200_000_000_000 + i}",` +
@@ -24,7 +25,7 @@ const bodies = {
 const parsers: Record<string, (t: string) => unknown> = {
   'JSON.parse': (t) => JSON.parse(t),
   'lossless-json': (t) => parseLossless(t),
-  decodeBody: (t) => decodeBody(t),
+  decodeBody: (t) => parseJsonLossless(t, 'exact'),
 };
 
 function msPerParse(fn: (t: string) => unknown, text: string): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseFeeDetail } from '../../src/normalize/parseFeeDetail.js';
-import { sum } from '../../src/normalize/decimalString.js';
+import { ExactDecimal } from '../../src/normalize/decimal.js';
 import type { FeeRow } from '../../src/normalize/feeRow.js';
 
 // The figures the assertions check: coin, paid, platformDeducted, couponCovered, payableInReceivedCoin, rebate.
@@ -192,7 +192,7 @@ describe('parseFeeDetail: fill forms', () => {
       parseFeeDetail({ deduction: 'no', feeCoin: 'USDT', totalFee: '0.0035' }),
       parseFeeDetail('{"BGB":{"deduction":true,"feeCoinCode":"BGB","totalDeductionFee":0.0416,"totalFee":-0.5}}', { receivedCoin: 'USDT' }),
     ].flatMap((out) => out.rows);
-    const paidIn = (coin: string) => sum(all.filter((r) => r.coin === coin).map((r) => r.paid));
+    const paidIn = (coin: string) => all.filter((r) => r.coin === coin).reduce((s, r) => s.plus(r.paid), new ExactDecimal(0)).toFixed();
     expect(paidIn('USDT')).toBe('0.3085');
     expect(paidIn('BGB')).toBe('0.0666');
   });

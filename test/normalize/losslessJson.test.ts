@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBody } from '../../src/api/decodeBody.js';
+import { parseJsonLossless } from '../../src/normalize/losslessJson.js';
+import { isNumberText } from '../../src/normalize/isNumberText.js';
 
-describe('decodeBody', () => {
+const decodeBody = (text: string) => parseJsonLossless(text, 'exact');
+
+describe("parseJsonLossless(text, 'exact'): the API's response bodies", () => {
   it('keeps the exact text of numbers a double cannot hold', () => {
     const out = decodeBody('{"requestTime":1700000000123,"data":{"big":12345678901234567890,"fine":1.00000000000000001,"huge":1e400}}');
     expect(out).toEqual({ requestTime: 1700000000123, data: { big: '12345678901234567890', fine: '1.00000000000000001', huge: '1e400' } });
@@ -27,5 +30,18 @@ describe('decodeBody', () => {
   it('throws a SyntaxError on malformed JSON, on both paths', () => {
     expect(() => decodeBody('{"code":"00000","data":[{"id":"1"')).toThrow(SyntaxError);
     expect(() => decodeBody('{"a":123456789012345678901,')).toThrow(SyntaxError);
+  });
+});
+
+describe("parseJsonLossless(text): every number as its text", () => {
+  it('keeps each number as written, safe or not, and strings as strings', () => {
+    const out = parseJsonLossless('{"c":0,"r":-0.1,"t":1.10,"e":-8.9E-8,"s":"0.5"}') as Record<string, unknown>;
+    expect(Object.fromEntries(Object.entries(out).map(([k, v]) => [k, isNumberText(v) ? `number ${v.value}` : v]))).toEqual({
+      c: 'number 0', r: 'number -0.1', t: 'number 1.10', e: 'number -8.9E-8', s: '0.5',
+    });
+  });
+
+  it('throws a SyntaxError on malformed JSON', () => {
+    expect(() => parseJsonLossless('{"newFees":')).toThrow(SyntaxError);
   });
 });
