@@ -14,8 +14,8 @@ import type { PlanSettings } from './windowPlan.js';
  * records before it. The cheapest start wins (the earlier one on a tie); with nothing open it is
  * the watermark, and the run reads only new history.
  *
- * Returns undefined where the rule does not apply (the stream does not declare it, a first run,
- * a partitioned stream): the plan then uses the whole look-back.
+ * Returns undefined where the rule does not apply (the stream does not declare it, a first run, a
+ * partition it cannot tell apart): the plan then uses the whole look-back.
  *
  * @example
  * const lookbackFrom = await lookbackStart(db, spotOrders, uid, single[0], checkpoint, settings);
@@ -24,16 +24,21 @@ export async function lookbackStart(
   db: Kysely<any>, stream: HistoryStream, uid: string, partition: Partition, watermark: number | undefined, settings: Pick<PlanSettings, 'lookbackDays'>,
 ): Promise<number | undefined> {
   const spec = stream.lookbackOpenOnly;
-  if (spec === undefined || !stream.mutable || stream.recheckOpen?.by !== 'id' || watermark === undefined || partition.key !== 'all') return undefined;
+  if (spec === undefined || !stream.mutable || stream.recheckOpen?.by !== 'id' || watermark === undefined) return undefined;
+  // A partition's open records carry its key as their partition_hint (view open_records); its
+  // stored rows hold it in `partitionColumn`.
+  if (partition.key !== 'all' && spec.partitionColumn === undefined) return undefined;
+  const openHere = partition.key === 'all' ? sql`true` : sql`partition_hint = ${partition.key}`;
+  const storedHere = partition.key === 'all' ? sql`true` : sql`${sql.ref(spec.partitionColumn!)} = ${partition.key}`;
   const from = new Date(watermark - settings.lookbackDays * DAY_MS).toISOString();
   const to = new Date(watermark).toISOString();
   const { rows } = await sql<{ at: string; by_id: number; stored: number }>`
     WITH open AS (
       SELECT since FROM open_records
-      WHERE stream = ${stream.name} AND account_uid = ${uid} AND since >= ${from}::timestamptz AND since < ${to}::timestamptz
+      WHERE stream = ${stream.name} AND account_uid = ${uid} AND ${openHere} AND since >= ${from}::timestamptz AND since < ${to}::timestamptz
     ), recent AS (
       SELECT ${sql.ref(spec.timeColumn)} AS t FROM ${sql.table(stream.table)}
-      WHERE account_uid = ${uid} AND ${sql.ref(spec.timeColumn)} >= ${from}::timestamptz AND ${sql.ref(spec.timeColumn)} < ${to}::timestamptz
+      WHERE account_uid = ${uid} AND ${storedHere} AND ${sql.ref(spec.timeColumn)} >= ${from}::timestamptz AND ${sql.ref(spec.timeColumn)} < ${to}::timestamptz
     ), start AS (
       SELECT ${to}::timestamptz AS at UNION SELECT since FROM open
     )

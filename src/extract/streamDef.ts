@@ -69,9 +69,10 @@ export interface HistoryStream {
    * (re-walked as pages), instead of always the whole look-back. For a stream whose records get
    * their time when they are made, so none can appear later inside a window already read (orders:
    * the exchange stamps cTime at creation), and that has an id lookup. `timeColumn` is the table's
-   * column of the record time the windows walk.
+   * column of the record time the windows walk; `partitionColumn` the column holding a
+   * partition's key (a partitioned stream: its open records carry the key as partition_hint).
    */
-  readonly lookbackOpenOnly?: { readonly timeColumn: string };
+  readonly lookbackOpenOnly?: { readonly timeColumn: string; readonly partitionColumn?: string };
   /**
    * A current-state endpoint (pending trigger orders): it lists only records still current, so
    * each run re-reads from the oldest record that was current at the last run (or the look-back,

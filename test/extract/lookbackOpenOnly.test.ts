@@ -10,6 +10,7 @@ import { runSync } from '../../src/extract/runSync.js';
 import { lookbackStart } from '../../src/extract/lookbackStart.js';
 import { spotOrders } from '../../src/extract/streams/spotOrders.js';
 import { deposits } from '../../src/extract/streams/deposits.js';
+import { crossMarginOrders } from '../../src/extract/streams/crossMarginOrders.js';
 import { single } from '../../src/extract/partitions.js';
 import { DAY_MS } from '../../src/api/endpoints.js';
 
@@ -49,6 +50,18 @@ describe('where a spot-order look-back starts (lookbackStart)', () => {
     const got = await start();
     const oldest = (await sql<{ t: Date }>`SELECT min(c_time) AS t FROM spot_orders WHERE status = 'live'`.execute(fresh.db)).rows[0]!.t.getTime();
     expect(got).toBe(oldest);
+  });
+
+  it('per partition: a live order of one symbol moves only that symbol\'s start (E13 partitions by symbol)', async () => {
+    await sql`INSERT INTO cross_margin_orders (account_uid, order_id, symbol, status, c_time, raw)
+      SELECT 'U', 'x' || i, CASE WHEN i % 2 = 0 THEN 'BTCUSDT' ELSE 'ETHUSDT' END, CASE WHEN i < 40 AND i % 2 = 1 THEN 'live' ELSE 'filled' END,
+             to_timestamp((${wm} - ${3 * DAY_MS}::bigint + i * ${Math.floor((3 * DAY_MS) / 600)}::bigint) / 1000.0), '{}'
+      FROM generate_series(0, 599) i`.execute(fresh.db);
+    const part = (symbol: string) => ({ key: symbol, params: { symbol }, columns: {} });
+    expect(await lookbackStart(fresh.db, crossMarginOrders, 'U', part('BTCUSDT'), wm, { lookbackDays: 7 })).toBe(wm);
+    const eth = await lookbackStart(fresh.db, crossMarginOrders, 'U', part('ETHUSDT'), wm, { lookbackDays: 7 });
+    const oldest = (await sql<{ t: Date }>`SELECT min(c_time) AS t FROM cross_margin_orders WHERE symbol = 'ETHUSDT' AND status = 'live'`.execute(fresh.db)).rows[0]!.t.getTime();
+    expect(eth).toBe(oldest); // 20 live ETH orders: 3 pages from the oldest beat 20 lookups
   });
 
   it('leaves streams that do not declare it (deposits appear late, by chain time) to the whole look-back', async () => {

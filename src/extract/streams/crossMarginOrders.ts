@@ -18,6 +18,8 @@ export const crossMarginOrders: HistoryStream = {
   limit: 100,
   horizonDays: undefined,
   mutable: true,
+  // cTime is stamped when the order is placed: only live orders can change (lookbackStart.ts).
+  lookbackOpenOnly: { timeColumn: 'c_time', partitionColumn: 'symbol' },
   timeField: 'cTime',
   idField: 'orderId',
   readPage: listWithCursor(['orderList', 'resultList'], 'minId', 'orderId'),
