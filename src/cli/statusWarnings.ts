@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { createPool } from '../db/pools.js';
 import { readAccountHealth } from '../portal/accountHealth.js';
 import { rankedWarnings } from '../portal/accountWarnings.js';
 import type { AccountWarning } from '../portal/accountWarnings.js';
@@ -18,8 +18,7 @@ export interface AccountWarnings {
  * const byAccount = await statusWarnings(url);
  */
 export async function statusWarnings(databaseUrl: string): Promise<AccountWarnings[]> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 3, application_name: 'tradeledger status' });
-  pool.on('error', () => {});
+  const pool = createPool({ url: databaseUrl, name: 'status-warnings', max: 3 });
   try {
     const [health, accounts, wallets] = await Promise.all([
       readAccountHealth(pool),

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import pg from 'pg';
+import { createClient } from '../db/pools.js';
 import { toPenny } from './gainsDecimal.js';
 import { runGains } from './runGains.js';
 
@@ -17,7 +17,7 @@ export async function demoGains(databaseUrl: string, now: number, root: string, 
   const d = new Date(now);
   const year = d.getUTCFullYear();
   const ukYear = d.toISOString().slice(5, 10) >= '04-06' ? year : year - 1;
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = createClient({ url: databaseUrl, name: 'demo-gains' });
   await client.connect();
   const gbp = await client.query("SELECT 1 FROM fx_rates_daily WHERE currency = 'GBP' LIMIT 1").finally(() => client.end());
   const ukFiat = gbp.rowCount ? 'GBP' : 'USD';

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
-import pg from 'pg';
 import type { WorkerUtils } from 'graphile-worker';
+import { createPool } from '../db/pools.js';
 
 /** How a worker notices dead peers. Defaults suit production; tests shorten them. */
 export interface LivenessTimes {
@@ -43,9 +43,8 @@ export interface WorkerRegistration {
  * const reg = await registerWorker(url, runnerPoolId, utils, 2); ... await reg.close();
  */
 export async function registerWorker(url: string, poolId: string, utils: Pick<WorkerUtils, 'forceUnlockWorkers'>, concurrency: number, times: LivenessTimes = defaultLiveness, onUnlocked: (poolIds: string[]) => void = () => undefined): Promise<WorkerRegistration> {
-  const pool = new pg.Pool({ connectionString: url, max: 1, application_name: `tradeledger worker ${poolId}` });
   // A restart ends the idle connection: the pool drops it and connects again at the next query.
-  pool.on('error', () => {});
+  const pool = createPool({ url, name: `worker-registry-${poolId}`, max: 1 });
   const upsert = `INSERT INTO sync_workers (pool_id, host, pid, backend_pid, concurrency) VALUES ($1, $2, $3, pg_backend_pid(), $4)
     ON CONFLICT (pool_id) DO UPDATE SET heartbeat_at = now(), backend_pid = EXCLUDED.backend_pid`;
   const params = [poolId, hostname(), process.pid, concurrency];
