@@ -1,4 +1,5 @@
 import { createPool } from '../db/pools.js';
+import { databaseOn } from '../db/databaseOn.js';
 import { readAccountHealth } from '../portal/accountHealth.js';
 import { rankedWarnings } from '../portal/accountWarnings.js';
 import type { AccountWarning } from '../portal/accountWarnings.js';
@@ -22,12 +23,12 @@ export async function statusWarnings(databaseUrl: string): Promise<AccountWarnin
   try {
     const [health, accounts, wallets] = await Promise.all([
       readAccountHealth(pool),
-      pool.query<{ uid: string; name: string }>('SELECT uid, name FROM accounts ORDER BY name, uid'),
+      databaseOn(pool).selectFrom('accounts').select(['uid', 'name']).orderBy('name').orderBy('uid').execute(),
       pool.query<{ wallet: string }>('SELECT DISTINCT wallet FROM imported_transactions ORDER BY wallet'),
     ]);
     const out: AccountWarnings[] = [];
     const empty = { uid: '', lastSync: null, watermark: null, streams: 0, failedStreams: [], gaps: [], flaggedRecords: 0, unclassifiedRows: 0, unpricedRows: 0, unpricedFiat: 'USD', reconciliationDifferences: 0, openingBalances: 0, unsettledRecords: 0, overdueRecords: 0, unsettledSince: null, disposalsWithoutCost: 0 };
-    for (const a of accounts.rows) out.push({ account: a.uid, name: a.name, warnings: rankedWarnings(health.get(a.uid) ?? { ...empty, uid: a.uid }, { imported: false }) });
+    for (const a of accounts) out.push({ account: a.uid, name: a.name, warnings: rankedWarnings(health.get(a.uid) ?? { ...empty, uid: a.uid }, { imported: false }) });
     for (const w of wallets.rows) if (health.has(w.wallet)) out.push({ account: w.wallet, name: `${w.wallet} (imported)`, warnings: rankedWarnings(health.get(w.wallet)!, { imported: true }) });
     return out;
   } finally {

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { WorkerUtils } from 'graphile-worker';
 import { createPool } from '../db/pools.js';
+import { databaseOn } from '../db/databaseOn.js';
 
 /** How a worker notices dead peers. Defaults suit production; tests shorten them. */
 export interface LivenessTimes {
@@ -73,7 +74,7 @@ export async function registerWorker(url: string, poolId: string, utils: Pick<Wo
     const dead = [...new Set([...rows.map((r) => r.pool_id), ...orphans.rows.map((r) => r.locked_by)])];
     if (dead.length === 0) return [];
     await utils.forceUnlockWorkers(dead);
-    await pool.query('DELETE FROM sync_workers WHERE pool_id = ANY($1::text[])', [dead]);
+    await databaseOn(pool).deleteFrom('sync_workers').where('pool_id', 'in', dead).execute();
     onUnlocked(dead);
     return dead;
   };
@@ -92,7 +93,7 @@ export async function registerWorker(url: string, poolId: string, utils: Pick<Wo
       clearInterval(beating);
       clearInterval(look);
       await sweeping?.catch(() => undefined);
-      await pool.query('DELETE FROM sync_workers WHERE pool_id = $1', [poolId]).catch(() => undefined);
+      await databaseOn(pool).deleteFrom('sync_workers').where('pool_id', '=', poolId).execute().catch(() => undefined);
       await pool.end().catch(() => undefined);
     },
   };
