@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import pg from 'pg';
+import type pg from 'pg';
+import { createPool } from '../db/pools.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { migrate } from '../db/migrate.js';
 import { TradeledgerError } from '../errors.js';
@@ -10,8 +11,7 @@ import type { Correction } from '../corrections/ledgerCorrections.js';
 async function withPool<T>(run: (pool: pg.Pool) => Promise<T>): Promise<T> {
   const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
   await migrate(url);
-  const pool = new pg.Pool({ connectionString: url, max: 2, application_name: 'tradeledger classify' });
-  pool.on('error', () => {});
+  const pool = createPool({ url, name: 'classify', max: 2 });
   try {
     return await run(pool);
   } finally {

@@ -52,7 +52,7 @@ export function demoCommand(setExit: (code: number) => void): Command {
         const { url } = await resolveDatabase({ log });
         await migrate(url);
         say(`database: ${redactUrl(url)}, migrated`);
-        const db = createDb(url, { maxConnections: 12 });
+        const db = createDb(url, { name: 'demo', maxConnections: 12 });
         const progress = syncProgress();
         try {
           const result = await runSync({

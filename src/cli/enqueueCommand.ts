@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { makeWorkerUtils } from 'graphile-worker';
 import { createDb } from '../db/createDb.js';
+import { createPool } from '../db/pools.js';
 import { migrate } from '../db/migrate.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { requireSharedDatabase } from '../worker/workerConnections.js';
@@ -30,8 +31,13 @@ export function enqueueCommand(_setExit: (code: number) => void): Command {
       requireSharedDatabase('enqueue', process.env);
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`tradeledger: ${m}\n`) });
       await migrate(url);
-      const db = createDb(url, { maxConnections: 2 });
-      const utils = await makeWorkerUtils({ connectionString: url, maxPoolSize: 2, logger: engineLogger(jsonWorkerLog(process.stderr)) });
+      const db = createDb(url, { name: 'enqueue', maxConnections: 2 });
+      const enginePool = createPool({ url, name: 'enqueue-engine', max: 2 });
+      const utils = await makeWorkerUtils({ pgPool: enginePool, logger: engineLogger(jsonWorkerLog(process.stderr)) }).catch(async (e: unknown) => {
+        await enginePool.end();
+        await db.destroy();
+        throw e;
+      });
       try {
         await utils.migrate();
         const targets = (await accountsToQueue(db, config.accounts, config.source)).map((t) => ({ ...t, ...(config.sync.streams ? { streams: [...config.sync.streams] } : {}) }));
@@ -41,6 +47,7 @@ export function enqueueCommand(_setExit: (code: number) => void): Command {
         else for (const j of jobs) process.stdout.write(`queued ${j.account} (${j.uid})${j.streams ? ` streams ${j.streams.join(',')}` : ''}: job ${j.jobId}\n`);
       } finally {
         await utils.release();
+        await enginePool.end();
         await db.destroy();
       }
     });

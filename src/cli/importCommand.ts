@@ -18,7 +18,7 @@ export function importCommand(_setExit: (code: number) => void): Command {
   const withDb = async <T>(fn: (db: ReturnType<typeof createDb>) => Promise<T>): Promise<T> => {
     const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`tradeledger: ${m}\n`) });
     await migrate(url);
-    const db = createDb(url, { maxConnections: 2 });
+    const db = createDb(url, { name: 'import', maxConnections: 2 });
     try {
       return await fn(db);
     } finally {

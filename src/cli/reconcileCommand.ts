@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import pg from 'pg';
+import { createClient } from '../db/pools.js';
 import { migrate } from '../db/migrate.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { readReconciliation, reconciliationCounts, reconciliationText, writeReconciliationFiles } from '../reports/reconcile.js';
@@ -32,7 +32,7 @@ export function reconcileCommand(_setExit: (code: number) => void): Command {
     .action(async (flags: ReconcileFlags) => {
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`tradeledger: ${m}\n`) });
       await migrate(url);
-      const client = new pg.Client({ connectionString: url, application_name: 'tradeledger reconcile' });
+      const client = createClient({ url, name: 'reconcile' });
       await client.connect();
       try {
         const rows = await readReconciliation(client, flags.account ?? '');

@@ -22,7 +22,7 @@ export function statusCommand(_setExit: (code: number) => void): Command {
     .action(async (flags: { json?: boolean }) => {
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`tradeledger: ${m}\n`) });
       await migrate(url);
-      const db = createDb(url, { maxConnections: 2 });
+      const db = createDb(url, { name: 'status', maxConnections: 2 });
       try {
         const s = await syncStatus(db);
         // A run whose process died with its database could not record its end: it is not running.

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import { createPool } from '../db/pools.js';
+import { databaseOn } from '../db/databaseOn.js';
 import { readAccountHealth } from '../portal/accountHealth.js';
 import { rankedWarnings } from '../portal/accountWarnings.js';
 import type { AccountWarning } from '../portal/accountWarnings.js';
@@ -18,17 +19,16 @@ export interface AccountWarnings {
  * const byAccount = await statusWarnings(url);
  */
 export async function statusWarnings(databaseUrl: string): Promise<AccountWarnings[]> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 3, application_name: 'tradeledger status' });
-  pool.on('error', () => {});
+  const pool = createPool({ url: databaseUrl, name: 'status-warnings', max: 3 });
   try {
     const [health, accounts, wallets] = await Promise.all([
       readAccountHealth(pool),
-      pool.query<{ uid: string; name: string }>('SELECT uid, name FROM accounts ORDER BY name, uid'),
+      databaseOn(pool).selectFrom('accounts').select(['uid', 'name']).orderBy('name').orderBy('uid').execute(),
       pool.query<{ wallet: string }>('SELECT DISTINCT wallet FROM imported_transactions ORDER BY wallet'),
     ]);
     const out: AccountWarnings[] = [];
     const empty = { uid: '', lastSync: null, watermark: null, streams: 0, failedStreams: [], gaps: [], flaggedRecords: 0, unclassifiedRows: 0, unpricedRows: 0, unpricedFiat: 'USD', reconciliationDifferences: 0, openingBalances: 0, unsettledRecords: 0, overdueRecords: 0, unsettledSince: null, disposalsWithoutCost: 0 };
-    for (const a of accounts.rows) out.push({ account: a.uid, name: a.name, warnings: rankedWarnings(health.get(a.uid) ?? { ...empty, uid: a.uid }, { imported: false }) });
+    for (const a of accounts) out.push({ account: a.uid, name: a.name, warnings: rankedWarnings(health.get(a.uid) ?? { ...empty, uid: a.uid }, { imported: false }) });
     for (const w of wallets.rows) if (health.has(w.wallet)) out.push({ account: w.wallet, name: `${w.wallet} (imported)`, warnings: rankedWarnings(health.get(w.wallet)!, { imported: true }) });
     return out;
   } finally {

@@ -50,7 +50,7 @@ async function sync(flags: SyncFlags, setExit: (code: number) => void): Promise<
   const config = loadConfig({ config: flags.config, account: list(flags.account), streams: list(flags.streams), since: flags.since }, process.env);
   const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`tradeledger: ${m}\n`) });
   await migrate(url);
-  const db = createDb(url, { maxConnections: Math.min(20, config.sync.concurrency + 2) });
+  const db = createDb(url, { name: 'sync', maxConnections: Math.min(20, config.sync.concurrency + 2) });
   const progress = flags.dryRun ? undefined : syncProgress();
   try {
     const options = { db, emit: progress?.sink ?? (() => undefined), baseUrl: config.baseUrl, accounts: config.accounts, sync: config.sync, client: config.client };

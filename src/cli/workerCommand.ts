@@ -34,7 +34,7 @@ export function workerCommand(_setExit: (code: number) => void): Command {
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`tradeledger: ${m}\n`) });
       await migrate(url);
       const budget = workerConnections(concurrency);
-      const db = createDb(url, { maxConnections: budget.sync, applicationName: 'tradeledger worker' });
+      const db = createDb(url, { name: 'worker-sync', maxConnections: budget.sync });
       const log = jsonWorkerLog(process.stderr);
       try {
         const room = await checkConnectionRoom(poolOf(db), budget, concurrency);

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { databaseOn } from '../db/databaseOn.js';
 import { TradeledgerError } from '../errors.js';
 import type { PortalUser } from '../portal/portalUser.js';
 
@@ -11,11 +12,12 @@ import type { PortalUser } from '../portal/portalUser.js';
  * const user = await correctingUser(client, 'anna', '1000000001'); // throws CORRECTION_NOT_GRANTED without a grant
  */
 export async function correctingUser(db: pg.ClientBase | pg.Pool, username: string, account: string): Promise<PortalUser> {
-  const { rows } = await db.query<{ id: string; username: string; role: 'admin' | 'accountant'; granted: boolean }>(
-    `SELECT u.id::text AS id, u.username, u.role,
-            EXISTS (SELECT 1 FROM portal_grants g WHERE g.user_id = u.id AND g.account_uid = $2) AS granted
-     FROM portal_users u WHERE lower(u.username) = lower($1)`, [username, account]);
-  const user = rows[0];
+  const user = await databaseOn(db).selectFrom('portal_users as u')
+    .select((eb) => ['u.id', 'u.username', 'u.role', eb.exists(
+      eb.selectFrom('portal_grants as g').select('g.user_id').whereRef('g.user_id', '=', 'u.id').where('g.account_uid', '=', account),
+    ).as('granted')])
+    .where((eb) => eb(eb.fn('lower', ['u.username']), '=', eb.fn('lower', [eb.val(username)])))
+    .executeTakeFirst();
   if (!user) {
     throw new TradeledgerError('CORRECTION_UNKNOWN_USER', `there is no portal user "${username}"`, {
       kind: 'auth', hint: 'Name yourself with --user as a portal user (tradeledger users list; an admin adds one with tradeledger users add).',

@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import { sql } from 'kysely';
+import { databaseOn } from '../db/databaseOn.js';
 import { TradeledgerError } from '../errors.js';
 import { classificationNames, classificationOf } from './classifications.js';
 import { correctingUser } from './correctionAccess.js';
@@ -174,16 +176,16 @@ export async function setCorrection(pool: pg.Pool, input: SetCorrectionInput): P
     // never sees two corrections in force on the row.
     const { rows: next } = await client.query<{ id: string }>(`SELECT nextval(pg_get_serial_sequence('ledger_corrections', 'id'))::text AS id`);
     const id = next[0]!.id;
-    if (old) await client.query('UPDATE ledger_corrections SET replaced_by = $1 WHERE id = $2', [id, old.id]);
-    await client.query(
-      `INSERT INTO ledger_corrections (id, account_uid, wallet, source, source_id, leg, classification, other_side, price, price_currency, price_source, why, set_by, replaces)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-      [id, input.account, target.wallet, source, sourceId, target.leg, classification,
-        classification === 'own_wallet' ? (input.otherSide?.trim() || old?.otherSide || null) : null,
-        keepPrice ? old!.price : input.price ?? null,
-        keepPrice ? old!.priceCurrency : input.priceCurrency?.toUpperCase() ?? null,
-        keepPrice ? old!.priceSource : input.priceSource?.trim() ?? null,
-        why, user.username, old?.id ?? null]);
+    const db = databaseOn(client);
+    if (old) await db.updateTable('ledger_corrections').set({ replaced_by: id }).where('id', '=', old.id).execute();
+    await db.insertInto('ledger_corrections').values({
+      id, account_uid: input.account, wallet: target.wallet, source, source_id: sourceId, leg: target.leg, classification,
+      other_side: classification === 'own_wallet' ? (input.otherSide?.trim() || old?.otherSide || null) : null,
+      price: keepPrice ? old!.price : input.price ?? null,
+      price_currency: keepPrice ? old!.priceCurrency : input.priceCurrency?.toUpperCase() ?? null,
+      price_source: keepPrice ? old!.priceSource : input.priceSource?.trim() ?? null,
+      why, set_by: user.username, replaces: old?.id ?? null,
+    }).execute();
     const { rows: back } = await client.query(`${selectCorrection} WHERE c.id = $1`, [id]);
     const correction = toCorrection(back[0]!);
     await client.query('COMMIT');
@@ -218,10 +220,11 @@ export async function undoCorrection(pool: pg.Pool, input: { username: string; i
       throw bad('CORRECTION_NOT_IN_FORCE', `correction #${found.id} is not in force (${found.undoneAt ? `undone by ${found.undoneBy} at ${found.undoneAt}` : `replaced by #${found.replacedBy}`})`,
         found.replacedBy ? `Undo #${found.replacedBy} instead; that puts #${found.id} back in force.` : 'Nothing to undo.');
     }
-    await client.query('UPDATE ledger_corrections SET undone_by = $2, undone_at = now(), undo_why = $3 WHERE id = $1', [found.id, user.username, why]);
+    const db = databaseOn(client);
+    await db.updateTable('ledger_corrections').set({ undone_by: user.username, undone_at: sql<Date>`now()`, undo_why: why }).where('id', '=', found.id).execute();
     let restored: Correction | null = null;
     if (found.replaces !== null) {
-      await client.query('UPDATE ledger_corrections SET replaced_by = NULL WHERE id = $1 AND undone_at IS NULL', [found.replaces]);
+      await db.updateTable('ledger_corrections').set({ replaced_by: null }).where('id', '=', found.replaces).where('undone_at', 'is', null).execute();
       const back = await client.query(`${selectCorrection} WHERE c.id = $1`, [found.replaces]);
       restored = back.rows[0] ? toCorrection(back.rows[0]) : null;
     }

@@ -1,40 +1,33 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
+import { createPool } from './pools.js';
 
 /** Options for {@link createDb}. */
 export interface CreateDbOptions {
+  /** What the pool is for: its sessions show as `tradeledger-<name>` in pg_stat_activity (src/db/pools.ts). */
+  name: string;
   /** Most connections the pool opens; default 10. */
   maxConnections?: number;
-  /** Name shown in pg_stat_activity, to tell tradeledger's sessions apart. */
-  applicationName?: string;
 }
 
 const pools = new WeakMap<object, pg.Pool>();
 
 /**
- * A Kysely instance over a pg pool. `numeric` and `bigint` columns come back as strings (pg's
+ * A Kysely instance over a pool from {@link createPool}. `numeric` and `bigint` columns come back as strings (pg's
  * default, kept on purpose: amounts never become JS numbers). Call `db.destroy()` when done.
  *
  * @example
- * const db = createDb<Tables>(url);
+ * const db = createDb<Database>(url, { name: 'sync' });
  * try { await db.selectFrom('spot_orders').selectAll().execute(); } finally { await db.destroy(); }
  */
-export function createDb<DB = any>(url: string, options: CreateDbOptions = {}): Kysely<DB> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.maxConnections ?? 10,
-    application_name: options.applicationName ?? 'tradeledger',
-  });
-  // A client whose session ends (a server restart: 57P01) emits 'error'; with no listener Node
-  // crashes the process ("Unhandled 'error' event"). The pool listens for idle clients only, so
-  // every client also gets its own listener, covering one held between queries (the sync's
-  // lock, a transaction waiting on the exchange). The next query on it fails and reports it.
-  pool.on('error', () => {});
+export function createDb<DB = any>(url: string, options: CreateDbOptions): Kysely<DB> {
+  // The pool and each of its clients carry the error listener (see createPool): a session the
+  // server ends does not crash the process; the next query on it fails and reports it.
+  const pool = createPool({ url, name: options.name, max: options.maxConnections ?? 10 });
   // Every session until it has really closed: pool.end() resolves once its clients are told to
   // end, before their sockets close, and destroy() waits for those too.
   const closing = new Set<Promise<void>>();
   pool.on('connect', (client) => {
-    client.on('error', () => {});
     const closed: Promise<void> = new Promise((resolve) => client.once('end', () => { closing.delete(closed); resolve(); }));
     closing.add(closed);
   });

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { createClient } from './pools.js';
 import { TradeledgerError } from '../errors.js';
 import { databaseError } from './databaseError.js';
 import { migrationStatus } from './migrate.js';
@@ -27,8 +27,7 @@ export interface DatabaseStatus {
  * console.log(s.serverVersion, s.migrations?.pending.length);
  */
 export async function databaseStatus(url: string, options: MigrateOptions = {}): Promise<DatabaseStatus> {
-  const client = new pg.Client({ connectionString: url, application_name: 'tradeledger status' });
-  client.on('error', () => {});
+  const client = createClient({ url, name: 'status' });
   try {
     await client.connect();
   } catch (err) {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
-import pg from 'pg';
+import { createClient } from './pools.js';
 import { databaseError } from './databaseError.js';
 import { TradeledgerError } from '../errors.js';
 import { embeddedServerAt, embeddedPaths, findEmbeddedServer, readCredentials } from './embeddedServer.js';
@@ -68,8 +68,7 @@ export async function ensureEmbeddedServer(options: EmbeddedServerOptions, log: 
 }
 
 async function createAppDatabase(server: EmbeddedServer): Promise<void> {
-  const client = new pg.Client({ connectionString: server.url('postgres') });
-  client.on('error', () => {});
+  const client = createClient({ url: server.url('postgres'), name: 'embedded-setup' });
   await client.connect().catch((err: unknown) => { throw databaseError(err, server.url('postgres')); });
   try {
     const found = await client.query(`SELECT 1 FROM pg_database WHERE datname = 'tradeledger'`);

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { createClient } from './pools.js';
 import { TradeledgerError } from '../errors.js';
 import { databaseError } from './databaseError.js';
 import { migrationFiles, defaultMigrationsDir } from './migrationFiles.js';
@@ -69,8 +70,7 @@ export async function migrationStatus(url: string, options: MigrateOptions = {})
 }
 
 async function connect(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, application_name: 'tradeledger migrate' });
-  client.on('error', () => {}); // reported through the failing query instead
+  const client = createClient({ url, name: 'migrate' }); // errors: reported through the failing query
   try {
     await client.connect();
   } catch (err) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { createClient } from './pools.js';
 import { databaseError } from './databaseError.js';
 import { migrate } from './migrate.js';
 import { migrationFiles } from './migrationFiles.js';
@@ -20,8 +20,7 @@ export const defaultDictionaryPath = fileURLToPath(new URL('../../docs/schema.md
  * const rendered = await renderMigratedSchema(url);
  */
 export async function renderMigratedSchema(url: string): Promise<RenderedSchema> {
-  const client = new pg.Client({ connectionString: url, application_name: 'tradeledger schema' });
-  client.on('error', () => {});
+  const client = createClient({ url, name: 'schema' });
   try {
     await client.connect();
   } catch (err) {
@@ -44,8 +43,7 @@ export async function renderMigratedSchema(url: string): Promise<RenderedSchema>
 export async function renderFreshSchema(url: string): Promise<RenderedSchema> {
   const name = `tradeledger_schema_${randomBytes(4).toString('hex')}`;
   const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: url, application_name: 'tradeledger schema' });
-    c.on('error', () => {});
+    const c = createClient({ url, name: 'schema' });
     try {
       await c.connect();
       await c.query(sql);

@@ -23,7 +23,7 @@ export interface ResolveDatabaseOptions extends EmbeddedServerInput {
  *
  * @example
  * const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
- * const db = createDb(url);
+ * const db = createDb(url, { name: 'sync' });
  */
 export async function resolveDatabase(options: ResolveDatabaseOptions = {}): Promise<ResolvedDatabase> {
   const env = options.env ?? process.env;

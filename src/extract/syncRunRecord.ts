@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import type { Database } from '../db/databaseTypes.js';
 import type { StreamCounts } from './streamCounts.js';
 import { isConnectionProblem } from '../db/connectionProblem.js';
 
@@ -27,12 +28,13 @@ export interface RunGap {
  * @example
  * const runId = await openRun(db, { streams: ['deposits'] }, { accountUids: ['2000001117'], backendPid: lock.backendPid });
  */
-export async function openRun(db: Kysely<any>, options: Record<string, unknown>, holder: { accountUids: readonly string[]; backendPid: number }): Promise<string> {
+export async function openRun(db: Kysely<Database>, options: Record<string, unknown>, holder: { accountUids: readonly string[]; backendPid: number }): Promise<string> {
   await sql`UPDATE sync_runs SET status = 'interrupted' WHERE status = 'running'
     AND (backend_pid IS NULL OR backend_pid NOT IN (SELECT pid FROM pg_stat_activity WHERE pid IS NOT NULL))`.execute(db);
-  const { rows } = await sql<{ id: string }>`INSERT INTO sync_runs (options, account_uids, backend_pid)
-    VALUES (${JSON.stringify(options)}::jsonb, ${sql.val([...holder.accountUids])}::text[], ${holder.backendPid}) RETURNING id::text AS id`.execute(db);
-  return rows[0]!.id;
+  const run = await db.insertInto('sync_runs')
+    .values({ options: JSON.stringify(options), account_uids: [...holder.accountUids], backend_pid: holder.backendPid })
+    .returning('id').executeTakeFirstOrThrow();
+  return run.id;
 }
 
 /**
@@ -41,13 +43,14 @@ export async function openRun(db: Kysely<any>, options: Record<string, unknown>,
  * @example
  * await closeRun(db, runId, 'partial', counts, errors, gaps);
  */
-export async function closeRun(db: Kysely<any>, runId: string, status: 'ok' | 'partial' | 'failed', counts: Record<string, StreamCounts>, errors: RunError[], gaps: RunGap[]): Promise<void> {
+export async function closeRun(db: Kysely<Database>, runId: string, status: 'ok' | 'partial' | 'failed', counts: Record<string, StreamCounts>, errors: RunError[], gaps: RunGap[]): Promise<void> {
   // A PostgreSQL restart may be what ended the run: keep trying for a while (about 15 s) so the
   // run is recorded as failed rather than left 'running'.
   for (let attempt = 0; ; attempt++) {
     try {
-      await sql`UPDATE sync_runs SET finished_at = now(), status = ${status}, counts = ${JSON.stringify(counts)}::jsonb,
-        errors = ${JSON.stringify(errors)}::jsonb, gaps = ${JSON.stringify(gaps)}::jsonb WHERE id = ${runId}::bigint`.execute(db);
+      await db.updateTable('sync_runs')
+        .set({ finished_at: sql<Date>`now()`, status, counts: JSON.stringify(counts), errors: JSON.stringify(errors), gaps: JSON.stringify(gaps) })
+        .where('id', '=', runId).execute();
       return;
     } catch (e) {
       if (attempt >= 6 || !isConnectionProblem(e)) throw e;
@@ -63,7 +66,10 @@ export async function closeRun(db: Kysely<any>, runId: string, status: 'ok' | 'p
  * @example
  * await recordAccount(db, { uid, name: 'main', kind: 'main', parentUid: null });
  */
-export async function recordAccount(db: Kysely<any>, a: { uid: string; name: string; kind: 'main' | 'sub' | 'demo'; parentUid: string | null }): Promise<void> {
-  await sql`INSERT INTO accounts (uid, name, kind, parent_uid) VALUES (${a.uid}, ${a.name}, ${a.kind}, ${a.parentUid})
-    ON CONFLICT (uid) DO UPDATE SET name = EXCLUDED.name, kind = EXCLUDED.kind, parent_uid = COALESCE(EXCLUDED.parent_uid, accounts.parent_uid)`.execute(db);
+export async function recordAccount(db: Kysely<Database>, a: { uid: string; name: string; kind: 'main' | 'sub' | 'demo'; parentUid: string | null }): Promise<void> {
+  await db.insertInto('accounts').values({ uid: a.uid, name: a.name, kind: a.kind, parent_uid: a.parentUid })
+    .onConflict((oc) => oc.column('uid').doUpdateSet((eb) => ({
+      name: eb.ref('excluded.name'), kind: eb.ref('excluded.kind'), parent_uid: eb.fn.coalesce('excluded.parent_uid', 'accounts.parent_uid'),
+    })))
+    .execute();
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import type { Database } from '../db/databaseTypes.js';
 import { historyStreams, snapshotStreams } from './streamRegistry.js';
 
 export interface StreamStatus {
@@ -38,10 +39,8 @@ export interface SyncStatus {
  * @example
  * const s = await syncStatus(db); s.streams.filter((x) => x.state === 'failed')
  */
-export async function syncStatus(db: Kysely<any>): Promise<SyncStatus> {
-  const runs = await sql<{ id: string; started_at: Date; finished_at: Date | null; status: string; errors: unknown[] }>`
-    SELECT id::text, started_at, finished_at, status, errors FROM sync_runs ORDER BY id DESC LIMIT 1`.execute(db);
-  const r = runs.rows[0];
+export async function syncStatus(db: Kysely<Database>): Promise<SyncStatus> {
+  const r = await db.selectFrom('sync_runs').select(['id', 'started_at', 'finished_at', 'status', 'errors']).orderBy('id', 'desc').limit(1).executeTakeFirst();
   const states = await sql<{ account_uid: string; name: string | null; stream: string; partitions: string; watermark: Date | null; failed: string; running: string; last_error: string | null; last_run_id: string | null }>`
     SELECT s.account_uid, a.name, s.stream, count(*)::text AS partitions, min(s.watermark) AS watermark,
            count(*) FILTER (WHERE s.status = 'failed')::text AS failed, count(*) FILTER (WHERE s.status = 'running')::text AS running,
@@ -70,7 +69,7 @@ export async function syncStatus(db: Kysely<any>): Promise<SyncStatus> {
     pendingWindows: pending.get(`${s.account_uid}/${s.stream}`) ?? 0,
     open: open.get(`${s.account_uid}/${s.stream}`) ?? { count: 0, oldest: null, overdue: 0 },
   }));
-  const names = new Map((await sql<{ uid: string; name: string }>`SELECT uid, name FROM accounts`.execute(db)).rows.map((a) => [a.uid, a.name]));
+  const names = new Map((await db.selectFrom('accounts').select(['uid', 'name']).execute()).map((a) => [a.uid, a.name]));
   for (const s of snapshotStreams) {
     const accountCol = s.accountColumn;
     const { rows } = accountCol === null
@@ -81,7 +80,7 @@ export async function syncStatus(db: Kysely<any>): Promise<SyncStatus> {
     }
   }
   return {
-    lastRun: r ? { id: r.id, startedAt: r.started_at.toISOString(), finishedAt: r.finished_at?.toISOString() ?? null, status: r.status, errors: r.errors.length } : null,
+    lastRun: r ? { id: r.id, startedAt: r.started_at.toISOString(), finishedAt: r.finished_at?.toISOString() ?? null, status: r.status, errors: (r.errors as unknown[]).length } : null,
     streams,
   };
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import pg from 'pg';
+import { createClient } from '../db/pools.js';
 import { toPenny } from './gainsDecimal.js';
 import { runGains } from './runGains.js';
 import { ruleSet } from './ruleSets.js';
@@ -19,7 +19,7 @@ export async function demoGains(databaseUrl: string, now: number, root: string, 
   const today = utcDate(now);
   const year = utcYear(now);
   const ukYear = today >= ruleSet('uk').taxYear(year).from ? year : year - 1;
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = createClient({ url: databaseUrl, name: 'demo-gains' });
   await client.connect();
   const gbp = await client.query("SELECT 1 FROM fx_rates_daily WHERE currency = 'GBP' LIMIT 1").finally(() => client.end());
   const ukFiat = gbp.rowCount ? 'GBP' : 'USD';

@@ -3,7 +3,8 @@ import type { ReportOutput } from '../reports/reportOutput.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
+import { createClient } from '../db/pools.js';
 import { TradeledgerError } from '../errors.js';
 import { cancelOnAbort } from '../db/cancelOnAbort.js';
 import { bindNamedParameters } from '../reports/bindNamedParameters.js';
@@ -123,8 +124,8 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
 
   // Both connections are closed in `finally` whatever fails, the second connect included: a run
   // whose writer was refused ("too many clients") kept its reader open and never exited.
-  const reader = client(options.databaseUrl, 'tradeledger gains (read)');
-  const writer = client(options.databaseUrl, 'tradeledger gains (write)');
+  const reader = createClient({ url: options.databaseUrl, name: 'gains-read' });
+  const writer = createClient({ url: options.databaseUrl, name: 'gains-write' });
   const detach = cancelOnAbort([reader, writer], options.signal);
   let connected = false;
   try {
@@ -254,12 +255,6 @@ async function writeFiles(client: pg.Client, runId: string, options: RunGainsOpt
   };
   await writeFile(output.temporary('manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
   return files;
-}
-
-function client(url: string, name: string): pg.Client {
-  const c = new pg.Client({ connectionString: url, application_name: name });
-  c.on('error', () => {}); // a lost connection is reported by the failing query
-  return c;
 }
 
 // The zone was checked by name (parseGainsRequest, normalize/timeZone.ts) for the CLI and the

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { PortalLog } from './portalLog.js';
+import { databaseOn } from '../db/databaseOn.js';
 import type { PortalUser } from './portalUser.js';
 import { storable } from './requestParameters.js';
 
@@ -60,10 +61,10 @@ export async function logAccessDenied(pool: pg.Pool, denial: AccessDenial, log: 
     address: denial.address, method: denial.method, path: denial.path, account: denial.account ?? null, status: denial.status,
     ...(denial.reason === undefined ? {} : { reason: denial.reason }),
   });
-  await pool.query(
-    `INSERT INTO portal_access_denied (at, user_id, username, address, method, path, account_uid, status, reason)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [new Date(denial.nowMs), denial.user?.id ?? null, denial.user?.username ?? null, denial.address, denial.method,
-      storable(denial.path.slice(0, 500)), denial.account === undefined ? null : storable(denial.account.slice(0, 200)), denial.status,
-      denial.reason === undefined ? null : storable(denial.reason)]);
+  await databaseOn(pool).insertInto('portal_access_denied').values({
+    at: new Date(denial.nowMs), user_id: denial.user?.id ?? null, username: denial.user?.username ?? null, address: denial.address,
+    method: denial.method, path: storable(denial.path.slice(0, 500)),
+    account_uid: denial.account === undefined ? null : storable(denial.account.slice(0, 200)), status: denial.status,
+    reason: denial.reason === undefined ? null : storable(denial.reason),
+  }).execute();
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { databaseOn } from '../db/databaseOn.js';
 import type { PortalUser } from './portalUser.js';
 
 /** What was downloaded: a report's account, format and period; for gains, format is 'gains-<rules>-<fiat>' and the period the tax year. */
@@ -28,9 +29,9 @@ export interface DownloadRecord {
  * await auditDownload(pool, { nowMs: Date.now(), user, address, request, file: 'ledger.csv', bytes, sha256, complete: true });
  */
 export async function auditDownload(pool: pg.Pool, d: DownloadRecord): Promise<void> {
-  await pool.query(
-    `INSERT INTO portal_downloads (at, user_id, username, address, account_uid, format, period_from, period_to, tz, file, bytes, sha256, complete)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [new Date(d.nowMs), d.user.id, d.user.username, d.address, d.request.account, d.request.format, d.request.period.from,
-      d.request.period.to, d.request.period.tz, d.file, d.bytes, d.sha256, d.complete]);
+  await databaseOn(pool).insertInto('portal_downloads').values({
+    at: new Date(d.nowMs), user_id: d.user.id, username: d.user.username, address: d.address, account_uid: d.request.account,
+    format: d.request.format, period_from: d.request.period.from, period_to: d.request.period.to, tz: d.request.period.tz,
+    file: d.file, bytes: d.bytes, sha256: d.sha256, complete: d.complete,
+  }).execute();
 }

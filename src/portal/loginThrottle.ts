@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { databaseOn } from '../db/databaseOn.js';
 import type { SessionPolicy } from './sessionPolicy.js';
 
 /** Why a login is refused before its password is even checked. */
@@ -58,10 +59,10 @@ export async function claimLoginAttempt(pool: pg.Pool, username: string, address
       await client.query('ROLLBACK');
       return { blocked };
     }
-    const { rows: [row] } = await client.query<{ id: string }>('INSERT INTO portal_login_failures (username, address, failed_at) VALUES ($1, $2, $3) RETURNING id::text',
-      [username.toLowerCase().slice(0, 100), address, new Date(nowMs)]);
+    const row = await databaseOn(client).insertInto('portal_login_failures')
+      .values({ username: username.toLowerCase().slice(0, 100), address, failed_at: new Date(nowMs) }).returning('id').executeTakeFirstOrThrow();
     await client.query('COMMIT');
-    return { attemptId: row!.id };
+    return { attemptId: row.id };
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
     throw err;
@@ -78,7 +79,7 @@ export async function claimLoginAttempt(pool: pg.Pool, username: string, address
  * await loginSucceeded(pool, 'anna', attemptId);
  */
 export async function loginSucceeded(pool: pg.Pool, username: string, attemptId: string): Promise<void> {
-  await pool.query('DELETE FROM portal_login_failures WHERE id = $1', [attemptId]);
+  await databaseOn(pool).deleteFrom('portal_login_failures').where('id', '=', attemptId).execute();
   await clearUserFailures(pool, username);
 }
 
@@ -89,7 +90,7 @@ export async function loginSucceeded(pool: pg.Pool, username: string, attemptId:
  * await pruneLoginFailures(pool, Date.now());
  */
 export async function pruneLoginFailures(pool: pg.Pool, nowMs: number): Promise<void> {
-  await pool.query('DELETE FROM portal_login_failures WHERE failed_at < $1', [new Date(nowMs - 86_400_000)]);
+  await databaseOn(pool).deleteFrom('portal_login_failures').where('failed_at', '<', new Date(nowMs - 86_400_000)).execute();
 }
 
 /**
@@ -99,8 +100,8 @@ export async function pruneLoginFailures(pool: pg.Pool, nowMs: number): Promise<
  * await recordLoginFailure(pool, 'anna', '10.0.0.7', Date.now());
  */
 export async function recordLoginFailure(pool: pg.Pool, username: string, address: string, nowMs: number): Promise<void> {
-  await pool.query('INSERT INTO portal_login_failures (username, address, failed_at) VALUES ($1, $2, $3)', [username.toLowerCase().slice(0, 100), address, new Date(nowMs)]);
-  await pool.query('DELETE FROM portal_login_failures WHERE failed_at < $1', [new Date(nowMs - 86_400_000)]);
+  await databaseOn(pool).insertInto('portal_login_failures').values({ username: username.toLowerCase().slice(0, 100), address, failed_at: new Date(nowMs) }).execute();
+  await pruneLoginFailures(pool, nowMs);
 }
 
 /**
@@ -110,5 +111,5 @@ export async function recordLoginFailure(pool: pg.Pool, username: string, addres
  * await clearUserFailures(pool, 'anna');
  */
 export async function clearUserFailures(pool: pg.Pool, username: string): Promise<void> {
-  await pool.query('DELETE FROM portal_login_failures WHERE username = $1', [username.toLowerCase()]);
+  await databaseOn(pool).deleteFrom('portal_login_failures').where('username', '=', username.toLowerCase()).execute();
 }

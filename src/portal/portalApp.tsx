@@ -2,7 +2,7 @@
 import { bodyLimit } from 'hono/body-limit';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import pg from 'pg';
+import { createPool } from '../db/pools.js';
 import { TradeledgerError } from '../errors.js';
 import { defaultReportsDir } from '../reports/runReports.js';
 import { accountHealthCache } from './accountHealth.js';
@@ -67,8 +67,7 @@ export async function portalApp(options: PortalOptions): Promise<{ app: Hono<Env
   const log = portalLog(options.log ?? ((line: string) => process.stderr.write(`${line}\n`)), now);
   const reportsDir = options.reportsDir ?? defaultReportsDir;
   const previewRows = options.previewRows ?? 20;
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, application_name: 'tradeledger portal' });
-  pool.on('error', () => {});
+  const pool = createPool({ url: options.databaseUrl, name: 'portal', max: 10 });
   const health = accountHealthCache(pool);
   health.read().catch(() => {}); // warm the cache before the first page view
   const assets = await loadStaticAssets();

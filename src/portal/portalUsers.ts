@@ -1,4 +1,7 @@
 import type pg from 'pg';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { databaseOn } from '../db/databaseOn.js';
+import type { Database } from '../db/databaseTypes.js';
 import { checkReportAccount } from '../reports/checkReportAccount.js';
 import { TradeledgerError } from '../errors.js';
 import { hashPassword } from './passwordHash.js';
@@ -56,6 +59,10 @@ export async function findLoginUser(pool: pg.Pool, username: string): Promise<(P
   return row && { id: row.id, username: row.username, role: row.role, passwordHash: row.password_hash };
 }
 
+// User names are unique regardless of case (the unique index is on lower(username)).
+const named = (username: string) => (eb: ExpressionBuilder<Database, 'portal_users'>): Expression<SqlBool> =>
+  eb(eb.fn('lower', ['username']), '=', eb.fn('lower', [eb.val(username)]));
+
 function noSuchUser(username: string): TradeledgerError {
   return new TradeledgerError('PORTAL_NO_USER', `there is no portal user "${username}"`, {
     kind: 'config', hint: 'Run `tradeledger users list` to see the users.',
@@ -82,16 +89,16 @@ export async function addUser(pool: pg.Pool, user: { username: string; password:
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const inserted = await client.query<{ id: string }>(
-      'INSERT INTO portal_users (username, password_hash, role) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING id',
-      [user.username, hash, user.role]);
-    if (inserted.rowCount === 0) {
+    const db = databaseOn(client);
+    const inserted = await db.insertInto('portal_users').values({ username: user.username, password_hash: hash, role: user.role })
+      .onConflict((oc) => oc.doNothing()).returning('id').executeTakeFirst();
+    if (inserted === undefined) {
       throw new TradeledgerError('PORTAL_USER_EXISTS', `the portal user "${user.username}" already exists`, {
         kind: 'config', hint: 'Pick another name, or change the password with `tradeledger users passwd`.',
       });
     }
     for (const account of user.accounts) {
-      await client.query('INSERT INTO portal_grants (user_id, account_uid) VALUES ($1, $2) ON CONFLICT DO NOTHING', [inserted.rows[0]!.id, account]);
+      await db.insertInto('portal_grants').values({ user_id: inserted.id, account_uid: account }).onConflict((oc) => oc.doNothing()).execute();
     }
     await client.query('COMMIT');
   } catch (err) {
@@ -124,8 +131,8 @@ export async function listUsers(pool: pg.Pool, nowMs: number): Promise<PortalUse
  * await removeUser(pool, 'anna');
  */
 export async function removeUser(pool: pg.Pool, username: string): Promise<void> {
-  const { rowCount } = await pool.query('DELETE FROM portal_users WHERE lower(username) = lower($1)', [username]);
-  if (rowCount === 0) throw noSuchUser(username);
+  const { numDeletedRows } = await databaseOn(pool).deleteFrom('portal_users').where(named(username)).executeTakeFirstOrThrow();
+  if (numDeletedRows === 0n) throw noSuchUser(username);
 }
 
 /**
@@ -137,10 +144,11 @@ export async function removeUser(pool: pg.Pool, username: string): Promise<void>
 export async function setPassword(pool: pg.Pool, username: string, password: string, nowMs: number): Promise<void> {
   checkPassword(username, password);
   const hash = await hashPassword(password);
-  const { rows } = await pool.query<{ id: string }>(
-    'UPDATE portal_users SET password_hash = $2, password_changed_at = $3 WHERE lower(username) = lower($1) RETURNING id', [username, hash, new Date(nowMs)]);
-  if (rows.length === 0) throw noSuchUser(username);
-  await pool.query('UPDATE portal_sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [rows[0]!.id, new Date(nowMs)]);
+  const db = databaseOn(pool);
+  const changed = await db.updateTable('portal_users').set({ password_hash: hash, password_changed_at: new Date(nowMs) })
+    .where(named(username)).returning('id').executeTakeFirst();
+  if (changed === undefined) throw noSuchUser(username);
+  await db.updateTable('portal_sessions').set({ revoked_at: new Date(nowMs) }).where('user_id', '=', changed.id).where('revoked_at', 'is', null).execute();
 }
 
 /**
@@ -150,16 +158,15 @@ export async function setPassword(pool: pg.Pool, username: string, password: str
  * await setGrants(pool, 'anna', ['1000000002'], true);
  */
 export async function setGrants(pool: pg.Pool, username: string, accounts: string[], grant: boolean): Promise<void> {
-  const { rows } = await pool.query<{ id: string; role: string }>('SELECT id, role FROM portal_users WHERE lower(username) = lower($1)', [username]);
-  const user = rows[0];
+  const db = databaseOn(pool);
+  const user = await db.selectFrom('portal_users').select(['id', 'role']).where(named(username)).executeTakeFirst();
   if (!user) throw noSuchUser(username);
   if (user.role === 'admin') {
     throw new TradeledgerError('PORTAL_BAD_USER', `"${username}" is an admin and sees every account already`, { kind: 'config', hint: 'Grants are for accountants.' });
   }
   if (grant) for (const account of accounts) await checkReportAccount(pool, account);
   for (const account of accounts) {
-    await pool.query(grant
-      ? 'INSERT INTO portal_grants (user_id, account_uid) VALUES ($1, $2) ON CONFLICT DO NOTHING'
-      : 'DELETE FROM portal_grants WHERE user_id = $1 AND account_uid = $2', [user.id, account]);
+    if (grant) await db.insertInto('portal_grants').values({ user_id: user.id, account_uid: account }).onConflict((oc) => oc.doNothing()).execute();
+    else await db.deleteFrom('portal_grants').where('user_id', '=', user.id).where('account_uid', '=', account).execute();
   }
 }

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import pg from 'pg';
+import { createClient } from '../db/pools.js';
 import yazl from 'yazl';
 import { bindNamedParameters } from '../reports/bindNamedParameters.js';
 import { defaultReportsDir, runReports } from '../reports/runReports.js';
@@ -73,8 +73,7 @@ export async function prepareCsv(databaseUrl: string, request: ReportRequest, re
   const tmp = await scratch('tradeledger-portal-', run.scratchDir);
   // Not created here: the runner creates it (it may refuse to overwrite), and followFile waits for it.
   const target = path.join(tmp.dir, file);
-  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'tradeledger portal download' });
-  client.on('error', () => {});
+  const client = createClient({ url: databaseUrl, name: 'portal-download' });
   const detach = cancelOnAbort([client], run.signal);
   const written = (async () => {
     try {
@@ -126,7 +125,7 @@ export async function prepareZip(databaseUrl: string, request: ReportRequest, re
   }
   const written = runReports({
     databaseUrl, period, format, account, fiat, includeDemo, outDir: folder, reportsDir,
-    signal: run.signal, applicationName: 'tradeledger portal download',
+    signal: run.signal, connectionName: 'portal-download',
     onFileStart: (name, temporaryPath) => settle.get(name)?.writing.resolve(temporaryPath),
     onFile: (f) => settle.get(f.file)?.resolve(),
   })

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { databaseOn } from '../db/databaseOn.js';
 import { newSessionToken, tokenHash } from './sessionToken.js';
 import type { SessionPolicy } from './sessionPolicy.js';
 import type { PortalUser } from './portalUser.js';
@@ -31,10 +32,10 @@ export async function openSession(pool: pg.Pool, userId: string, nowMs: number, 
   const now = new Date(nowMs);
   const absolute = new Date(nowMs + policy.absoluteMs);
   const expires = new Date(Math.min(nowMs + policy.idleMs, absolute.getTime()));
-  await pool.query(
-    `INSERT INTO portal_sessions (token_hash, user_id, created_at, last_seen_at, expires_at, absolute_expires_at, address, user_agent)
-     VALUES ($1, $2, $3, $3, $4, $5, $6, $7)`,
-    [tokenHash(token), userId, now, expires, absolute, address, userAgent.slice(0, 300)]);
+  await databaseOn(pool).insertInto('portal_sessions').values({
+    token_hash: tokenHash(token), user_id: userId, created_at: now, last_seen_at: now, expires_at: expires, absolute_expires_at: absolute,
+    address, user_agent: userAgent.slice(0, 300),
+  }).execute();
   return token;
 }
 
@@ -49,16 +50,15 @@ export async function openSession(pool: pg.Pool, userId: string, nowMs: number, 
 export async function findSession(pool: pg.Pool, token: string | undefined, nowMs: number, policy: SessionPolicy): Promise<PortalSession | undefined> {
   if (!token || token.length > 100) return undefined;
   const now = new Date(nowMs);
-  const { rows } = await pool.query(
-    `SELECT s.id, s.last_seen_at, s.absolute_expires_at, u.id AS user_id, u.username, u.role
-     FROM portal_sessions s JOIN portal_users u ON u.id = s.user_id
-     WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2`,
-    [tokenHash(token), now]);
-  const row = rows[0];
+  const db = databaseOn(pool);
+  const row = await db.selectFrom('portal_sessions as s').innerJoin('portal_users as u', 'u.id', 's.user_id')
+    .select(['s.id', 's.last_seen_at', 's.absolute_expires_at', 'u.id as user_id', 'u.username', 'u.role'])
+    .where('s.token_hash', '=', tokenHash(token)).where('s.revoked_at', 'is', null).where('s.expires_at', '>', now)
+    .executeTakeFirst();
   if (!row) return undefined;
-  if (nowMs - (row.last_seen_at as Date).getTime() > 60_000) {
-    const expires = new Date(Math.min(nowMs + policy.idleMs, (row.absolute_expires_at as Date).getTime()));
-    await pool.query('UPDATE portal_sessions SET last_seen_at = $2, expires_at = $3 WHERE id = $1', [row.id, now, expires]);
+  if (nowMs - row.last_seen_at.getTime() > 60_000) {
+    const expires = new Date(Math.min(nowMs + policy.idleMs, row.absolute_expires_at.getTime()));
+    await db.updateTable('portal_sessions').set({ last_seen_at: now, expires_at: expires }).where('id', '=', row.id).execute();
   }
   return { id: String(row.id), user: { id: String(row.user_id), username: row.username, role: row.role } };
 }
@@ -72,9 +72,9 @@ export async function findSession(pool: pg.Pool, token: string | undefined, nowM
  */
 export async function revokeSession(pool: pg.Pool, sessionId: string, userId: string, nowMs: number): Promise<boolean> {
   if (!/^\d{1,18}$/.test(sessionId)) return false;
-  const { rowCount } = await pool.query(
-    'UPDATE portal_sessions SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL', [sessionId, userId, new Date(nowMs)]);
-  return (rowCount ?? 0) > 0;
+  const { numUpdatedRows } = await databaseOn(pool).updateTable('portal_sessions').set({ revoked_at: new Date(nowMs) })
+    .where('id', '=', sessionId).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+  return numUpdatedRows > 0n;
 }
 
 /**
@@ -84,9 +84,10 @@ export async function revokeSession(pool: pg.Pool, sessionId: string, userId: st
  * const sessions = await listSessions(pool, user.id, Date.now());
  */
 export async function listSessions(pool: pg.Pool, userId: string, nowMs: number): Promise<SessionListing[]> {
-  const { rows } = await pool.query(
-    `SELECT id, created_at, last_seen_at, expires_at, address, user_agent FROM portal_sessions
-     WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2 ORDER BY created_at DESC, id DESC`, [userId, new Date(nowMs)]);
+  const rows = await databaseOn(pool).selectFrom('portal_sessions')
+    .select(['id', 'created_at', 'last_seen_at', 'expires_at', 'address', 'user_agent'])
+    .where('user_id', '=', userId).where('revoked_at', 'is', null).where('expires_at', '>', new Date(nowMs))
+    .orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
   return rows.map((r) => ({
     id: String(r.id), createdAt: r.created_at, lastSeenAt: r.last_seen_at, expiresAt: r.expires_at, address: r.address, userAgent: r.user_agent,
   }));

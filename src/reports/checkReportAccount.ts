@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { databaseOn } from '../db/databaseOn.js';
 import { TradeledgerError } from '../errors.js';
 
 /**
@@ -11,7 +12,7 @@ import { TradeledgerError } from '../errors.js';
  */
 export async function checkReportAccount(client: pg.ClientBase | pg.Pool, account: string): Promise<void> {
   if (account === '') return;
-  const { rows } = await client.query<{ uid: string; name: string | null }>('SELECT uid, name FROM accounts ORDER BY uid');
+  const rows = await databaseOn(client).selectFrom('accounts').select(['uid', 'name']).orderBy('uid').execute();
   if (rows.some((r) => r.uid === account)) return;
   const wallets = (await client.query<{ wallet: string }>('SELECT DISTINCT wallet FROM imported_transactions ORDER BY wallet')).rows.map((r) => r.wallet);
   if (wallets.includes(account)) return;

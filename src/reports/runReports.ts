@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
+import { createClient } from '../db/pools.js';
 import { freeFolder } from './freeFolder.js';
 import { TradeledgerError } from '../errors.js';
 import { databaseError } from '../db/databaseError.js';
@@ -53,8 +54,8 @@ export interface RunReportsOptions {
   onFileStart?: (file: string, temporaryPath: string) => void;
   /** Called after each file is written. */
   onFile?: (file: ManifestFile) => void;
-  /** The connection's application_name (pg_stat_activity); default 'tradeledger report'. */
-  applicationName?: string;
+  /** The connection's name (src/db/pools.ts): `tradeledger-<name>` in pg_stat_activity; default 'report'. */
+  connectionName?: string;
   /** Aborting cancels the running query and ends the connection at once; the run fails and leaves no files. */
   signal?: AbortSignal;
 }
@@ -93,8 +94,7 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
   const params = { from: period.from, to: period.to, tz: period.tz, account, fiat, include_demo: String(includeDemo) };
   const files = reportFiles(format);
 
-  const client = new pg.Client({ connectionString: options.databaseUrl, application_name: options.applicationName ?? 'tradeledger report' });
-  client.on('error', () => {}); // a lost connection is reported by the failing query
+  const client = createClient({ url: options.databaseUrl, name: options.connectionName ?? 'report' }); // a lost connection: reported by the failing query
   const detach = cancelOnAbort([client], options.signal);
   let output: ReportOutput | undefined;
   try {

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import type { Database } from '../db/databaseTypes.js';
 import { TradeledgerError } from '../errors.js';
 import type { SyncAccount } from '../extract/syncOptions.js';
 import { recordAccount } from '../extract/syncRunRecord.js';
@@ -13,8 +13,8 @@ import { recordAccount } from '../extract/syncRunRecord.js';
  * @example
  * const targets = await accountsToQueue(db, config.accounts, 'tradeledger.json'); // [{ account: 'main', uid: '2000001117' }]
  */
-export async function accountsToQueue(db: Kysely<any>, accounts: readonly SyncAccount[], source: string): Promise<{ account: string; uid: string }[]> {
-  const known = new Map((await sql<{ name: string; uid: string }>`SELECT name, uid FROM accounts`.execute(db)).rows.map((r) => [r.name, r.uid]));
+export async function accountsToQueue(db: Kysely<Database>, accounts: readonly SyncAccount[], source: string): Promise<{ account: string; uid: string }[]> {
+  const known = new Map((await db.selectFrom('accounts').select(['name', 'uid']).execute()).map((r) => [r.name, r.uid]));
   const targets = accounts.map((a) => {
     const uid = a.uid ?? known.get(a.name);
     if (uid === undefined) {

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import type { Database } from '../db/databaseTypes.js';
 import { TradeledgerError } from '../errors.js';
 
 /**
@@ -21,8 +21,7 @@ export function isPermanent(e: unknown): e is TradeledgerError {
  * @example
  * await recordPermanentFailure(db, { uid, account: 'client-007', jobId: '42' }, err);
  */
-export async function recordPermanentFailure(db: Kysely<any>, job: { uid: string; account: string; jobId: string }, e: TradeledgerError): Promise<void> {
+export async function recordPermanentFailure(db: Kysely<Database>, job: { uid: string; account: string; jobId: string }, e: TradeledgerError): Promise<void> {
   const message = e.hint ? `${e.message} (fix: ${e.hint})` : e.message;
-  await sql`INSERT INTO sync_job_failures (account_uid, account_name, job_id, code, message)
-    VALUES (${job.uid}, ${job.account}, ${job.jobId}, ${e.code}, ${message})`.execute(db);
+  await db.insertInto('sync_job_failures').values({ account_uid: job.uid, account_name: job.account, job_id: job.jobId, code: e.code, message }).execute();
 }

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { makeWorkerUtils, run } from 'graphile-worker';
 import { workerConnections } from './workerConnections.js';
+import { createPool } from '../db/pools.js';
 import type { Runner, TaskList, WorkerEvents } from 'graphile-worker';
 import type { Kysely } from 'kysely';
 import type { SyncOptions } from '../extract/syncOptions.js';
@@ -73,16 +74,28 @@ export async function runWorker(o: WorkerOptions): Promise<RunningWorker> {
     o.log.write({ type: 'job-failed', jobId: job.id, task: job.task_identifier, permanent: false, attempts: job.attempts, message: error instanceof Error ? error.message : String(error) });
   });
   const quiet = engineLogger(o.log, (id) => handedBack.has(id));
-  // Pool sizes as workerConnections() counts them (docs/operations.md).
+  // Pool sizes as workerConnections() counts them (docs/operations.md). The engine is given its
+  // pools (it ends only pools it made itself, so stop() ends these); a connection's error is
+  // logged as the engine logged it on pools of its own.
   const budget = workerConnections(o.concurrency);
-  const utils = await makeWorkerUtils({ connectionString: o.url, maxPoolSize: budget.utilities, logger: quiet });
+  const onError = (e: Error) => o.log.write({ type: 'engine', level: 'error', message: `PostgreSQL client generated error: ${e.message}` });
+  const utilitiesPool = createPool({ url: o.url, name: 'worker-utilities', max: budget.utilities, onError });
+  const enginePool = createPool({ url: o.url, name: 'worker-engine', max: budget.engine, onError });
+  const endPools = async () => { await Promise.all([utilitiesPool.end().catch(() => undefined), enginePool.end().catch(() => undefined)]); };
+  let utils: Awaited<ReturnType<typeof makeWorkerUtils>>;
+  try {
+    utils = await makeWorkerUtils({ pgPool: utilitiesPool, logger: quiet });
+  } catch (e) {
+    await endPools();
+    throw e;
+  }
   let runner: Runner | undefined;
   let registration: WorkerRegistration | undefined;
   try {
     await utils.migrate();
     runner = await run({
-      connectionString: o.url, concurrency: o.concurrency, noHandleSignals: true, pollInterval: o.pollMs ?? 2000,
-      maxPoolSize: budget.engine, logger: quiet, events, taskList,
+      pgPool: enginePool, concurrency: o.concurrency, noHandleSignals: true, pollInterval: o.pollMs ?? 2000,
+      logger: quiet, events, taskList,
       parsedCronItems: o.schedule === undefined ? [] : nightlySchedule(o.schedule),
       // Give a running sync a moment to reach its next commit before it is abandoned.
       gracefulShutdownAbortTimeout: o.stopGraceMs ?? 10_000,
@@ -95,6 +108,7 @@ export async function runWorker(o: WorkerOptions): Promise<RunningWorker> {
   } catch (e) {
     await runner?.kill().catch(() => undefined);
     await utils.release();
+    await endPools();
     throw e;
   }
   o.log.write({ type: 'worker-start', pool: poolId, concurrency: o.concurrency, schedule: o.schedule ?? null });
@@ -119,6 +133,7 @@ export async function runWorker(o: WorkerOptions): Promise<RunningWorker> {
       }
       await reg.close();
       await utils.release();
+      await endPools();
       o.log.write({ type: 'worker-stop', pool: poolId });
     })()),
   };

@@ -21,7 +21,7 @@ export function jsonWorkerLog(out: NodeJS.WritableStream): WorkerLog {
  * "Failed task" lines are not errors (the task logged `job-handed-back` at info already).
  *
  * @example
- * makeWorkerUtils({ connectionString: url, logger: engineLogger(jsonWorkerLog(process.stderr)) });
+ * makeWorkerUtils({ pgPool: createPool({ url, name: 'enqueue-engine', max: 2 }), logger: engineLogger(jsonWorkerLog(process.stderr)) });
  */
 export function engineLogger(log: WorkerLog, handedBack: (jobId: string) => boolean = () => false): Logger {
   return new Logger(() => (level, message, meta) => {

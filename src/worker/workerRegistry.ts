@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
-import pg from 'pg';
 import type { WorkerUtils } from 'graphile-worker';
+import { createPool } from '../db/pools.js';
+import { databaseOn } from '../db/databaseOn.js';
 
 /** How a worker notices dead peers. Defaults suit production; tests shorten them. */
 export interface LivenessTimes {
@@ -43,9 +44,8 @@ export interface WorkerRegistration {
  * const reg = await registerWorker(url, runnerPoolId, utils, 2); ... await reg.close();
  */
 export async function registerWorker(url: string, poolId: string, utils: Pick<WorkerUtils, 'forceUnlockWorkers'>, concurrency: number, times: LivenessTimes = defaultLiveness, onUnlocked: (poolIds: string[]) => void = () => undefined): Promise<WorkerRegistration> {
-  const pool = new pg.Pool({ connectionString: url, max: 1, application_name: `tradeledger worker ${poolId}` });
   // A restart ends the idle connection: the pool drops it and connects again at the next query.
-  pool.on('error', () => {});
+  const pool = createPool({ url, name: `worker-registry-${poolId}`, max: 1 });
   const upsert = `INSERT INTO sync_workers (pool_id, host, pid, backend_pid, concurrency) VALUES ($1, $2, $3, pg_backend_pid(), $4)
     ON CONFLICT (pool_id) DO UPDATE SET heartbeat_at = now(), backend_pid = EXCLUDED.backend_pid`;
   const params = [poolId, hostname(), process.pid, concurrency];
@@ -74,7 +74,7 @@ export async function registerWorker(url: string, poolId: string, utils: Pick<Wo
     const dead = [...new Set([...rows.map((r) => r.pool_id), ...orphans.rows.map((r) => r.locked_by)])];
     if (dead.length === 0) return [];
     await utils.forceUnlockWorkers(dead);
-    await pool.query('DELETE FROM sync_workers WHERE pool_id = ANY($1::text[])', [dead]);
+    await databaseOn(pool).deleteFrom('sync_workers').where('pool_id', 'in', dead).execute();
     onUnlocked(dead);
     return dead;
   };
@@ -93,7 +93,7 @@ export async function registerWorker(url: string, poolId: string, utils: Pick<Wo
       clearInterval(beating);
       clearInterval(look);
       await sweeping?.catch(() => undefined);
-      await pool.query('DELETE FROM sync_workers WHERE pool_id = $1', [poolId]).catch(() => undefined);
+      await databaseOn(pool).deleteFrom('sync_workers').where('pool_id', '=', poolId).execute().catch(() => undefined);
       await pool.end().catch(() => undefined);
     },
   };

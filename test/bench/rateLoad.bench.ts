@@ -110,7 +110,7 @@ try {
     if (runs.includes('workers')) {
       const sandbox = await startSandbox({ port: 0, seed: 1, scale: firmScale, accounts: accountsN, rateLimit: true });
       const scratch = await scratchDatabase('rateloadw');
-      const db = createDb(scratch.url, { maxConnections: 2 });
+      const db = createDb(scratch.url, { name: 'bench', maxConnections: 2 });
       try {
         const { file, env } = writeFirmConfig(sandbox, { sync: { streams: firmStreams, historyDays: 180 } });
         const cliEnv = { ...env, DATABASE_URL: scratch.url };

@@ -19,7 +19,7 @@ const scale = process.env.BENCH_SCALE ?? 'small';
 console.log(machineInfo());
 const sandbox = await startSandbox({ port: 0, seed: 1, scale, rateLimit: false });
 const scratch = await scratchDatabase('storage');
-const db = createDb(scratch.url, { maxConnections: 12 });
+const db = createDb(scratch.url, { name: 'bench', maxConnections: 12 });
 try {
   const accounts = sandboxAccounts(sandbox.accounts);
   const result = await runSync({

@@ -111,7 +111,7 @@ async function main(): Promise<void> {
     await migrate(dbUrl);
     const t0 = performance.now();
     await onClient(dbUrl, (c) => c.query(fillSql));
-    const db = createDb(dbUrl, { maxConnections: 2 });
+    const db = createDb(dbUrl, { name: 'bench', maxConnections: 2 });
     const text = ecbFile();
     await importFx(db, memoryFile('eurofxref-hist.csv', text));
     await db.destroy();

@@ -57,7 +57,7 @@ try {
   const firmMinimum = [...minOf.values()].reduce((s, x) => s + x, 0);
   for (const workersN of workerCounts) {
     const scratch = await scratchDatabase(`workers${workersN}`);
-    const db = createDb(scratch.url, { maxConnections: 2 });
+    const db = createDb(scratch.url, { name: 'bench', maxConnections: 2 });
     const cliEnv = { ...env, DATABASE_URL: scratch.url };
     const before429 = sandbox.stats.total429;
     const beforeRequests = sandbox.stats.total;

@@ -35,7 +35,7 @@ async function restartWindow(url: string, ms: number): Promise<number> {
     while (Date.now() < until) {
       const { rows } = await killer.query<{ ok: boolean }>(
         `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
-         WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name LIKE 'tradeledger%' AND application_name <> 'tradeledger test'`);
+         WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name LIKE 'tradeledger%' AND application_name <> 'tradeledger-test'`);
       killed += rows.filter((r) => r.ok).length;
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -14,7 +14,7 @@ const env = (name: string): string => {
   if (v === undefined) throw new Error(`${name} is not set`);
   return v;
 };
-const db = createDb(env('DATABASE_URL'), { maxConnections: 4, applicationName: 'shared budget test' });
+const db = createDb(env('DATABASE_URL'), { name: 'test-shared-budget', maxConnections: 4 });
 const budgets = new RateBudgets(systemClock, env('SHARED') === '1' ? new PgRateStore(db, env('ADDRESS')) : undefined);
 const client = new ExchangeClient({ baseUrl: env('BASE_URL'), budgetKey: `process-${process.pid}`, budgets, maxRetries: 0 });
 process.stdout.write('ready\n');

@@ -83,7 +83,7 @@ async function lockTable(table: string): Promise<{ release(): Promise<void> }> {
 async function downloadBackends(): Promise<{ all: number; waiting: number }> {
   const { rows } = await f.pool.query(
     `SELECT count(*)::int AS all, count(*) FILTER (WHERE wait_event_type = 'Lock')::int AS waiting
-     FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'tradeledger portal download'`);
+     FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'tradeledger-portal-download'`);
   return rows[0];
 }
 
@@ -143,7 +143,7 @@ describe('aborted downloads and the download pool', () => {
 
   it('a gains download aborted while it computes: both its connections end and nothing of the run stays', async () => {
     const gains = async () => (await f.pool.query(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'tradeledger gains%'`)).rows[0].n as number;
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'tradeledger-gains%'`)).rows[0].n as number;
     const runs = async () => (await f.pool.query('SELECT count(*)::int AS n FROM gains_runs')).rows[0].n as number;
     const before = await runs();
     const lock = await lockTable('spot_fills');

@@ -40,7 +40,7 @@ export async function freshDatabase(): Promise<FreshDatabase> {
   });
   const url = withDatabase(adminUrl, name);
   await migrate(url); // verifies the copy against sql/ (and applies nothing)
-  const db = createDb(url, { maxConnections: 5, applicationName: 'tradeledger test' });
+  const db = createDb(url, { name: 'test', maxConnections: 5 });
   return {
     url,
     db,

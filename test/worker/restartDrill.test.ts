@@ -48,7 +48,7 @@ beforeAll(async () => {
   options = embeddedServerOptions({ dataDir: join(dir, 'pg'), port: await freePort(), fast: true, env: {} });
   url = (await ensureEmbeddedServer(options)).url();
   await migrate(url);
-  db = createDb(url, { maxConnections: 3, applicationName: 'tradeledger drill' });
+  db = createDb(url, { name: 'drill', maxConnections: 3 });
   // The drill's own observer: every checkpoint commit (pages commit with theirs), by run and time.
   await sql`CREATE TABLE drill_writes (run_id bigint, account_uid text, at timestamptz DEFAULT clock_timestamp())`.execute(db);
   await sql.raw(`CREATE FUNCTION drill_write() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -36,7 +36,7 @@ describe('worker liveness by heartbeat', () => {
     // What a PostgreSQL restart does to the workers: every session ends.
     const { rows: [cut] } = await sql<{ at: Date }>`SELECT now() AS at`.execute(fresh.db);
     await sql`SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity
-      WHERE datname = current_database() AND application_name LIKE 'tradeledger worker pool-%'`.execute(fresh.db);
+      WHERE datname = current_database() AND application_name LIKE 'tradeledger-worker-registry-pool-%'`.execute(fresh.db);
 
     // A replacement worker starts now: its first sweep must not call a or b dead.
     const late = await registerWorker(fresh.url, 'pool-late', utils, 1, times, (d) => freed.push(...d));

@@ -72,7 +72,7 @@ export async function nightlyRun(input: NightlyInput): Promise<string> {
 
 /** What the first run left: checkpoints, and where current-state streams must re-read from. */
 async function readCheckpoints(url: string, accounts: NightlyInput['accounts']): Promise<{ checkpoints: Map<string, Checkpoint>; rescanFrom: Map<string, number> }> {
-  const db = createDb(url, { maxConnections: 1 });
+  const db = createDb(url, { name: 'bench', maxConnections: 1 });
   try {
     const { rows } = await sql<{ account_uid: string; stream: string; partition: string }>`SELECT account_uid, stream, partition FROM sync_state`.execute(db);
     const checkpoints = new Map<string, Checkpoint>();

@@ -1,0 +1,94 @@
+import pg from 'pg';
+
+/**
+ * Every PostgreSQL connection tradeledger opens is made here: pools by {@link createPool}, single
+ * clients by {@link createClient}. Each is named (`application_name` = `tradeledger-<name>`, so
+ * `pg_stat_activity` tells the CLI, the portal, a download, the worker's pools apart), sized by
+ * its caller, and given the one error listener.
+ *
+ * Why every connection needs that listener: a session the server ends (a restart: 57P01, a
+ * terminated backend, a lost network) makes its client emit 'error'; with no listener Node
+ * crashes the process ("Unhandled 'error' event"). A pool hears it only for idle clients, so
+ * every client the pool connects gets its own listener too, covering one held between queries
+ * (the sync's lock, a transaction waiting on the exchange). The listener only notes the error:
+ * pg drops a broken idle client from its pool, and the next query on a held one fails and
+ * reports it as that command's error (through `src/db/databaseError.ts`).
+ */
+
+/** What a connection is for, shown as `tradeledger-<name>`; see {@link applicationName}. */
+export interface ConnectionName {
+  /** Short lower-case words joined by '-', e.g. `portal`, `portal-download`, `worker-registry`. */
+  name: string;
+  /** Told of a connection's error (idle or held) after the listener kept it from crashing the process; default: nothing. */
+  onError?: (error: Error) => void;
+}
+
+/** Options of {@link createPool}. */
+export interface PoolSettings extends ConnectionName {
+  url: string;
+  /** Most connections the pool opens at once (the caller's connection budget). */
+  max: number;
+}
+
+/** Options of {@link createClient}. */
+export interface ClientSettings extends ConnectionName {
+  url: string;
+}
+
+// PostgreSQL keeps NAMEDATALEN - 1 = 63 bytes of application_name and cuts the rest silently.
+const maxApplicationName = 63;
+
+/**
+ * The application_name of a connection named `name`: `tradeledger-<name>`, at most 63 bytes
+ * (what PostgreSQL keeps), so a filter on the full name in pg_stat_activity matches.
+ *
+ * @example
+ * applicationName('portal-download'); // 'tradeledger-portal-download'
+ */
+export function applicationName(name: string): string {
+  if (!/^[a-z0-9][a-z0-9_.:()-]*$/.test(name)) throw new Error(`connection name "${name}": lower-case letters, digits and - _ . : ( ) only`);
+  const full = `tradeledger-${name}`;
+  return full.length > maxApplicationName ? full.slice(0, maxApplicationName) : full;
+}
+
+/**
+ * A pg pool: named, sized, with the one error listener on the pool and on each of its clients.
+ * `numeric` and `bigint` come back as strings (pg's default, kept: amounts never become JS
+ * numbers). The caller ends it (`pool.end()`).
+ *
+ * @example
+ * const pool = createPool({ url, name: 'users', max: 2 }); try { ... } finally { await pool.end(); }
+ */
+export function createPool(settings: PoolSettings): pg.Pool {
+  if (!Number.isInteger(settings.max) || settings.max < 1) throw new Error(`pool ${settings.name}: max must be a whole number of connections, got ${settings.max}`);
+  const pool = new pg.Pool({ connectionString: settings.url, max: settings.max, application_name: applicationName(settings.name) });
+  const onError = errorListener(settings);
+  pool.on('error', onError);
+  pool.on('connect', (client) => { client.on('error', onError); });
+  return pool;
+}
+
+/**
+ * One pg client (not connected yet), named, with the one error listener. For a session of its
+ * own: COPY, a cursor, a lock, a statement the caller may cancel. The caller connects and ends it.
+ *
+ * @example
+ * const client = createClient({ url, name: 'migrate' }); await client.connect(); try { ... } finally { await client.end(); }
+ */
+export function createClient(settings: ClientSettings): pg.Client {
+  const client = new pg.Client({ connectionString: settings.url, application_name: applicationName(settings.name) });
+  client.on('error', errorListener(settings));
+  return client;
+}
+
+function errorListener(settings: ConnectionName): (error: Error) => void {
+  const told = settings.onError;
+  return (error) => {
+    if (told === undefined) return;
+    try {
+      told(error);
+    } catch {
+      // A listener that throws would crash the process just the same.
+    }
+  };
+}
