@@ -160,8 +160,8 @@ async function main(): Promise<void> {
       const sameBytes = (await sha256(path.join(out, `v${i}.csv`))) === reference;
       if (!sameBytes) console.error(`${v.label}: the file differs from the plain COPY's`);
       table.push([
-        v.label, (mid / 1000).toFixed(2), timings[i]!.map((t) => (t / 1000).toFixed(2)).join(' '),
-        (copyMedian / mid).toFixed(2), (median(cpu[i]!) / 1000).toFixed(2), sameBytes ? 'yes' : '**no**',
+        v.label, Number((mid / 1000).toFixed(2)), timings[i]!.map((t) => (t / 1000).toFixed(2)).join(' '),
+        Number((copyMedian / mid).toFixed(2)), Number((median(cpu[i]!) / 1000).toFixed(2)), sameBytes ? 'yes' : '**no**',
       ]);
     }
     console.log(`\n${results[0]!.rows} rows, ${mb(results[0]!.bytes)} MB; ${rounds} rounds\n`);
