@@ -79,6 +79,17 @@ async function sha256(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
+// A server process's user+system CPU in ms from /proc (same machine only), or null.
+async function backendCpuMs(pid: number): Promise<number | null> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return null;
+  }
+}
+
 async function main(): Promise<void> {
   const name = `tl_bench_report_${Date.now().toString(36)}`;
   const url = new URL(adminUrl);
@@ -128,6 +139,7 @@ async function main(): Promise<void> {
     }
     const timings = variants.map(() => [] as number[]);
     const cpu = variants.map(() => [] as number[]); // this process's user+system CPU ms: the writer's own work, less swayed by the load
+    const serverCpu = variants.map(() => [] as number[]); // the PostgreSQL backend's CPU ms (NaN where /proc cannot tell)
     const results = variants.map(() => ({ rows: 0, bytes: 0 }));
     const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
     for (let round = 0; round < rounds; round++) {
@@ -136,6 +148,8 @@ async function main(): Promise<void> {
       for (const i of order) {
         const v = variants[i]!;
         await onClient(dbUrl, async (c) => {
+          const backend = Number((await c.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+          const b0 = await backendCpuMs(backend);
           const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 20);
           try {
             const start = performance.now();
@@ -144,6 +158,8 @@ async function main(): Promise<void> {
             timings[i]!.push(performance.now() - start);
             const used = process.cpuUsage(c0);
             cpu[i]!.push((used.user + used.system) / 1000);
+            const b1 = await backendCpuMs(backend);
+            serverCpu[i]!.push(b0 === null || b1 === null ? NaN : b1 - b0);
           } finally { clearInterval(sampler); }
         });
       }
@@ -153,6 +169,9 @@ async function main(): Promise<void> {
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
     const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const h = s.length >> 1; return s.length % 2 === 1 ? s[h]! : (s[h - 1]! + s[h]!) / 2; };
     const copyMedian = median(timings[1]!);
+    // The plain COPY's time over this variant's in the same round (the two ran side by side,
+    // under the same load), median over the rounds: steadier than a ratio of medians.
+    const pairedRatio = (i: number) => median(timings[i]!.map((t, round) => timings[1]![round]! / t));
     const reference = await sha256(path.join(out, 'v1.csv'));
     const table: (string | number)[][] = [];
     for (const [i, v] of variants.entries()) {
@@ -161,11 +180,12 @@ async function main(): Promise<void> {
       if (!sameBytes) console.error(`${v.label}: the file differs from the plain COPY's`);
       table.push([
         v.label, Number((mid / 1000).toFixed(2)), timings[i]!.map((t) => (t / 1000).toFixed(2)).join(' '),
-        Number((copyMedian / mid).toFixed(2)), Number((median(cpu[i]!) / 1000).toFixed(2)), sameBytes ? 'yes' : '**no**',
+        Number((copyMedian / mid).toFixed(2)), Number(pairedRatio(i).toFixed(2)), Number((median(cpu[i]!) / 1000).toFixed(2)),
+        Number((median(serverCpu[i]!) / 1000).toFixed(2)), sameBytes ? 'yes' : '**no**',
       ]);
     }
     console.log(`\n${results[0]!.rows} rows, ${mb(results[0]!.bytes)} MB; ${rounds} rounds\n`);
-    console.log(markdownTable(['method', 'median s', 'all s (by round)', 'vs COPY (median)', 'Node CPU s (median)', 'same bytes as COPY'], table));
+    console.log(markdownTable(['method', 'median s', 'all s (by round)', 'vs COPY (ratio of medians)', 'vs COPY (median of per-round ratios)', 'Node CPU s (median)', 'PostgreSQL backend CPU s (median)', 'same bytes as COPY'], table));
     console.log(`\nload average at the end: ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')} on ${availableParallelism()} cores`);
     console.log(`peak RSS while writing: ${mb(peakRss)} MB sampled, process max ${mb(processMaxRss)} MB (target < 200 MB)`);
   } finally {
