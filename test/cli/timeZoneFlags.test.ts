@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { TradeledgerError } from '../../src/errors.js';
 import { parseGainsRequest } from '../../src/gains/gainsRequest.js';
 import { reportPeriod } from '../../src/reports/reportPeriod.js';
+import { failure } from '../support/failure.js';
 
 // `report --tz` and `gains --tz` (and the portal's gains form) go through one check
 // (src/normalize/timeZone.ts): the same spellings in, the same canonical zone out, the same refusals.
@@ -11,16 +11,6 @@ const good: [string, string][] = [
   ['America/New_York', 'America/New_York'], ['america/new_york', 'America/New_York'], ['asia/tokyo', 'Asia/Tokyo'], ['Etc/GMT+5', 'Etc/GMT+5'],
 ];
 const bad = ['Mars/Olympus', 'Europe/Londn', 'London', '+01:00', 'GMT+25', 'Europe/London '];
-
-function failure(fn: () => unknown): TradeledgerError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof TradeledgerError) return err;
-    throw err;
-  }
-  throw new Error('expected a TradeledgerError');
-}
 
 async function stderrOf(args: string[]): Promise<{ code: number; stderr: string }> {
   const writes: string[] = [];

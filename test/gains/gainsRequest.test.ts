@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { TradeledgerError } from '../../src/errors.js';
 import { gainsCsvFiles, gainsFiles, gainsLabel, gainsPeriod, parseGainsRequest } from '../../src/gains/gainsRequest.js';
 import { poolingByFlag, ruleSet, ruleSetNames } from '../../src/gains/ruleSets.js';
 import { gainsDownloadRequest } from '../../src/portal/gainsDownload.js';
-
-function failure(fn: () => unknown): TradeledgerError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof TradeledgerError) return err;
-    throw err;
-  }
-  throw new Error('expected a TradeledgerError');
-}
+import { failure } from '../support/failure.js';
 
 describe('one gains request for the CLI and the portal', () => {
   it('reads the fields into one request, fiat upper case, pools universal unless asked', () => {

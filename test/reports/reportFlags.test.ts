@@ -2,17 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { reportPeriod } from '../../src/reports/reportPeriod.js';
 import { bindNamedParameters } from '../../src/reports/bindNamedParameters.js';
 import { main } from '../../src/cli/main.js';
-import { TradeledgerError } from '../../src/errors.js';
-
-function failure(fn: () => unknown): TradeledgerError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof TradeledgerError) return err;
-    throw err;
-  }
-  throw new Error('expected a TradeledgerError');
-}
+import { failure } from '../support/failure.js';
 
 describe('report period flags', () => {
   it('turns --year into a local-date range with an exclusive end', () => {
