@@ -88,6 +88,10 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
       session, run: accountRun(o, session, runId, now, (sym) => coins.get(sym), gaps, lock), ctx: partitionContext(session, symbols),
     }));
     // Streams outside, accounts inside: every account's slow partitions queue before any fast one.
+    // Jobs of endpoints faster than 1 request/s are kept apart: the derived streams start when
+    // they are done, beside the slow ones (the first sync's wall is set by its slowest budget,
+    // not by a queue: issue 24 item 1).
+    const fast: Promise<void>[] = [];
     for (const stream of selected) {
       if (stream.kind === 'derived') continue;
       for (const { session, run, ctx } of perAccount) {
@@ -96,7 +100,7 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
           if (globalDone) continue;
           globalDone = true;
         }
-        jobs.push((async () => {
+        const job = (async () => {
           let partitions: readonly Partition[];
           try {
             partitions = await stream.partitions(ctx);
@@ -107,15 +111,23 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
           }
           const keys = partitions.map((p) => p.key);
           await Promise.all(partitions.map((p) => limit(() => runOne(o, run, session, stream, p, keys, counts, errors))));
-        })());
+        })();
+        jobs.push(job);
+        if (endpoints[stream.endpoint].ratePerSecond > 1) fast.push(job);
       }
     }
-    await Promise.all(jobs);
-    // Derived streams (prices) read what the others just stored, so they run last.
+    // Derived streams (prices) read what the others stored: they start once the fast endpoints
+    // are done and read again, for what the slow ones stored since, when those are done too.
     const reader = perAccount.find((a) => !a.session.demo);
-    for (const stream of selected) {
-      if (stream.kind === 'derived' && reader) await runDerived(o, reader.run, reader.session, stream, counts, errors);
-    }
+    const all = Promise.all(jobs).then(() => {});
+    const rest = fast.length < jobs.length ? all : undefined;
+    const derived = Promise.all(fast).then(async () => {
+      for (const stream of selected) {
+        if (stream.kind === 'derived' && reader) await runDerived(o, reader.run, reader.session, stream, counts, errors, rest);
+      }
+    });
+    await all;
+    await derived;
     const status = errors.length === 0 ? 'ok' : errors.some((e) => stopCodes.has(e.code)) ? 'failed' : 'partial';
     await closeRun(o.db, runId, status, counts, errors, gaps);
     // The accounts page's and status's warning counts read the whole ledger: computed once here,
@@ -173,12 +185,12 @@ async function runOne(
   }
 }
 
-async function runDerived(o: SyncOptions, run: AccountRun, session: AccountSession, stream: DerivedStream, counts: Record<string, StreamCounts>, errors: RunError[]): Promise<void> {
+async function runDerived(o: SyncOptions, run: AccountRun, session: AccountSession, stream: DerivedStream, counts: Record<string, StreamCounts>, errors: RunError[], rest: Promise<void> | undefined): Promise<void> {
   const account = session.account.name;
   o.emit({ type: 'partition-start', account, stream: stream.name, partition: 'all', windows: 0 });
   try {
     run.assertHeld();
-    const c = await stream.run(run);
+    const c = await stream.run(run, rest);
     counts[`${account}/${stream.name}/all`] = c;
     o.emit({ type: 'partition-done', account, stream: stream.name, partition: 'all', records: c.inserted + c.updated + c.unchanged, inserted: c.inserted, updated: c.updated, unchanged: c.unchanged });
   } catch (e) {

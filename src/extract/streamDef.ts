@@ -155,14 +155,16 @@ export type SnapshotCall = (endpoint: EndpointName, params: Record<string, strin
 
 /**
  * A stream that reads what the other streams stored to decide what to fetch (prices: candles for
- * the ledger's coins and times). It runs once per sync, after every history and snapshot
- * partition, through the first non-demo account's client, and keeps its own bookkeeping.
+ * the ledger's coins and times). It runs once per sync through the first non-demo account's
+ * client and keeps its own bookkeeping. It starts once every partition of an endpoint faster
+ * than 1 request/s is done, beside the slow ones still walking (E5 at 1 request/s), and `rest`
+ * settles when those are done too: the stream then reads what they stored since (runSync.ts).
  */
 export interface DerivedStream {
   readonly kind: 'derived';
   readonly name: string;
   readonly endpoint: EndpointName;
-  readonly run: (run: AccountRun) => Promise<StreamCounts>;
+  readonly run: (run: AccountRun, rest?: Promise<void>) => Promise<StreamCounts>;
   readonly demo: false;
   readonly sub: false;
 }

@@ -26,34 +26,54 @@ export const prices: DerivedStream = {
   endpoint: 'marketHistoryCandles',
   demo: false,
   sub: false,
-  run: async (run) => {
+  run: async (run, rest) => {
     const counts = emptyCounts();
-    const needed = await neededHours(run);
-    const bySymbol = new Map<string, number[]>();
-    for (const r of needed) {
-      // push, not a copy per row: copying made this quadratic (7.5 of 60 sync CPU-s at 1M records).
-      const hours = bySymbol.get(r.symbol);
-      if (hours === undefined) bySymbol.set(r.symbol, [r.hour.getTime()]);
-      else hours.push(r.hour.getTime());
+    const read = await readCandles(run, counts, new Set());
+    // The slow streams (E5 at 1 request/s) were still walking: the hours their records need that
+    // the first pass did not cover (price_coverage) are read now, usually few or none. The hour
+    // still running is never covered; a pair whose running hour the first pass read is not asked
+    // for it again.
+    if (rest !== undefined) {
+      await rest;
+      run.assertHeld();
+      await readCandles(run, counts, read);
     }
-    const requests = [...bySymbol].flatMap(([symbol, hours]) => candleRequests(symbol, hours, LIMIT));
-    counts.windows = requests.length;
-    // Each candle request is a window of the live display (ttyProgress, JSON log lines): without
-    // them a run of hundreds of requests showed "0 records, windows 0/0" until it ended.
-    const where = { account: run.account.name, stream: 'prices', partition: 'all' };
-    run.emit({ type: 'windows-added', ...where, windows: requests.length });
-    let done = 0;
-    // The client's rate budget paces these; a few in flight hide the round trip.
-    const limit = pLimit(4);
-    await Promise.all(requests.map((q) => limit(async () => {
-      const got = await fetchRange(run, q, counts);
-      done++;
-      run.emit({ type: 'page', ...where, records: got.records, inserted: got.inserted, updated: got.updated, window: done, windows: requests.length });
-      run.emit({ type: 'window-done', ...where, window: done, windows: requests.length });
-    })));
     return counts;
   },
 };
+
+/**
+ * One pass: the hours the ledger needs now and has no candle for, read as candle requests, less
+ * the running hour of the pairs in `runningHourRead`. Returns the pairs asked for.
+ */
+async function readCandles(run: AccountRun, counts: StreamCounts, runningHourRead: ReadonlySet<string>): Promise<Set<string>> {
+  const needed = await neededHours(run);
+  const runningHour = Math.floor(run.now / HOUR) * HOUR;
+  const bySymbol = new Map<string, number[]>();
+  for (const r of needed) {
+    if (runningHourRead.has(r.symbol) && r.hour.getTime() >= runningHour) continue;
+    // push, not a copy per row: copying made this quadratic (7.5 of 60 sync CPU-s at 1M records).
+    const hours = bySymbol.get(r.symbol);
+    if (hours === undefined) bySymbol.set(r.symbol, [r.hour.getTime()]);
+    else hours.push(r.hour.getTime());
+  }
+  const requests = [...bySymbol].flatMap(([symbol, hours]) => candleRequests(symbol, hours, LIMIT));
+  counts.windows += requests.length;
+  // Each candle request is a window of the live display (ttyProgress, JSON log lines): without
+  // them a run of hundreds of requests showed "0 records, windows 0/0" until it ended.
+  const where = { account: run.account.name, stream: 'prices', partition: 'all' };
+  run.emit({ type: 'windows-added', ...where, windows: requests.length });
+  let done = 0;
+  // The client's rate budget paces these; a few in flight hide the round trip.
+  const limit = pLimit(4);
+  await Promise.all(requests.map((q) => limit(async () => {
+    const got = await fetchRange(run, q, counts);
+    done++;
+    run.emit({ type: 'page', ...where, records: got.records, inserted: got.inserted, updated: got.updated, window: done, windows: requests.length });
+    run.emit({ type: 'window-done', ...where, window: done, windows: requests.length });
+  })));
+  return new Set(bySymbol.keys());
+}
 
 /**
  * The pair that prices each coin the exchange lists: COINUSDT, else COIN + a stablecoin (a demo
