@@ -6,6 +6,8 @@ import { withDefaultUser } from '../../../src/db/withDefaultUser.js';
 /** A migrated database of a benchmark's own, dropped by `drop()`. */
 export interface ScratchDatabase {
   readonly url: string;
+  /** Runs one query on the scratch database and returns its rows. */
+  query<R>(text: string): Promise<R[]>;
   drop(): Promise<void>;
 }
 
@@ -29,7 +31,16 @@ export async function scratchDatabase(label: string): Promise<ScratchDatabase> {
   u.pathname = `/${name}`;
   const url = u.toString();
   await migrate(url);
-  return { url, drop: () => onAdmin(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+  const query = async <R>(text: string): Promise<R[]> => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query(text)).rows as R[];
+    } finally {
+      await client.end();
+    }
+  };
+  return { url, query, drop: () => onAdmin(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
 async function onAdmin(url: string, text: string): Promise<void> {
