@@ -60,10 +60,15 @@ for (const n of sizes) {
     if (process.env.BENCH_PG_PIDS === '1') console.log(`PostgreSQL backend pids: ${pgCpu.pids().join(',')} (sandbox: ${process.pid})`);
     const s1 = await sandboxStats(sandbox.baseUrl);
     if (run.code !== 0) console.log(`sync exited ${run.code}; failed partitions:\n${run.failures.join('\n') || run.stderrTail.slice(-3000)}`);
-    const { records } = summaryTotals(run.summary);
+    const { records, history, candles } = summaryTotals(run.summary);
     const wallS = run.wallMs / 1000;
-    rows.push([n, records, s1.total - s0.total, Number(wallS.toFixed(1)), Math.round(records / wallS), Math.round(records / ((run.syncMs ?? NaN) / 1000)), Math.round(run.peakRssMb ?? NaN), Number((run.cpuS ?? NaN).toFixed(1)), Number(((cpu.user + cpu.system) / 1e6).toFixed(1)), Number(pgCpuS.toFixed(1)), run.summary?.status ?? `exit ${run.code}`]);
-    console.log(markdownTable(['target N', 'records loaded', 'requests', 'wall s', 'records/s (wall)', 'records/s (sync span)', 'peak RSS MB', 'sync CPU s', 'sandbox CPU s', 'PostgreSQL CPU s', 'status'], rows.slice(-1)));
+    const spanS = (run.syncMs ?? NaN) / 1000;
+    // Per history record: the CPU the sync and PostgreSQL spend on everything (candles included)
+    // over the account's own records, the figure issue 24 halves.
+    const perHistory = (cpuS: number) => Number(((cpuS * 1e6) / history).toFixed(1));
+    rows.push([n, records, history, candles, s1.total - s0.total, Number(wallS.toFixed(1)), Math.round(records / wallS), Math.round(history / spanS), Math.round(candles / spanS),
+      Math.round(run.peakRssMb ?? NaN), Number((run.cpuS ?? NaN).toFixed(1)), perHistory(run.cpuS ?? NaN), Number(((cpu.user + cpu.system) / 1e6).toFixed(1)), Number(pgCpuS.toFixed(1)), perHistory(pgCpuS), run.summary?.status ?? `exit ${run.code}`]);
+    console.log(markdownTable(['target N', 'records loaded', 'history records', 'candles', 'requests', 'wall s', 'records/s (wall)', 'history records/s (sync span)', 'candles/s (sync span)', 'peak RSS MB', 'sync CPU s', 'sync µs / history record', 'sandbox CPU s', 'PostgreSQL CPU s', 'PostgreSQL µs / history record', 'status'], rows.slice(-1)));
     // The partitions that ran longest: a partition pages one request after another, so the
     // largest ones bound the run's tail.
     const finished = [...run.partitions].filter(([, p]) => p.doneS !== undefined);
@@ -87,4 +92,4 @@ for (const n of sizes) {
   }
 }
 console.log('\n### throughput (targets: >= 20,000 records/s, peak RSS < 500 MB)\n');
-console.log(markdownTable(['target N', 'records loaded', 'requests', 'wall s', 'records/s (wall)', 'records/s (sync span)', 'peak RSS MB', 'sync CPU s', 'sandbox CPU s', 'PostgreSQL CPU s', 'status'], rows));
+console.log(markdownTable(['target N', 'records loaded', 'history records', 'candles', 'requests', 'wall s', 'records/s (wall)', 'history records/s (sync span)', 'candles/s (sync span)', 'peak RSS MB', 'sync CPU s', 'sync µs / history record', 'sandbox CPU s', 'PostgreSQL CPU s', 'PostgreSQL µs / history record', 'status'], rows));

@@ -106,14 +106,17 @@ export function runSyncProcess(args: readonly string[], env: Record<string, stri
  * @example
  * const { records } = summaryTotals(result.summary);
  */
-export function summaryTotals(summary: SyncProcessResult['summary']): { records: number; inserted: number; requests: number } {
+export function summaryTotals(summary: SyncProcessResult['summary']): { records: number; inserted: number; requests: number; candles: number; history: number } {
   let records = 0;
   let inserted = 0;
   let requests = 0;
-  for (const c of Object.values(summary?.counts ?? {})) {
+  let candles = 0;
+  for (const [key, c] of Object.entries(summary?.counts ?? {})) {
     records += c.inserted + c.updated + c.unchanged;
     inserted += c.inserted;
     requests += c.requests;
+    // The prices stream's records are candles, not account history (issue 24: report them apart).
+    if (/\/prices\/all$/.test(key)) candles += c.inserted + c.updated + c.unchanged;
   }
-  return { records, inserted, requests };
+  return { records, inserted, requests, candles, history: records - candles };
 }
