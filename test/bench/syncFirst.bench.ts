@@ -67,8 +67,8 @@ for (const safetyFactor of safetyFactors) {
     console.log(markdownTable(['account', 'endpoint', 'rate/s', 'records', 'min requests', 'requests made', '429s', 'min s'],
       budgets.slice(0, 8).map((b) => [nameOf.get(b.uid) ?? b.uid, `${b.endpointId} ${b.endpoint}`, b.ratePerSecond, b.records, b.requests, made.get(`${b.uid} ${b.endpointId}`) ?? 0, limited.get(`${b.uid} ${b.endpointId}`) ?? 0, b.seconds])));
     // Where the time went: when the partitions of the 1 request/s endpoints started and ended.
-    const slow = [...run.partitions].filter(([k]) => /\/(marginRecords|taxSpotRecords|taxFutureRecords)\//.test(k));
-    console.log(`\nthe 1 request/s partitions (${slow.length} of ${run.partitions.size} partitions), seconds after run-start:\n`);
+    const slow = [...run.partitions].filter(([k]) => /\/(marginRecords|taxSpotRecords|taxFutureRecords|prices)\//.test(k));
+    console.log(`\nthe 1 request/s partitions and the prices stream (${slow.length} of ${run.partitions.size} partitions), seconds after run-start:\n`);
     console.log(markdownTable(['partition', 'started s', 'done s'], slow.map(([k, p]) => [k, Number(p.startS.toFixed(1)), Number((p.doneS ?? NaN).toFixed(1))])));
     // When the 429s came: a burst at the start points at the first requests, spread out at pacing.
     const tooMany = run.retries.filter((r) => r.reason === '429').map((r) => r.atS);
@@ -77,11 +77,12 @@ for (const safetyFactor of safetyFactors) {
       const buckets = edges.slice(1).map((hi, i) => [`${edges[i]}-${hi} s`, tooMany.filter((t) => t >= edges[i]! && t < hi).length]);
       console.log(`\n429 retries by time after run-start:\n\n${markdownTable(['window', '429s'], buckets)}`);
     }
-    const historyMade = budgets.reduce((s, b) => s + (made.get(`${b.uid} ${b.endpointId}`) ?? 0), 0);
-    const minTotal = budgets.reduce((s, b) => s + b.requests, 0);
+    const history = budgets.filter((b) => b.endpointId !== 'X12');
+    const historyMade = history.reduce((s, b) => s + (made.get(`${b.uid} ${b.endpointId}`) ?? 0), 0);
+    const minTotal = history.reduce((s, b) => s + b.requests, 0);
     const wallS = run.wallMs / 1000;
     const syncS = (run.syncMs ?? NaN) / 1000;
-    console.log(`\nhistory requests: ${historyMade} made, ${minTotal} minimum; all requests ${after.total - before.total}; records ${summaryTotals(run.summary).records}; status ${run.summary?.status ?? `exit ${run.code}`}; peak RSS ${run.peakRssMb?.toFixed(0)} MB\n`);
+    console.log(`\nhistory requests: ${historyMade} made, ${minTotal} minimum; candle requests at least ${candleMin}; all requests ${after.total - before.total}; records ${summaryTotals(run.summary).records}; status ${run.summary?.status ?? `exit ${run.code}`}; peak RSS ${run.peakRssMb?.toFixed(0)} MB\n`);
     if (run.summary === undefined) {
       summary.push([safetyFactor, Number(minSeconds.toFixed(1)), `failed (exit ${run.code})`, '-', '-', '-', after.total429 - before.total429]);
       continue;
