@@ -28,13 +28,19 @@ export const prices: DerivedStream = {
   sub: false,
   run: async (run, rest) => {
     const counts = emptyCounts();
+    // Whether the slow streams were already done when this pass began: then it saw all they
+    // stored, and a second pass (another scan of the whole ledger) would find nothing.
+    let restDone = rest === undefined;
+    rest?.then(() => { restDone = true; }, () => { restDone = true; });
+    await Promise.resolve();
+    const lateRest = restDone ? undefined : rest;
     const read = await readCandles(run, counts, new Set());
     // The slow streams (E5 at 1 request/s) were still walking: the hours their records need that
     // the first pass did not cover (price_coverage) are read now, usually few or none. The hour
     // still running is never covered; a pair whose running hour the first pass read is not asked
     // for it again.
-    if (rest !== undefined) {
-      await rest;
+    if (lateRest !== undefined) {
+      await lateRest;
       run.assertHeld();
       await readCandles(run, counts, read);
     }
