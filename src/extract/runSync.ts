@@ -104,6 +104,7 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
           if (globalDone) continue;
           globalDone = true;
         }
+        const isFast = endpoints[stream.endpoint].ratePerSecond > 1;
         const job = (async () => {
           let partitions: readonly Partition[];
           try {
@@ -114,19 +115,21 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
             return;
           }
           const keys = partitions.map((p) => p.key);
-          const slots = endpoints[stream.endpoint].ratePerSecond > 1 ? limit : slowLimit;
-          await Promise.all(partitions.map((p) => slots(() => runOne(o, run, session, stream, p, keys, counts, errors))));
+          await Promise.all(partitions.map((p) => (isFast ? limit : slowLimit)(() => runOne(o, run, session, stream, p, keys, counts, errors))));
         })();
         jobs.push(job);
-        if (endpoints[stream.endpoint].ratePerSecond > 1) fast.push(job);
+        if (isFast) fast.push(job);
       }
     }
     // Derived streams (prices) read what the others stored: they start once the fast endpoints
     // are done and read again, for what the slow ones stored since, when those are done too.
     const reader = perAccount.find((a) => !a.session.demo);
-    const all = Promise.all(jobs).then(() => {});
-    const rest = fast.length < jobs.length ? all : undefined;
+    // `rest` is handed over only while a slow partition is still running: otherwise the first
+    // pass already sees everything, and a second would only scan the ledger again.
+    let allDone = false;
+    const all = Promise.all(jobs).then(() => { allDone = true; });
     const derived = Promise.all(fast).then(async () => {
+      const rest = allDone ? undefined : all;
       for (const stream of selected) {
         if (stream.kind === 'derived' && reader) await runDerived(o, reader.run, reader.session, stream, counts, errors, rest);
       }

@@ -157,8 +157,9 @@ export type SnapshotCall = (endpoint: EndpointName, params: Record<string, strin
  * A stream that reads what the other streams stored to decide what to fetch (prices: candles for
  * the ledger's coins and times). It runs once per sync through the first non-demo account's
  * client and keeps its own bookkeeping. It starts once every partition of an endpoint faster
- * than 1 request/s is done, beside the slow ones still walking (E5 at 1 request/s), and `rest`
- * settles when those are done too: the stream then reads what they stored since (runSync.ts).
+ * than 1 request/s is done, beside the slow ones still walking (E5 at 1 request/s); `rest`, given
+ * only while one of those is still running, settles when they are done: the stream then reads
+ * what they stored since (runSync.ts).
  */
 export interface DerivedStream {
   readonly kind: 'derived';

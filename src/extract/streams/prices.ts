@@ -28,21 +28,17 @@ export const prices: DerivedStream = {
   sub: false,
   run: async (run, rest) => {
     const counts = emptyCounts();
-    // Whether the slow streams were already done when this pass began: then it saw all they
-    // stored, and a second pass (another scan of the whole ledger) would find nothing.
-    let restDone = rest === undefined;
-    rest?.then(() => { restDone = true; }, () => { restDone = true; });
-    await Promise.resolve();
-    const lateRest = restDone ? undefined : rest;
-    const read = await readCandles(run, counts, new Set());
+    // The pairs are chosen once per run (one symbol-list request), for both passes.
+    const pairs = await pairsOffered(run);
+    const read = await readCandles(run, counts, pairs, new Set());
     // The slow streams (E5 at 1 request/s) were still walking: the hours their records need that
     // the first pass did not cover (price_coverage) are read now, usually few or none. The hour
     // still running is never covered; a pair whose running hour the first pass read is not asked
     // for it again.
-    if (lateRest !== undefined) {
-      await lateRest;
+    if (rest !== undefined) {
+      await rest;
       run.assertHeld();
-      await readCandles(run, counts, read);
+      await readCandles(run, counts, pairs, read);
     }
     return counts;
   },
@@ -52,8 +48,8 @@ export const prices: DerivedStream = {
  * One pass: the hours the ledger needs now and has no candle for, read as candle requests, less
  * the running hour of the pairs in `runningHourRead`. Returns the pairs asked for.
  */
-async function readCandles(run: AccountRun, counts: StreamCounts, runningHourRead: ReadonlySet<string>): Promise<Set<string>> {
-  const needed = await neededHours(run);
+async function readCandles(run: AccountRun, counts: StreamCounts, pairs: PairOffered[], runningHourRead: ReadonlySet<string>): Promise<Set<string>> {
+  const needed = await neededHours(run, pairs);
   const runningHour = Math.floor(run.now / HOUR) * HOUR;
   const bySymbol = new Map<string, number[]>();
   for (const r of needed) {
@@ -86,7 +82,9 @@ async function readCandles(run: AccountRun, counts: StreamCounts, runningHourRea
  * coin such as SBTC: the pair of the coin it stands for). Coins with none (USDT itself, fiat,
  * delisted coins) stay without candles and fall to the later rules.
  */
-async function pairsOffered(run: AccountRun): Promise<{ coin: string; symbol: string; quote: string }[]> {
+interface PairOffered { coin: string; symbol: string; quote: string }
+
+async function pairsOffered(run: AccountRun): Promise<PairOffered[]> {
   const symbols = new Set(asList(await run.call('publicSymbols', {})).map((s) => String(s.symbol)));
   const stables = (await sql<{ coin: string }>`SELECT coin FROM stablecoins ORDER BY coin`.execute(run.db)).rows.map((r) => r.coin);
   const quotes = ['USDT', ...stables.filter((c) => c !== 'USDT')];
@@ -98,7 +96,7 @@ async function pairsOffered(run: AccountRun): Promise<{ coin: string; symbol: st
   // Every base a listed symbol can have: a coin outside this set has no pair under any quote.
   const bases = new Set<string>();
   for (const s of symbols) for (const q of quotes) if (s.length > q.length && s.endsWith(q)) bases.add(s.slice(0, -q.length));
-  const out: { coin: string; symbol: string; quote: string }[] = [];
+  const out: PairOffered[] = [];
   for (const coin of [...[...bases].filter((b) => !demo.includes(b)), ...demo]) {
     const pair = pairOf(demo.includes(coin) ? coin.slice(1) : coin);
     if (pair !== undefined) out.push({ coin, ...pair });
@@ -113,8 +111,7 @@ async function pairsOffered(run: AccountRun): Promise<{ coin: string; symbol: st
  * and its hours are the ones asked. A coin no listed pair prices now keeps the pair chosen for it
  * before.
  */
-async function neededHours(run: AccountRun): Promise<{ symbol: string; hour: Date }[]> {
-  const pairs = await pairsOffered(run);
+async function neededHours(run: AccountRun, pairs: readonly PairOffered[]): Promise<{ symbol: string; hour: Date }[]> {
   const result = await sql<{ symbol: string; hour: Date }>`
     WITH n AS MATERIALIZED (
       SELECT DISTINCT coin, date_trunc('hour', ts) AS hour FROM ledger

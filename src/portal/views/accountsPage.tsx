@@ -30,9 +30,10 @@ const levelOf = (w: AccountWarning) => (w.severity === 'red' ? 'error' : w.sever
 export function AccountsPage(props: { user: PortalUser; csrf: string; rows: AccountRow[]; nowMs: number }) {
   // Only what touches a tax figure (red) or needs completing (amber) counts; 'info' changes none.
   const serious = (ws: AccountWarning[]) => ws.filter((w) => w.severity !== 'info');
-  const withWarnings = props.rows.filter((r) => serious(warningsOf(r.account, r.health)).length > 0).length;
+  const warned = props.rows.map((r) => ({ ...r, all: warningsOf(r.account, r.health) }));
+  const withWarnings = warned.filter((r) => serious(r.all).length > 0).length;
   // The banner is red only when a warning changes a tax figure; amber ones need completing.
-  const withRed = props.rows.filter((r) => warningsOf(r.account, r.health).some((w) => w.severity === 'red')).length;
+  const withRed = warned.filter((r) => r.all.some((w) => w.severity === 'red')).length;
   return (
     <Layout title="Accounts" user={props.user} csrf={props.csrf} active="accounts">
       <div class="page-head">
@@ -52,8 +53,7 @@ export function AccountsPage(props: { user: PortalUser; csrf: string; rows: Acco
       )}
       {props.rows.length === 0 && <section class="card"><p>No accounts are granted to you yet. Ask your administrator to run <code>tradeledger users grant</code>.</p></section>}
       <div class="accounts">
-        {props.rows.map(({ account, health }) => {
-          const all = warningsOf(account, health);
+        {warned.map(({ account, health, all }) => {
           const warnings = serious(all);
           const red = warnings.some((w) => w.severity === 'red');
           return (
