@@ -7,6 +7,7 @@ import { visibleAccounts } from '../accountAccess.js';
 import type { VisibleAccount } from '../accountAccess.js';
 import { healthOf } from '../accountHealth.js';
 import { rankedWarnings } from '../accountWarnings.js';
+import type { AccountWarning } from '../accountWarnings.js';
 import { prepareCsv, prepareZip } from '../reportDownload.js';
 import { reportPreview } from '../reportPreview.js';
 import { checkboxOn, reportRequest } from '../reportRequest.js';
@@ -52,10 +53,10 @@ export function reportRoutes(app: PortalHono, deps: PortalDeps, { only, allowedA
     }
   };
   // What a report of this account would carry, most serious for a tax figure first (accountWarnings.ts).
-  const warningsFor = async (account: string): Promise<string[]> => {
+  const warningsFor = async (account: string): Promise<AccountWarning[]> => {
     if (account === '') return [];
     return rankedWarnings(healthOf(await health.read(), account), { imported: false })
-      .filter((w) => w.severity !== 'info' && w.code !== 'never_synced').map((w) => w.text);
+      .filter((w) => w.severity !== 'info' && w.code !== 'never_synced');
   };
 
   app.get('/reports', only(reportFields), async (c) => {

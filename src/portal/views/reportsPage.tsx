@@ -5,6 +5,7 @@ import { GainsForm } from './gainsForm.js';
 import { DemoCheckbox } from './demoCheckbox.js';
 import type { PortalUser } from '../portalUser.js';
 import type { VisibleAccount } from '../accountAccess.js';
+import type { AccountWarning } from '../accountWarnings.js';
 import type { ReportPreview } from '../reportPreview.js';
 import { reportFiles, reportFormats } from '../../reports/reportFormats.js';
 import type { ReportFormat } from '../../reports/reportFormats.js';
@@ -88,7 +89,7 @@ export function PreviewPanel(props: { state: PreviewState }) {
  * @example
  * c.html(<ReportsPage user={user} csrf={csrf} accounts={accounts} values={values} preview={{ kind: 'none' }} warnings={[]} />)
  */
-export function ReportsPage(props: { user: PortalUser; csrf: string; accounts: VisibleAccount[]; values: ReportFormValues; preview: PreviewState; warnings: string[] }) {
+export function ReportsPage(props: { user: PortalUser; csrf: string; accounts: VisibleAccount[]; values: ReportFormValues; preview: PreviewState; warnings: AccountWarning[] }) {
   const v = props.values;
   return (
     <Layout title="Reports" user={props.user} csrf={props.csrf} active="reports">
@@ -97,9 +98,11 @@ export function ReportsPage(props: { user: PortalUser; csrf: string; accounts: V
         <p class="muted">The same files <code>tradeledger report</code> writes, byte for byte. Dates are local to the time zone; the end date is not included.</p>
       </div>
       {props.warnings.length > 0 && (
-        <div class="alert alert-error banner" role="alert">
+        // Red only when a warning changes a tax figure, as on the accounts page; amber ones need completing.
+        <div class={`alert ${props.warnings.some((w) => w.severity === 'red') ? 'alert-error' : 'alert-warn'} banner`}
+          role={props.warnings.some((w) => w.severity === 'red') ? 'alert' : 'status'}>
           <strong>This account's data has warnings:</strong>
-          <ul>{props.warnings.map((w) => <li>{w}</li>)}</ul>
+          <ul>{props.warnings.map((w) => <li>{w.text}</li>)}</ul>
           <a href="/accounts">See the accounts page</a>
         </div>
       )}
