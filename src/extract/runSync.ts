@@ -7,7 +7,9 @@ import { openSessions } from './exchangeSession.js';
 import type { AccountSession } from './exchangeSession.js';
 import { partitionContext, symbolBook } from './partitionContext.js';
 import { historyStreams, snapshotStreams } from './streamRegistry.js';
-import type { DerivedStream, Partition, Stream } from './streamDef.js';
+import type { DerivedStream, DerivedTiming, Partition, Stream } from './streamDef.js';
+import { LedgerArrivals } from './ledgerArrivals.js';
+import { ledgerTables } from './streams/prices.js';
 import { runHistoryPartition } from './runHistoryPartition.js';
 import { runSnapshotPartition } from './runSnapshotPartition.js';
 import { recheckOpen } from './recheckOpen.js';
@@ -43,7 +45,11 @@ export interface SyncResult {
 export async function runSync(o: SyncOptions): Promise<SyncResult> {
   // The slowest budgets (1 request/s) start first: they set the run's length, so they must never
   // queue behind partitions of fast endpoints.
-  const selected = selectStreams(o.sync.streams).sort((a, b) => endpoints[a.endpoint].ratePerSecond - endpoints[b.endpoint].ratePerSecond);
+  // Among equals, the tables the ledger reads first: the prices stream reads their candles as
+  // soon as they are done (issue 24 item 1).
+  const feedsLedger = (s: Stream) => (s.kind === 'history' && ledgerTables.has(s.table) ? 0 : 1);
+  const selected = selectStreams(o.sync.streams)
+    .sort((a, b) => endpoints[a.endpoint].ratePerSecond - endpoints[b.endpoint].ratePerSecond || feedsLedger(a) - feedsLedger(b));
   const sessions = await openSessions(o, (account, e) => {
     if (e.type === 'rate-wait' || e.type === 'rate-limited') o.emit({ type: 'rate-wait', account, endpoint: e.endpoint, ms: e.ms });
     else if (e.type === 'retry') o.emit({ type: 'retry', account, endpoint: e.endpoint, ms: e.ms, reason: e.exchangeCode ?? e.message ?? 'error' });
@@ -96,6 +102,14 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     // they are done, beside the slow ones (the first sync's wall is set by its slowest budget,
     // not by a queue: issue 24 item 1).
     const fast: Promise<void>[] = [];
+    // The reader of derived streams: the first account that is not demo trading.
+    const reader = perAccount.find((a) => !a.session.demo);
+    // With real rate limits the prices stream starts at once and reads the candles of each
+    // table's hours as its job ends: the candle budget (20 requests/s per address) then runs
+    // beside the per-UID ones, and the first sync's wall is set by the slowest budget, not by a
+    // queue (issue 24 item 1). Without limits nothing waits for a budget, and a pass per table
+    // would only scan the ledger more often.
+    const arrivals = o.client.rateLimit && reader !== undefined && selected.some((s) => s.kind === 'derived') ? new LedgerArrivals() : undefined;
     for (const stream of selected) {
       if (stream.kind === 'derived') continue;
       for (const { session, run, ctx } of perAccount) {
@@ -115,23 +129,26 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
             return;
           }
           const keys = partitions.map((p) => p.key);
-          await Promise.all(partitions.map((p) => (isFast ? limit : slowLimit)(() => runOne(o, run, session, stream, p, keys, counts, errors))));
+          const done = await Promise.all(partitions.map((p) => (isFast ? limit : slowLimit)(() => runOne(o, run, session, stream, p, keys, counts, errors))));
+          if (stream.kind === 'history' && done.some((c) => c !== undefined && c.inserted + c.updated > 0)) arrivals?.add(session.uid, stream.table);
         })();
         jobs.push(job);
         if (isFast) fast.push(job);
       }
     }
-    // Derived streams (prices) read what the others stored: they start once the fast endpoints
-    // are done and read again, for what the slow ones stored since, when those are done too.
-    const reader = perAccount.find((a) => !a.session.demo);
-    // `rest` is handed over only while a slow partition is still running: otherwise the first
-    // pass already sees everything, and a second would only scan the ledger again.
+    // Derived streams (prices) read what the others stored: a full pass once the fast endpoints
+    // are done, and again, for what the slow ones stored since, when those are done too (early
+    // passes before, with `arrivals`). `rest` is handed over only while a slow partition is still
+    // running: otherwise the pass already sees everything, and a second would only scan the ledger again.
     let allDone = false;
     const all = Promise.all(jobs).then(() => { allDone = true; });
-    const derived = Promise.all(fast).then(async () => {
-      const rest = allDone ? undefined : all;
+    const ready = Promise.all(fast).then(() => {
+      arrivals?.close();
+      return { rest: allDone ? undefined : all };
+    });
+    const derived = (arrivals === undefined ? ready : Promise.resolve()).then(async () => {
       for (const stream of selected) {
-        if (stream.kind === 'derived' && reader) await runDerived(o, reader.run, reader.session, stream, counts, errors, rest);
+        if (stream.kind === 'derived' && reader) await runDerived(o, reader.run, reader.session, stream, counts, errors, { ready, ...(arrivals ? { arrivals } : {}) });
       }
     });
     await all;
@@ -163,10 +180,11 @@ export function applies(stream: Stream, s: AccountSession): boolean {
   return true;
 }
 
+/** One partition; its counts, or undefined when it failed. */
 async function runOne(
   o: SyncOptions, run: AccountRun, session: AccountSession, stream: Exclude<Stream, DerivedStream>, p: Partition, partitionKeys: readonly string[],
   counts: Record<string, StreamCounts>, errors: RunError[],
-): Promise<void> {
+): Promise<StreamCounts | undefined> {
   const key = { account: session.uid, stream: stream.name, partition: p.key };
   const label = `${session.account.name}/${stream.name}/${p.key}`;
   try {
@@ -186,19 +204,21 @@ async function runOne(
     }
     const c = counts[label]!;
     o.emit({ type: 'partition-done', account: session.account.name, stream: stream.name, partition: p.key, records: c.inserted + c.updated + c.unchanged, inserted: c.inserted, updated: c.updated, unchanged: c.unchanged });
+    return c;
   } catch (e) {
     errors.push(errorOf(session, stream.name, p.key, e));
     if (stream.kind === 'history' && !unmarked.has(codeOf(e))) await markState(o.db, key, 'failed', run.runId, messageOf(e)).catch(() => undefined);
     o.emit({ type: 'partition-failed', account: session.account.name, stream: stream.name, partition: p.key, code: codeOf(e), message: messageOf(e) });
+    return undefined;
   }
 }
 
-async function runDerived(o: SyncOptions, run: AccountRun, session: AccountSession, stream: DerivedStream, counts: Record<string, StreamCounts>, errors: RunError[], rest: Promise<void> | undefined): Promise<void> {
+async function runDerived(o: SyncOptions, run: AccountRun, session: AccountSession, stream: DerivedStream, counts: Record<string, StreamCounts>, errors: RunError[], timing: DerivedTiming): Promise<void> {
   const account = session.account.name;
   o.emit({ type: 'partition-start', account, stream: stream.name, partition: 'all', windows: 0 });
   try {
     run.assertHeld();
-    const c = await stream.run(run, rest);
+    const c = await stream.run(run, timing);
     counts[`${account}/${stream.name}/all`] = c;
     o.emit({ type: 'partition-done', account, stream: stream.name, partition: 'all', records: c.inserted + c.updated + c.unchanged, inserted: c.inserted, updated: c.updated, unchanged: c.unchanged });
   } catch (e) {

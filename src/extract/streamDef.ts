@@ -1,3 +1,4 @@
+import type { LedgerArrivals } from './ledgerArrivals.js';
 import type { EndpointName } from '../api/endpoints.js';
 import type { Kysely } from 'kysely';
 import type { Column } from '../load/column.js';
@@ -161,11 +162,22 @@ export type SnapshotCall = (endpoint: EndpointName, params: Record<string, strin
  * only while one of those is still running, settles when they are done: the stream then reads
  * what they stored since (runSync.ts).
  */
+/**
+ * When a derived stream may read what the others stored. `arrivals` (when given) names each
+ * account's table as its history job ends, for early passes while the others still walk; it is
+ * closed when every endpoint faster than 1 request/s is done, and `ready` then resolves: `rest`
+ * is the promise of the slow jobs still running, or undefined when they were already done.
+ */
+export interface DerivedTiming {
+  readonly arrivals?: LedgerArrivals;
+  readonly ready: Promise<{ readonly rest: Promise<void> | undefined }>;
+}
+
 export interface DerivedStream {
   readonly kind: 'derived';
   readonly name: string;
   readonly endpoint: EndpointName;
-  readonly run: (run: AccountRun, rest?: Promise<void>) => Promise<StreamCounts>;
+  readonly run: (run: AccountRun, timing?: DerivedTiming) => Promise<StreamCounts>;
   readonly demo: false;
   readonly sub: false;
 }

@@ -7,6 +7,7 @@ import { asList } from '../asList.js';
 import { candleRequests, type CandleRequest } from '../candleRequests.js';
 import { emptyCounts, type StreamCounts } from '../streamCounts.js';
 import { poolOf } from '../../db/createDb.js';
+import type { Arrival } from '../ledgerArrivals.js';
 
 const LIMIT = 200;
 const HOUR = 3_600_000;
@@ -26,30 +27,55 @@ export const prices: DerivedStream = {
   endpoint: 'marketHistoryCandles',
   demo: false,
   sub: false,
-  run: async (run, rest) => {
+  run: async (run, timing) => {
     const counts = emptyCounts();
-    // The pairs are chosen once per run (one symbol-list request), for both passes.
+    // The pairs are chosen once per run (one symbol-list request), for every pass.
     const pairs = await pairsOffered(run);
-    const read = await readCandles(run, counts, pairs, new Set());
+    const read = new Set<string>();
+    const pass = async (only?: readonly Arrival[]) => { for (const s of await readCandles(run, counts, pairs, read, only)) read.add(s); };
+    // Early passes, while the history still arrives: the hours of each account's table whose job
+    // has ended, so the candle budget (20 requests/s per address) works beside the per-UID ones
+    // instead of after them. Only the tables the ledger reads; each pass takes every table that
+    // ended while the one before was asking.
+    if (timing?.arrivals !== undefined) {
+      for (let batch; (batch = await timing.arrivals.take()) !== undefined;) {
+        const only = batch.filter((a) => ledgerTables.has(a.table));
+        if (only.length > 0) {
+          run.assertHeld();
+          await pass(only);
+        }
+      }
+    }
+    // The endpoints faster than 1 request/s are done: the whole ledger, for what the early
+    // passes did not see (fees in another coin, imports, earlier runs' rows).
+    const rest = timing === undefined ? undefined : (await timing.ready).rest;
+    run.assertHeld();
+    await pass();
     // The slow streams (E5 at 1 request/s) were still walking: the hours their records need that
-    // the first pass did not cover (price_coverage) are read now, usually few or none. The hour
-    // still running is never covered; a pair whose running hour the first pass read is not asked
-    // for it again.
+    // the pass before did not cover (price_coverage) are read now, usually few or none. The hour
+    // still running is never covered; a pair whose running hour a pass read is not asked for it again.
     if (rest !== undefined) {
       await rest;
       run.assertHeld();
-      await readCandles(run, counts, pairs, read);
+      await pass();
     }
     return counts;
   },
 };
 
 /**
- * One pass: the hours the ledger needs now and has no candle for, read as candle requests, less
- * the running hour of the pairs in `runningHourRead`. Returns the pairs asked for.
+ * The tables whose rows the ledger view reads (its `source` column; sql/schema/views/ledger.sql).
+ * An early pass reads only these; a table missing here is still priced by the full pass.
  */
-async function readCandles(run: AccountRun, counts: StreamCounts, pairs: PairOffered[], runningHourRead: ReadonlySet<string>): Promise<Set<string>> {
-  const needed = await neededHours(run, pairs);
+export const ledgerTables: ReadonlySet<string> = new Set(['spot_fills', 'deposits', 'withdrawals', 'transfers', 'margin_records', 'futures_bills', 'imported_transactions']);
+
+/**
+ * One pass: the hours the ledger needs now and has no candle for (only the rows of the given
+ * accounts' tables, when given), read as candle requests, less the running hour of the pairs in
+ * `runningHourRead`. Returns the pairs asked for.
+ */
+async function readCandles(run: AccountRun, counts: StreamCounts, pairs: PairOffered[], runningHourRead: ReadonlySet<string>, only?: readonly Arrival[]): Promise<Set<string>> {
+  const needed = await neededHours(run, pairs, only);
   const runningHour = Math.floor(run.now / HOUR) * HOUR;
   const bySymbol = new Map<string, number[]>();
   for (const r of needed) {
@@ -111,11 +137,11 @@ async function pairsOffered(run: AccountRun): Promise<PairOffered[]> {
  * and its hours are the ones asked. A coin no listed pair prices now keeps the pair chosen for it
  * before.
  */
-async function neededHours(run: AccountRun, pairs: readonly PairOffered[]): Promise<{ symbol: string; hour: Date }[]> {
+async function neededHours(run: AccountRun, pairs: readonly PairOffered[], only?: readonly Arrival[]): Promise<{ symbol: string; hour: Date }[]> {
   const result = await sql<{ symbol: string; hour: Date }>`
     WITH n AS MATERIALIZED (
       SELECT DISTINCT coin, date_trunc('hour', ts) AS hour FROM ledger
-      WHERE coin IS NOT NULL AND ts < to_timestamp(${run.now} / 1000.0)),
+      WHERE coin IS NOT NULL AND ts < to_timestamp(${run.now} / 1000.0)${only === undefined ? sql`` : sql` AND (${ofTables(only)})`}),
     chosen AS MATERIALIZED (
       SELECT c.coin, c.symbol, c.quote_coin
       FROM unnest(${pairs.map((c) => c.coin)}::text[], ${pairs.map((c) => c.symbol)}::text[], ${pairs.map((c) => c.quote)}::text[]) AS c(coin, symbol, quote_coin)
@@ -134,6 +160,16 @@ async function neededHours(run: AccountRun, pairs: readonly PairOffered[]): Prom
       SELECT 1 FROM price_coverage c
       WHERE c.symbol = p.symbol AND c.granularity = '1h' AND n.hour >= c.range_from AND n.hour < c.range_to)`.execute(run.db);
   return result.rows;
+}
+
+/**
+ * The condition that keeps the given accounts' tables: `source` as a literal, so PostgreSQL
+ * plans only those branches of the ledger view (the names come from ledgerTables, never input).
+ */
+function ofTables(only: readonly Arrival[]) {
+  const byTable = new Map<string, string[]>();
+  for (const a of only) byTable.set(a.table, [...(byTable.get(a.table) ?? []), a.uid]);
+  return sql.join([...byTable].map(([table, uids]) => sql`(source = ${sql.lit(table)} AND account_uid = ANY(${uids}::text[]))`), sql` OR `);
 }
 
 // One statement per answer (atomic without BEGIN/COMMIT, one round trip): the candles and, for
