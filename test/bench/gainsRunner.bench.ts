@@ -6,6 +6,8 @@
 // under /usr/bin/time -v (its peak RSS); PostgreSQL is the 5432 service, a scratch database.
 //   npx tsx test/bench/gainsRunner.bench.ts                 # N = 100,000
 //   GAINS_RUNNER_N=20000 npx tsx test/bench/gainsRunner.bench.ts
+//   BENCH_KEEP=1 ...                     # keep the scratch database, print its URL
+//   BENCH_CPU_PROF=/tmp/prof npx tsx test/bench/gainsRunner.bench.ts   # a V8 CPU profile per command
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -53,7 +55,9 @@ interface Timed { code: number; wallS: number; cpuS: number; rssMb: number; stdo
 /** Runs the CLI as a child (asynchronously, so the PostgreSQL CPU sampler keeps sampling). */
 async function timed(args: string[], env: NodeJS.ProcessEnv): Promise<Timed> {
   const t0 = process.hrtime.bigint();
-  const child = spawn('/usr/bin/time', ['-v', process.execPath, 'bin/tradeledger.js', ...args], { env: { ...process.env, ...env } });
+  // BENCH_CPU_PROF=DIR: each command writes a V8 CPU profile there (node --cpu-prof).
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn('/usr/bin/time', ['-v', process.execPath, ...prof, 'bin/tradeledger.js', ...args], { env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
@@ -92,6 +96,8 @@ try {
   console.log(`\n### gains runner, ${N} disposals + ${N} acquisitions across ${ASSETS} assets (one UK tax year)\n`);
   console.log(markdownTable(['command', 'disposals', 'wall s', 'disposals/s (wall)', 'process CPU s', 'PostgreSQL CPU s', 'peak RSS MB'], rows));
 } finally {
-  await scratch.drop();
+  // BENCH_KEEP=1 keeps the scratch database (for EXPLAIN ANALYZE of the runner's statements).
+  if (process.env.BENCH_KEEP) console.log(`kept: ${scratch.url}`);
+  else await scratch.drop();
   await rm(dir, { recursive: true, force: true });
 }

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { DerivedStream } from '../streamDef.js';
 import type { AccountRun } from '../accountRun.js';
 import { asList } from '../asList.js';
-import { candleRequests, type CandleRequest } from '../candleRequests.js';
+import { candleCells, type CandleRequest } from '../candleRequests.js';
 import { emptyCounts, type StreamCounts } from '../streamCounts.js';
 import { poolOf } from '../../db/createDb.js';
 import type { Arrival } from '../ledgerArrivals.js';
@@ -53,7 +53,8 @@ export const prices: DerivedStream = {
     await pass();
     // The slow streams (E5 at 1 request/s) were still walking: the hours their records need that
     // the pass before did not cover (price_coverage) are read now, usually few or none. The hour
-    // still running is never covered; a pair whose running hour a pass read is not asked for it again.
+    // still running is never covered; a pair whose running hour a pass read (`read`) is not asked
+    // for it again.
     if (rest !== undefined) {
       await rest;
       run.assertHeld();
@@ -72,20 +73,26 @@ export const ledgerTables: ReadonlySet<string> = new Set(['spot_fills', 'deposit
 /**
  * One pass: the hours the ledger needs now and has no candle for (only the rows of the given
  * accounts' tables, when given), read as candle requests, less the running hour of the pairs in
- * `runningHourRead`. Returns the pairs asked for.
+ * `runningHourRead`. Returns the pairs whose running hour this pass read.
  */
 async function readCandles(run: AccountRun, counts: StreamCounts, pairs: PairOffered[], runningHourRead: ReadonlySet<string>, only?: readonly Arrival[]): Promise<Set<string>> {
   const needed = await neededHours(run, pairs, only);
   const runningHour = Math.floor(run.now / HOUR) * HOUR;
   const bySymbol = new Map<string, number[]>();
+  const readRunningHour = new Set<string>();
   for (const r of needed) {
-    if (runningHourRead.has(r.symbol) && r.hour.getTime() >= runningHour) continue;
+    if (r.hour.getTime() >= runningHour) {
+      if (runningHourRead.has(r.symbol)) continue;
+      readRunningHour.add(r.symbol);
+    }
     // push, not a copy per row: copying made this quadratic (7.5 of 60 sync CPU-s at 1M records).
     const hours = bySymbol.get(r.symbol);
     if (hours === undefined) bySymbol.set(r.symbol, [r.hour.getTime()]);
     else hours.push(r.hour.getTime());
   }
-  const requests = [...bySymbol].flatMap(([symbol, hours]) => candleRequests(symbol, hours, LIMIT));
+  // Cells of a fixed grid: each asked once however the passes split the ledger; the newest ends
+  // with the hour still running.
+  const requests = [...bySymbol].flatMap(([symbol, hours]) => candleCells(symbol, hours, LIMIT, runningHour + HOUR));
   counts.windows += requests.length;
   // Each candle request is a window of the live display (ttyProgress, JSON log lines): without
   // them a run of hundreds of requests showed "0 records, windows 0/0" until it ended.
@@ -100,7 +107,7 @@ async function readCandles(run: AccountRun, counts: StreamCounts, pairs: PairOff
     run.emit({ type: 'page', ...where, records: got.records, inserted: got.inserted, updated: got.updated, window: done, windows: requests.length });
     run.emit({ type: 'window-done', ...where, window: done, windows: requests.length });
   })));
-  return new Set(bySymbol.keys());
+  return readRunningHour;
 }
 
 /**
