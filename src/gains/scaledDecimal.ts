@@ -128,11 +128,57 @@ function buildSmall(s: number, v: number): GainsDecimal {
   return new RawDecimal(s, wordDigits(w2) - 15, [w2]);
 }
 
+// build() for 0 < v < 2^53 at any k <= 22 places (10^k exact as a double), in the same exact
+// integer arithmetic: the integer part's words from the decimal point leftwards, the fraction's
+// from it rightwards (the last padded with zeros), leading zero words of a fraction below 1
+// counted into the exponent, trailing zero words dropped.
+function buildSafe(s: number, v: number, k: number): GainsDecimal {
+  const p = NUM_POW[k]!;
+  const frac = v % p;
+  let int = (v - frac) / p;
+  const words: number[] = [];
+  let e = 0;
+  if (int > 0) {
+    const low: number[] = [];
+    while (int > 0) {
+      const w = int % E7_NUM;
+      low.push(w);
+      int = (int - w) / E7_NUM;
+    }
+    e = 7 * (low.length - 1) + wordDigits(low[low.length - 1]!) - 1;
+    for (let j = low.length - 1; j >= 0; j--) words.push(low[j]!);
+  }
+  let rest = frac;
+  let places = k;
+  let skipped = 0;
+  while (rest > 0) {
+    let w: number;
+    if (places >= 7) {
+      const unit = NUM_POW[places - 7]!;
+      const below = rest % unit;
+      w = (rest - below) / unit;
+      rest = below;
+      places -= 7;
+    } else {
+      w = rest * NUM_POW[7 - places]!;
+      rest = 0;
+    }
+    if (words.length === 0) {
+      if (w === 0) { skipped++; continue; }
+      e = wordDigits(w) - 8 - 7 * skipped;
+    }
+    words.push(w);
+  }
+  while (words.length > 1 && words[words.length - 1] === 0) words.pop();
+  return new RawDecimal(s, e, words);
+}
+const E7_NUM = 10_000_000;
+
 function build(m: bigint, k: number): GainsDecimal {
   if (m === 0n) return new RawDecimal(1, 0, [0]);
   let s = 1;
   if (m < 0n) { s = -1; m = -m; }
-  if (k === MIN_PLACES && m < SAFE_BIG) return buildSmall(s, Number(m));
+  if (m < SAFE_BIG && k <= 22) return k === MIN_PLACES ? buildSmall(s, Number(m)) : buildSafe(s, Number(m), k);
   const digits = m.toString();
   const e = digits.length - k - 1;
   let end = digits.length;

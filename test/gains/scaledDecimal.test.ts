@@ -53,6 +53,25 @@ describe('scaledDecimal: the engine\'s scaled integers give exactly GainsDecimal
     same(fresh(S('1.5e-30')), new GainsDecimal('1.5e-30'), '1.5e-30');
   });
 
+  it('builds any scaled integer as decimal.js reads its text', () => {
+    const r = rng(15);
+    for (let i = 0; i < 5000; i++) {
+      let m = '';
+      const len = 1 + Math.floor(r() * (r() < 0.7 ? 16 : 40));
+      for (let j = 0; j < len; j++) m += r() < 0.25 ? '0' : String(Math.floor(r() * 10));
+      const k = Math.floor(r() * 31);
+      const big = BigInt(m) * (r() < 0.3 ? -1n : 1n);
+      const digits = (big < 0n ? -big : big).toString().padStart(k + 1, '0');
+      const text = `${big < 0n ? '-' : ''}${digits.slice(0, digits.length - k)}${k > 0 ? `.${digits.slice(digits.length - k)}` : ''}`;
+      same(toDecimal(new Scaled(big, k)), new GainsDecimal(text), `${big} x 10^-${k}`);
+    }
+    // Whole words of zeros at either end: dropped at the end, counted into the exponent in front.
+    for (const [m, k, text] of [[10_000_000n, 0, '10000000'], [500_000_000_000_000n, 0, '500000000000000'], [100_000_000_000_000n, 2, '1000000000000'],
+      [12n, 20, '0.00000000000000000012'], [10_000_000n, 22, '0.000000000000001'], [3n, 15, '0.000000000000003']] as const) {
+      same(toDecimal(new Scaled(m, k)), new GainsDecimal(text), text);
+    }
+  });
+
   it('adds, subtracts and compares as decimal.js does, 60-digit rounding included', () => {
     const r = rng(12);
     const extra = ['999999999999999999999999999999.999999999999999999999999999999', '0.000000000000000000000000000000000000000001', '123456789012345678901234567890123456789012345678901234567890123', '5e-45', '-1e30'];
