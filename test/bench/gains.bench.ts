@@ -9,6 +9,10 @@
 //   npx tsx test/bench/gains.bench.ts --one us new    # one child's JSON line (as the table's runs)
 //   GAINS_BENCH_N=100000 npx tsx test/bench/gains.bench.ts
 //   GAINS_BENCH_HASH=0 ...                            # skip the hashing pass
+// ca runs at GAINS_BENCH_CA_N disposals (20,000 unless set): its superficial-loss bookkeeping
+// scans every pending loss on every event (old and new alike), and this stream keeps thousands
+// of losses pending at once, so the time grows with the square of N (5,000: 0.5 s; 20,000:
+// 3.5 s; 1,000,000 did not finish in 3.5 CPU minutes).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -94,7 +98,7 @@ function runOne(name: RuleSetName | 'generate', variant: Variant): void {
   const cpuSeconds = (c.user + c.system) / 1e6;
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   const hash = name !== 'generate' && process.env.GAINS_BENCH_HASH !== '0' ? hashRun(name, variant) : '';
-  process.stdout.write(JSON.stringify({ name, variant, seconds, cpuSeconds, matches, peakRssMb, hash }));
+  process.stdout.write(JSON.stringify({ name, variant, n: N, seconds, cpuSeconds, matches, peakRssMb, hash }));
 }
 
 if (process.argv[2] === '--one') {
@@ -106,10 +110,12 @@ if (process.argv[2] === '--one') {
   process.stdout.write(`${N.toLocaleString('en')} disposals + ${N.toLocaleString('en')} acquisitions, ${ASSETS} assets; old = the matchers before the scaled-integer engine, new = src/gains\n\n`);
   // On a shared machine the wall time includes waiting for a core; CPU time is what the run used.
   process.stdout.write('| rules | code | wall s | disposals/s (wall) | CPU s | disposals/CPU s | matches | peak RSS MB | sha256 of matches + holdings | old = new |\n|---|---|---:|---:|---:|---:|---:|---:|---|---|\n');
+  const caN = Math.min(N, Number(process.env.GAINS_BENCH_CA_N ?? 20_000));
   const spawn = (name: string, variant: Variant) => {
-    const r = spawnSync(process.execPath, [...process.execArgv, self, '--one', name, variant], { encoding: 'utf8', env: process.env });
+    const env = name === 'ca' ? { ...process.env, GAINS_BENCH_N: String(caN) } : process.env;
+    const r = spawnSync(process.execPath, [...process.execArgv, self, '--one', name, variant], { encoding: 'utf8', env });
     if (r.status !== 0) { process.stderr.write(r.stderr); process.exit(1); }
-    return JSON.parse(r.stdout) as { name: string; variant: Variant; seconds: number; cpuSeconds: number; matches: number; peakRssMb: number; hash: string };
+    return JSON.parse(r.stdout) as { name: string; variant: Variant; n: number; seconds: number; cpuSeconds: number; matches: number; peakRssMb: number; hash: string };
   };
   let differ = 0;
   for (const name of asked.length > 0 ? asked : (['generate', ...ruleSetNames] as const)) {
@@ -117,8 +123,8 @@ if (process.argv[2] === '--one') {
     const same = runs.length === 2 && runs[0]!.hash !== '' ? (runs[0]!.hash === runs[1]!.hash && runs[0]!.matches === runs[1]!.matches ? 'yes' : 'NO') : '';
     if (same === 'NO') differ++;
     for (const x of runs) {
-      const rate = (s: number) => (name === 'generate' ? '(events only)' : Math.round(N / s).toLocaleString('en'));
-      process.stdout.write(`| ${x.name} | ${name === 'generate' ? '' : x.variant} | ${x.seconds.toFixed(1)} | ${rate(x.seconds)} | ${x.cpuSeconds.toFixed(1)} | ${rate(x.cpuSeconds)} | ${x.matches.toLocaleString('en')} | ${x.peakRssMb} | ${x.hash.slice(0, 12)} | ${x.variant === 'new' ? same : ''} |\n`);
+      const rate = (s: number) => (name === 'generate' ? '(events only)' : Math.round(x.n / s).toLocaleString('en'));
+      process.stdout.write(`| ${x.name}${x.n !== N ? ` (${x.n.toLocaleString('en')} disposals)` : ''} | ${name === 'generate' ? '' : x.variant} | ${x.seconds.toFixed(1)} | ${rate(x.seconds)} | ${x.cpuSeconds.toFixed(1)} | ${rate(x.cpuSeconds)} | ${x.matches.toLocaleString('en')} | ${x.peakRssMb} | ${x.hash.slice(0, 12)} | ${x.variant === 'new' ? same : ''} |\n`);
     }
   }
   if (differ > 0) { process.stderr.write(`${differ} rule set(s): old and new matches differ\n`); process.exit(1); }
