@@ -366,7 +366,8 @@ for (const text of ['0', '1', '-1', '12.5', '0.001', '1234567.1234567', '0.00000
   const want = new GainsDecimal(text);
   const got = toDecimal(new Scaled(fromDecimal(want).m, fromDecimal(want).k));
   const keys = Object.keys(want).join();
-  if (keys !== 'constructor,s,e,d' || got.toFixed() !== want.toFixed() || JSON.stringify([got.s, got.e, got.d]) !== JSON.stringify([want.s, want.e, want.d])) {
+  // The layout first: decimal.js may not finish an operation on a malformed value.
+  if (keys !== 'constructor,s,e,d' || JSON.stringify([got.s, got.e, got.d]) !== JSON.stringify([want.s, want.e, want.d]) || got.toFixed() !== want.toFixed()) {
     throw new Error(`scaledDecimal.ts: decimal.js ${text} is laid out as ${keys} ${JSON.stringify([want.s, want.e, want.d])}, not as this module expects`);
   }
 }

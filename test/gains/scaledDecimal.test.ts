@@ -33,8 +33,10 @@ function decimalText(r: () => number, signed: boolean): string {
 // The one exception: the sign of a zero (decimal.js has -0, e.g. -0 x 3), which no text shows
 // (toFixed gives '0') and the engine does not keep.
 const same = (got: GainsDecimal, want: GainsDecimal, what: string) => {
-  const sign = (x: GainsDecimal) => (x.isZero() ? 0 : x.s);
-  expect([got.toFixed(), got.toFixed(2), sign(got), got.e, got.d], what).toEqual([want.toFixed(), want.toFixed(2), sign(want), want.e, want.d]);
+  const sign = (x: GainsDecimal) => (x.d[0] === 0 ? 0 : x.s);
+  // The layout before any decimal.js method: a malformed value can keep one from finishing.
+  expect([sign(got), got.e, got.d], what).toEqual([sign(want), want.e, want.d]);
+  expect([got.toFixed(), got.toFixed(2)], what).toEqual([want.toFixed(), want.toFixed(2)]);
 };
 const S = (text: string) => fromDecimal(new GainsDecimal(text));
 const fresh = (v: Scaled) => toDecimal(new Scaled(v.m, v.k));
