@@ -1,5 +1,5 @@
-import { proRata, ZERO } from './gainsDecimal.js';
-import type { GainsDecimal } from './gainsDecimal.js';
+import { ZERO } from './gainsDecimal.js';
+import { add, cmp, fromDecimal, proRata, S_ZERO, Scaled, sub, toDecimal } from './scaledDecimal.js';
 import { dayNumber } from '../normalize/calendarDate.js';
 import { lotStore } from './lotStore.js';
 import type { LotStore } from './lotStore.js';
@@ -13,18 +13,18 @@ interface Pending {
   /** Day number of the disposal. */
   n: number;
   /** S: the quantity disposed of. */
-  quantity: GainsDecimal;
+  quantity: Scaled;
   /** L: the loss (> 0). */
-  loss: GainsDecimal;
+  loss: Scaled;
   /** P: identical property acquired from 30 days before to 30 days after the disposal. */
-  acquired: GainsDecimal;
+  acquired: Scaled;
   matches: Match[];
 }
 
 interface AssetState {
   store: LotStore;
   /** Acquisitions of the last 30 days (day number, quantity), oldest first. */
-  recent: { n: number; quantity: GainsDecimal }[];
+  recent: { n: number; quantity: Scaled }[];
 }
 
 /**
@@ -46,7 +46,8 @@ interface AssetState {
  * (memory: the disposals at a loss of the last 30 days). The denied part is added to the pool's
  * cost when the period ends; a disposal of the same asset inside those 30 days takes the average
  * cost as it stood. Only this person's own accounts are seen (an affiliated person's purchases are
- * not). Days are local dates in the report's zone.
+ * not). Days are local dates in the report's zone. Amounts are computed as scaled integers
+ * (scaledDecimal.ts: GainsDecimal's results, to the digit) and handed out as GainsDecimal.
  *
  * @example
  * const m = canadaMatcher(); const matches = events.flatMap((e) => m.push(e)).concat(m.finish());
@@ -70,13 +71,13 @@ export function canadaMatcher(): Matcher {
   const resolve = (p: Pending) => {
     const s = stateOf(p.asset);
     const held = s.store.quantity();
-    const least = [p.quantity, p.acquired, held].reduce((a, b) => (b.lt(a) ? b : a));
-    if (least.gt(0)) {
-      const denied = least.eq(p.quantity) ? p.loss : proRata(p.loss, least, p.quantity);
+    const least = [p.quantity, p.acquired, held].reduce((a, b) => (cmp(b, a) < 0 ? b : a));
+    if (least.m > 0n) {
+      const denied = cmp(least, p.quantity) === 0 ? p.loss : proRata(p.loss, least, p.quantity);
       const first = p.matches[0]!;
-      p.matches[0] = { ...first, gain: first.gain.plus(denied), deniedLoss: denied };
+      p.matches[0] = { ...first, gain: toDecimal(add(fromDecimal(first.gain), denied)), deniedLoss: toDecimal(denied) };
       // 53(1)(f): the denied loss is added to the cost of the substituted property, in the pool.
-      s.store.add({ quantity: ZERO, cost: denied, ts: first.disposedTs, day: first.disposedDay, ref: 'superficial-loss' });
+      s.store.add({ quantity: S_ZERO, cost: denied, ts: first.disposedTs, day: first.disposedDay, ref: 'superficial-loss' });
     }
     pending.splice(pending.indexOf(p), 1);
     delete queue.find((q) => q.pending === p)!.pending;
@@ -95,35 +96,42 @@ export function canadaMatcher(): Matcher {
       for (const p of [...pending]) if (n - p.n > WINDOW) resolve(p);
       const s = stateOf(event.asset);
       while (s.recent.length > 0 && n - s.recent[0]!.n > WINDOW) s.recent.shift();
+      const quantity = fromDecimal(event.quantity);
       if (event.type === 'acquire') {
-        s.store.add({ quantity: event.quantity, cost: event.cost, ts: event.ts, day: event.day, ref: event.ref });
-        s.recent.push({ n, quantity: event.quantity });
-        for (const p of pending) if (p.asset === event.asset) p.acquired = p.acquired.plus(event.quantity);
+        s.store.add({ quantity, cost: fromDecimal(event.cost), ts: event.ts, day: event.day, ref: event.ref });
+        s.recent.push({ n, quantity });
+        for (const p of pending) if (p.asset === event.asset) p.acquired = add(p.acquired, quantity);
         return drain();
       }
-      const parts = s.store.take(event.quantity);
+      const parts = s.store.take(quantity);
       const matches: Match[] = [];
-      const costs = event.costs ?? ZERO;
-      const taken = parts.reduce((a, p) => a.plus(p.quantity), ZERO);
+      const gains: Scaled[] = [];
+      const costs = event.costs ? fromDecimal(event.costs) : S_ZERO;
+      const taken = parts.reduce((a, p) => add(a, p.quantity), S_ZERO);
       const base = { asset: event.asset, disposedDay: event.day, disposedTs: event.ts, pool: '*', disposalRef: event.ref };
-      let proceedsLeft = event.proceeds;
+      const eventProceeds = fromDecimal(event.proceeds);
+      let proceedsLeft = eventProceeds;
       let costsLeft = costs;
       for (const part of parts) {
-        const last = taken.eq(event.quantity) && part === parts[parts.length - 1];
-        const proceeds = last ? proceedsLeft : proRata(event.proceeds, part.quantity, event.quantity);
-        const partCosts = last ? costsLeft : proRata(costs, part.quantity, event.quantity);
-        proceedsLeft = proceedsLeft.minus(proceeds);
-        costsLeft = costsLeft.minus(partCosts);
-        matches.push({ ...base, quantity: part.quantity, proceeds, cost: part.cost, gain: proceeds.minus(part.cost), basis: 'average', acquiredDay: null, acquisitionRef: part.ref, ...(partCosts.isZero() ? {} : { disposalCosts: partCosts }) });
+        const last = cmp(taken, quantity) === 0 && part === parts[parts.length - 1];
+        const proceeds = last ? proceedsLeft : proRata(eventProceeds, part.quantity, quantity);
+        const partCosts = last ? costsLeft : proRata(costs, part.quantity, quantity);
+        proceedsLeft = sub(proceedsLeft, proceeds);
+        costsLeft = sub(costsLeft, partCosts);
+        const gain = sub(proceeds, part.cost);
+        gains.push(gain);
+        matches.push({ ...base, quantity: toDecimal(part.quantity), proceeds: toDecimal(proceeds), cost: toDecimal(part.cost), gain: toDecimal(gain), basis: 'average', acquiredDay: null, acquisitionRef: part.ref, ...(partCosts.m === 0n ? {} : { disposalCosts: toDecimal(partCosts) }) });
       }
-      if (taken.lt(event.quantity)) {
-        matches.push({ ...base, quantity: event.quantity.minus(taken), proceeds: proceedsLeft, cost: ZERO, gain: proceedsLeft, basis: 'no-cost', acquiredDay: null, acquisitionRef: '', ...(costsLeft.isZero() ? {} : { disposalCosts: costsLeft }) });
+      if (cmp(taken, quantity) < 0) {
+        gains.push(proceedsLeft);
+        const proceeds = toDecimal(proceedsLeft);
+        matches.push({ ...base, quantity: toDecimal(sub(quantity, taken)), proceeds, cost: ZERO, gain: proceeds, basis: 'no-cost', acquiredDay: null, acquisitionRef: '', ...(costsLeft.m === 0n ? {} : { disposalCosts: toDecimal(costsLeft) }) });
       }
-      const gain = matches.reduce((a, m) => a.plus(m.gain), ZERO);
-      if (gain.lt(0) && matches.length > 0) {
+      const gain = gains.reduce((a, g) => add(a, g), S_ZERO);
+      if (gain.m < 0n && matches.length > 0) {
         // P so far: what came in from 30 days before (this day's earlier purchases included).
-        const acquired = s.recent.reduce((a, r) => a.plus(r.quantity), ZERO);
-        const p: Pending = { asset: event.asset, n, quantity: event.quantity, loss: gain.neg(), acquired, matches };
+        const acquired = s.recent.reduce((a, r) => add(a, r.quantity), S_ZERO);
+        const p: Pending = { asset: event.asset, n, quantity, loss: new Scaled(-gain.m, gain.k), acquired, matches };
         pending.push(p);
         queue.push({ matches, pending: p });
       } else {
@@ -139,7 +147,7 @@ export function canadaMatcher(): Matcher {
     holdings(): OpenHolding[] {
       const out: OpenHolding[] = [];
       for (const [asset, s] of assets) {
-        for (const l of s.store.lots()) out.push({ asset, pool: '*', quantity: l.quantity, cost: l.cost, acquiredDay: null, ref: 'pool' });
+        for (const l of s.store.lots()) out.push({ asset, pool: '*', quantity: toDecimal(l.quantity), cost: toDecimal(l.cost), acquiredDay: null, ref: 'pool' });
       }
       return out;
     },

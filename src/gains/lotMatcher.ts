@@ -1,10 +1,11 @@
-import { proRata, ZERO } from './gainsDecimal.js';
-import type { GainsDecimal } from './gainsDecimal.js';
+import { add, cmp, fromDecimal, proRata, S_ZERO, sub, toDecimal } from './scaledDecimal.js';
+import type { Scaled } from './scaledDecimal.js';
 import { lotStore } from './lotStore.js';
 import type { LotPart, LotStore } from './lotStore.js';
 import type { Disposal, GainsEvent, Match, Matcher, OpenHolding } from './gainsEvent.js';
 import type { LotSelections, SelectedDisposal } from './lotSelections.js';
 import { TradeledgerError } from '../errors.js';
+import { ZERO } from './gainsDecimal.js';
 
 /** Options of {@link lotMatcher}. */
 export interface LotMatcherOptions {
@@ -36,25 +37,45 @@ export const TRANSIT = 'transit';
 const CLAIM_MS = 86_400_000;
 
 /** A move out of TRANSIT that found fewer units than it took: the rest is owed to `toPool`. */
-interface Claim { toPool: string; quantity: GainsDecimal; ts: number }
+interface Claim { toPool: string; quantity: Scaled; ts: number }
 
 // Gives units that just reached TRANSIT to the claims waiting for them, oldest first; claims older
 // than CLAIM_MS are dropped (their other side never came: data with gaps).
-function settleClaims(claims: Claim[], ts: number, give: (claim: Claim, want: GainsDecimal) => GainsDecimal): void {
+function settleClaims(claims: Claim[], ts: number, give: (claim: Claim, want: Scaled) => Scaled): void {
   while (claims.length > 0 && ts - claims[0]!.ts > CLAIM_MS) claims.shift();
   while (claims.length > 0) {
     const claim = claims[0]!;
     const got = give(claim, claim.quantity);
-    claim.quantity = claim.quantity.minus(got);
-    if (claim.quantity.gt(0)) return;
+    claim.quantity = sub(claim.quantity, got);
+    if (claim.quantity.m > 0n) return;
     claims.shift();
   }
 }
-const key = (asset: string, pool: string) => `${asset}\u0000${pool}`;
+
+/**
+ * Entries by asset and pool: a map of maps for the lookup of every event (no key string to build
+ * and hash), beside the flat list in first-use order, which holdings() and the switch to wallets
+ * walk.
+ */
+class ByAssetAndPool<T> {
+  private readonly index = new Map<string, Map<string, T>>();
+  readonly all: T[] = [];
+  get(asset: string, pool: string): T | undefined { return this.index.get(asset)?.get(pool); }
+  set(asset: string, pool: string, value: T): void {
+    let pools = this.index.get(asset);
+    if (!pools) { pools = new Map(); this.index.set(asset, pools); }
+    pools.set(pool, value);
+    this.all.push(value);
+  }
+  clear(): void { this.index.clear(); this.all.length = 0; }
+}
+
+const sumQuantities = (xs: readonly { quantity: Scaled }[]): Scaled => xs.reduce((s, x) => add(s, x.quantity), S_ZERO);
 
 /**
  * FIFO, LIFO, HIFO and average-cost matching of a time-ordered event stream, holding only the open
- * lots. A disposal larger than what is held is matched as far as it goes; the rest is a 'no-cost'
+ * lots. Amounts are computed as scaled integers (scaledDecimal.ts: GainsDecimal's results, to
+ * the digit) and handed out as GainsDecimal. A disposal larger than what is held is matched as far as it goes; the rest is a 'no-cost'
  * match (cost 0), which the report flags.
  *
  * @example
@@ -62,33 +83,31 @@ const key = (asset: string, pool: string) => `${asset}\u0000${pool}`;
  * const matches = events.flatMap((e) => m.push(e)).concat(m.finish());
  */
 export function lotMatcher(options: LotMatcherOptions): Matcher {
-  const stores = new Map<string, { asset: string; pool: string; store: LotStore }>();
+  const stores = new ByAssetAndPool<{ asset: string; pool: string; store: LotStore }>();
   // While pools are universal and a switch to wallets is ahead (the US before 2025): which units,
   // of which acquisition, sit in which wallet. Acquisitions land in their wallet, own-account
   // moves carry units (first in, first out within the wallet) to another, disposals take units
   // out of their wallet first in, first out. The universal FIFO may have matched a sale from one
   // wallet with another wallet's older lot; this record still knows where the coins are.
-  const physical = new Map<string, { asset: string; pool: string; units: PhysicalUnit[] }>();
+  const physical = new ByAssetAndPool<{ asset: string; pool: string; units: PhysicalUnit[] }>();
   let perWallet = options.pools === 'wallet' && options.walletFromDay === undefined;
   const switchDay = options.pools === 'wallet' ? options.walletFromDay : undefined;
 
   const storeOf = (asset: string, pool: string): LotStore => {
     const p = perWallet ? pool : UNIVERSAL;
-    const k = key(asset, p);
-    let entry = stores.get(k);
+    let entry = stores.get(asset, p);
     if (!entry) {
       entry = { asset, pool: p, store: lotStore(options.method) };
-      stores.set(k, entry);
+      stores.set(asset, p, entry);
     }
     return entry.store;
   };
 
   const unitsOf = (asset: string, pool: string): PhysicalUnit[] => {
-    const k = key(asset, pool);
-    let entry = physical.get(k);
+    let entry = physical.get(asset, pool);
     if (!entry) {
       entry = { asset, pool, units: [] };
-      physical.set(k, entry);
+      physical.set(asset, pool, entry);
     }
     return entry.units;
   };
@@ -104,35 +123,35 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
    * Wallet names only break exact ties of time, so renaming a wallet does not move basis.
    */
   const switchToWallets = () => {
-    const universal = [...stores.values()];
+    const universal = [...stores.all];
     stores.clear();
     perWallet = true;
     for (const { asset, store } of universal) {
       const open = store.take(store.quantity());
       const byRef = new Map<string, LotPart[]>();
       for (const part of open) byRef.set(part.ref, [...(byRef.get(part.ref) ?? []), part]);
-      const held = [...physical.values()].filter((w) => w.asset === asset)
+      const held = physical.all.filter((w) => w.asset === asset)
         .flatMap((w) => w.units.map((u) => ({ pool: w.pool, ...u })))
         .sort((a, b) => a.ts - b.ts || (a.pool < b.pool ? -1 : a.pool > b.pool ? 1 : 0));
-      const uncovered: { pool: string; quantity: GainsDecimal }[] = [];
+      const uncovered: { pool: string; quantity: Scaled }[] = [];
       for (const unit of held) {
         let want = unit.quantity;
         const parts = byRef.get(unit.ref) ?? [];
-        while (want.gt(0) && parts.length > 0) {
+        while (want.m > 0n && parts.length > 0) {
           const part = splitPart(parts, want);
           storeOf(asset, unit.pool).add(asLot(part));
-          want = want.minus(part.quantity);
+          want = sub(want, part.quantity);
         }
-        if (want.gt(0)) uncovered.push({ pool: unit.pool, quantity: want });
+        if (want.m > 0n) uncovered.push({ pool: unit.pool, quantity: want });
       }
       // What no wallet's own units took, oldest first.
       const rest = [...byRef.values()].flat().sort((a, b) => a.ts - b.ts);
       for (const u of uncovered) {
         let want = u.quantity;
-        while (want.gt(0) && rest.length > 0) {
+        while (want.m > 0n && rest.length > 0) {
           const part = splitPart(rest, want);
           storeOf(asset, u.pool).add(asLot(part));
-          want = want.minus(part.quantity);
+          want = sub(want, part.quantity);
         }
       }
       for (const part of rest) storeOf(asset, '(unallocated)').add(asLot(part));
@@ -141,7 +160,7 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
     unitClaims.clear();
   };
 
-  const takeForMove = (store: LotStore, quantity: GainsDecimal): LotPart[] => store.take(quantity);
+  const takeForMove = (store: LotStore, quantity: Scaled): LotPart[] => store.take(quantity);
 
   // A one-sided transfer (a futures or margin wallet records its own side, the spot transfer the
   // other) goes through the TRANSIT pool. Its two sides may come in either order: rows of one
@@ -157,50 +176,52 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
     if (!list) { list = []; claims.set(asset, list); }
     return list;
   };
-  const moveLots = (asset: string, from: string, to: string, quantity: GainsDecimal, ts: number) => {
+  const moveLots = (asset: string, from: string, to: string, quantity: Scaled, ts: number) => {
     const parts = takeForMove(storeOf(asset, from), quantity);
     const into = storeOf(asset, to);
     for (const part of parts) into.add(asLot(part));
     if (from === TRANSIT) {
-      const got = parts.reduce((s, p) => s.plus(p.quantity), ZERO);
-      if (got.lt(quantity)) claimsOf(storeClaims, asset).push({ toPool: to, quantity: quantity.minus(got), ts });
+      const got = sumQuantities(parts);
+      if (cmp(got, quantity) < 0) claimsOf(storeClaims, asset).push({ toPool: to, quantity: sub(quantity, got), ts });
     }
     if (to === TRANSIT) settleClaims(claimsOf(storeClaims, asset), ts, (claim, want) => {
       const given = takeForMove(storeOf(asset, TRANSIT), want);
       for (const part of given) storeOf(asset, claim.toPool).add(asLot(part));
-      return given.reduce((s, p) => s.plus(p.quantity), ZERO);
+      return sumQuantities(given);
     });
   };
-  const moveUnits = (asset: string, from: string, to: string, quantity: GainsDecimal, ts: number) => {
+  const moveUnits = (asset: string, from: string, to: string, quantity: Scaled, ts: number) => {
     const moved = takeUnits(unitsOf(asset, from), quantity);
     for (const u of moved) insertUnit(unitsOf(asset, to), u);
     if (from === TRANSIT) {
-      const got = moved.reduce((s, u) => s.plus(u.quantity), ZERO);
-      if (got.lt(quantity)) claimsOf(unitClaims, asset).push({ toPool: to, quantity: quantity.minus(got), ts });
+      const got = sumQuantities(moved);
+      if (cmp(got, quantity) < 0) claimsOf(unitClaims, asset).push({ toPool: to, quantity: sub(quantity, got), ts });
     }
     if (to === TRANSIT) settleClaims(claimsOf(unitClaims, asset), ts, (claim, want) => {
       const given = takeUnits(unitsOf(asset, TRANSIT), want);
       for (const u of given) insertUnit(unitsOf(asset, claim.toPool), u);
-      return given.reduce((s, u) => s.plus(u.quantity), ZERO);
+      return sumQuantities(given);
     });
   };
 
   return {
     push(event: GainsEvent): Match[] {
       if (switchDay !== undefined && !perWallet && event.day >= switchDay) switchToWallets();
+      // Each amount is turned into a scaled integer once; it keeps the GainsDecimal it came from.
+      const quantity = fromDecimal(event.quantity);
       // Where the units are matters only for the switch to wallets (the US in 2025).
       if (switchDay !== undefined && !perWallet) {
-        if (event.type === 'acquire') insertUnit(unitsOf(event.asset, event.pool), { ref: event.ref, ts: event.ts, quantity: event.quantity });
-        else if (event.type === 'move') moveUnits(event.asset, event.pool, event.toPool, event.quantity, event.ts);
-        else takeUnits(unitsOf(event.asset, event.pool), event.quantity);
+        if (event.type === 'acquire') insertUnit(unitsOf(event.asset, event.pool), { ref: event.ref, ts: event.ts, quantity });
+        else if (event.type === 'move') moveUnits(event.asset, event.pool, event.toPool, quantity, event.ts);
+        else dropUnits(unitsOf(event.asset, event.pool), quantity);
       }
       if (event.type === 'acquire') {
-        storeOf(event.asset, event.pool).add({ quantity: event.quantity, cost: event.cost, ts: event.ts, day: event.day, ref: event.ref });
+        storeOf(event.asset, event.pool).add({ quantity, cost: fromDecimal(event.cost), ts: event.ts, day: event.day, ref: event.ref });
         return [];
       }
       if (event.type === 'move') {
         if (!perWallet) return [];
-        moveLots(event.asset, event.pool, event.toPool, event.quantity, event.ts);
+        moveLots(event.asset, event.pool, event.toPool, quantity, event.ts);
         return [];
       }
       const store = storeOf(event.asset, event.pool);
@@ -209,44 +230,56 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
       const chosen = options.selections?.forDisposal(event);
       const specific = chosen ? takeSelected(store, event, chosen, pool, options.selections!.file) : [];
       // Without a selection (nearly always) the disposal goes to the store as it is.
-      const named = chosen ? specific.reduce((s, p) => s.plus(p.quantity), ZERO) : ZERO;
-      const parts = !chosen ? store.take(event.quantity) : named.eq(event.quantity) ? [] : store.take(event.quantity.minus(named));
+      const named = chosen ? sumQuantities(specific) : S_ZERO;
+      const parts = !chosen ? store.take(quantity) : cmp(named, quantity) === 0 ? [] : store.take(sub(quantity, named));
       const only = parts.length === 1 && specific.length === 0 ? parts[0]! : undefined;
-      if (only && only.quantity.eq(event.quantity)) {
+      const eventProceeds = fromDecimal(event.proceeds);
+      if (only && cmp(only.quantity, quantity) === 0) {
         // The common case: one lot covers the disposal.
-        return [{
-          asset: event.asset, quantity: event.quantity, proceeds: event.proceeds, cost: only.cost, gain: event.proceeds.minus(only.cost), basis,
+        const match: Match = {
+          asset: event.asset, quantity: event.quantity, proceeds: event.proceeds, cost: toDecimal(only.cost), gain: toDecimal(sub(eventProceeds, only.cost)), basis,
           acquiredDay: only.day, disposedDay: event.day, disposedTs: event.ts, pool, disposalRef: event.ref, acquisitionRef: only.ref,
-          ...(event.costs ? { disposalCosts: event.costs } : {}),
-        }];
+        };
+        if (event.costs) match.disposalCosts = event.costs;
+        return [match];
       }
       const matches: Match[] = [];
-      const allCosts = event.costs ?? ZERO;
-      let proceedsLeft = event.proceeds;
+      const allCosts = event.costs ? fromDecimal(event.costs) : S_ZERO;
+      let proceedsLeft = eventProceeds;
       let costsLeft = allCosts;
-      let qtyLeft = event.quantity;
-      const emit = (part: LotPart, partBasis: Match['basis']) => {
+      let qtyLeft = quantity;
+      const all = specific.length > 0 ? specific.concat(parts) : parts;
+      for (let i = 0; i < all.length; i++) {
+        const part = all[i]!;
         // Shares rounded once (proRata); the last part takes what is left, so the parts add up exactly.
-        const last = part.quantity.eq(qtyLeft);
-        const proceeds = last ? proceedsLeft : proRata(event.proceeds, part.quantity, event.quantity);
-        const costs = last ? costsLeft : proRata(allCosts, part.quantity, event.quantity);
-        proceedsLeft = proceedsLeft.minus(proceeds);
-        costsLeft = costsLeft.minus(costs);
-        qtyLeft = qtyLeft.minus(part.quantity);
-        matches.push({
-          asset: event.asset, quantity: part.quantity, proceeds, cost: part.cost, gain: proceeds.minus(part.cost), basis: partBasis,
-          acquiredDay: part.day, disposedDay: event.day, disposedTs: event.ts, pool,
-          disposalRef: event.ref, acquisitionRef: part.ref, ...(costs.isZero() ? {} : { disposalCosts: costs }),
-        });
-      };
-      for (const part of specific) emit(part, 'specific');
-      for (const part of parts) emit(part, basis);
-      if (qtyLeft.gt(0)) {
-        matches.push({
-          asset: event.asset, quantity: qtyLeft, proceeds: proceedsLeft, cost: ZERO, gain: proceedsLeft, basis: 'no-cost',
+        const last = cmp(part.quantity, qtyLeft) === 0;
+        const proceeds = last ? proceedsLeft : proRata(eventProceeds, part.quantity, quantity);
+        const costs = last ? costsLeft : proRata(allCosts, part.quantity, quantity);
+        if (last) {
+          // What is left minus itself: nothing, as decimal.js's x - x.
+          proceedsLeft = costsLeft = qtyLeft = S_ZERO;
+        } else {
+          proceedsLeft = sub(proceedsLeft, proceeds);
+          costsLeft = sub(costsLeft, costs);
+          qtyLeft = sub(qtyLeft, part.quantity);
+        }
+        const match: Match = {
+          asset: event.asset, quantity: toDecimal(part.quantity), proceeds: toDecimal(proceeds), cost: toDecimal(part.cost), gain: toDecimal(sub(proceeds, part.cost)),
+          basis: i < specific.length ? 'specific' : basis, acquiredDay: part.day, disposedDay: event.day, disposedTs: event.ts, pool,
+          disposalRef: event.ref, acquisitionRef: part.ref,
+        };
+        if (costs.m !== 0n) match.disposalCosts = toDecimal(costs);
+        matches.push(match);
+      }
+      if (qtyLeft.m > 0n) {
+        const proceeds = toDecimal(proceedsLeft);
+        const match: Match = {
+          asset: event.asset, quantity: toDecimal(qtyLeft), proceeds, cost: ZERO, gain: proceeds, basis: 'no-cost',
           acquiredDay: null, disposedDay: event.day, disposedTs: event.ts, pool,
-          disposalRef: event.ref, acquisitionRef: '', ...(costsLeft.isZero() ? {} : { disposalCosts: costsLeft }),
-        });
+          disposalRef: event.ref, acquisitionRef: '',
+        };
+        if (costsLeft.m !== 0n) match.disposalCosts = toDecimal(costsLeft);
+        matches.push(match);
       }
       return matches;
     },
@@ -255,8 +288,8 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
     },
     holdings(): OpenHolding[] {
       const out: OpenHolding[] = [];
-      for (const { asset, pool, store } of stores.values()) {
-        for (const l of store.lots()) out.push({ asset, pool, quantity: l.quantity, cost: l.cost, acquiredDay: l.day, ref: l.ref });
+      for (const { asset, pool, store } of stores.all) {
+        for (const l of store.lots()) out.push({ asset, pool, quantity: toDecimal(l.quantity), cost: toDecimal(l.cost), acquiredDay: l.day, ref: l.ref });
       }
       return out;
     },
@@ -278,8 +311,8 @@ function takeSelected(store: LotStore, event: Disposal, chosen: SelectedDisposal
   if (!store.takeRef) fail(chosen.line, 2, 'specific identification needs ordered lots (US rules)', 'Use --lots with --rules us.');
   const parts: LotPart[] = [];
   for (const sel of chosen.lots) {
-    const got = store.takeRef!(sel.lot, sel.quantity);
-    const held = got.reduce((s, p) => s.plus(p.quantity), ZERO);
+    const got = store.takeRef!(sel.lot, fromDecimal(sel.quantity));
+    const held = toDecimal(sumQuantities(got));
     if (held.lt(sel.quantity)) {
       fail(sel.line, 2, `the lot ${sel.lot} holds ${held.toFixed()} ${event.asset} in ${pool === UNIVERSAL ? 'the pool' : `wallet ${pool}`} when ${event.ref} (${event.day}) disposes, not ${sel.quantity.toFixed()}`,
         'Name a lot acquired before the disposal in the same wallet (Treas. Reg. 1.1012-1(j)), with no more units than it still holds.');
@@ -290,7 +323,7 @@ function takeSelected(store: LotStore, event: Disposal, chosen: SelectedDisposal
 }
 
 /** Units of one acquisition sitting in one wallet (the record kept for the switch to wallets). */
-interface PhysicalUnit { ref: string; ts: number; quantity: GainsDecimal }
+interface PhysicalUnit { ref: string; ts: number; quantity: Scaled }
 
 // Keeps a wallet's units in time order (a moved-in unit can be older than those already there).
 function insertUnit(units: PhysicalUnit[], u: PhysicalUnit): void {
@@ -299,19 +332,34 @@ function insertUnit(units: PhysicalUnit[], u: PhysicalUnit): void {
   units.splice(i, 0, u);
 }
 
+// Takes `quantity` units out of a wallet, oldest first, where a disposal took them.
+function dropUnits(units: PhysicalUnit[], quantity: Scaled): void {
+  let left = quantity;
+  while (left.m > 0n && units.length > 0) {
+    const u = units[0]!;
+    if (cmp(u.quantity, left) <= 0) {
+      units.shift();
+      left = sub(left, u.quantity);
+    } else {
+      u.quantity = sub(u.quantity, left);
+      return;
+    }
+  }
+}
+
 // Takes `quantity` units out of a wallet, oldest first; returns them (maybe fewer).
-function takeUnits(units: PhysicalUnit[], quantity: GainsDecimal): PhysicalUnit[] {
+function takeUnits(units: PhysicalUnit[], quantity: Scaled): PhysicalUnit[] {
   const out: PhysicalUnit[] = [];
   let left = quantity;
-  while (left.gt(0) && units.length > 0) {
+  while (left.m > 0n && units.length > 0) {
     const u = units[0]!;
-    if (u.quantity.lte(left)) {
+    if (cmp(u.quantity, left) <= 0) {
       out.push(units.shift()!);
-      left = left.minus(u.quantity);
+      left = sub(left, u.quantity);
     } else {
       out.push({ ...u, quantity: left });
-      u.quantity = u.quantity.minus(left);
-      left = ZERO;
+      u.quantity = sub(u.quantity, left);
+      left = S_ZERO;
     }
   }
   return out;
@@ -319,11 +367,11 @@ function takeUnits(units: PhysicalUnit[], quantity: GainsDecimal): PhysicalUnit[
 
 // Takes up to `want` from the first of `parts` (removing it when used up, else cutting it pro
 // rata with the rest of its cost kept).
-function splitPart(parts: LotPart[], want: GainsDecimal): LotPart {
+function splitPart(parts: LotPart[], want: Scaled): LotPart {
   const first = parts[0]!;
-  if (first.quantity.lte(want)) return parts.shift()!;
+  if (cmp(first.quantity, want) <= 0) return parts.shift()!;
   const cost = proRata(first.cost, want, first.quantity);
-  parts[0] = { ...first, quantity: first.quantity.minus(want), cost: first.cost.minus(cost) };
+  parts[0] = { ...first, quantity: sub(first.quantity, want), cost: sub(first.cost, cost) };
   return { ...first, quantity: want, cost };
 }
 

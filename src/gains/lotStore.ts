@@ -1,10 +1,13 @@
-import { proRata, ZERO } from './gainsDecimal.js';
-import type { GainsDecimal } from './gainsDecimal.js';
+import { cmp, divide, proRata, S_ZERO, sub, add } from './scaledDecimal.js';
+import type { Scaled } from './scaledDecimal.js';
+
+// Amounts are scaled integers (scaledDecimal.ts), with GainsDecimal's exact results.
+const ZERO = S_ZERO;
 
 /** One open purchase (or the part of it not yet matched). */
 export interface Lot {
-  quantity: GainsDecimal;
-  cost: GainsDecimal;
+  quantity: Scaled;
+  cost: Scaled;
   ts: number;
   day: string;
   ref: string;
@@ -12,8 +15,8 @@ export interface Lot {
 
 /** A part taken out of a lot by a disposal or a move. */
 export interface LotPart {
-  quantity: GainsDecimal;
-  cost: GainsDecimal;
+  quantity: Scaled;
+  cost: Scaled;
   ts: number;
   /** null for a share of an average-cost pool. */
   day: string | null;
@@ -24,14 +27,14 @@ export interface LotPart {
 export interface LotStore {
   add(lot: Lot): void;
   /** Takes up to `quantity`, in the store's order; returns what it took (maybe less). */
-  take(quantity: GainsDecimal): LotPart[];
+  take(quantity: Scaled): LotPart[];
   /**
    * Takes up to `quantity` from the lots acquired by ledger row `ref` (several after a split or a
    * move), oldest first; returns what it took (maybe less). Only the ordered stores have it:
    * specific identification is a US (FIFO) choice.
    */
-  takeRef?(ref: string, quantity: GainsDecimal): LotPart[];
-  quantity(): GainsDecimal;
+  takeRef?(ref: string, quantity: Scaled): LotPart[];
+  quantity(): Scaled;
   /** The open lots, for the report of holdings. */
   lots(): LotPart[];
 }
@@ -41,7 +44,7 @@ export interface LotStore {
  * cost first) or average (one pool, cost shared pro rata).
  *
  * @example
- * const s = lotStore('fifo'); s.add(lot); s.take(new GainsDecimal('0.5'));
+ * const s = lotStore('fifo'); s.add(lot); s.take(fromDecimal(new GainsDecimal('0.5')));
  */
 export function lotStore(method: 'fifo' | 'lifo' | 'hifo' | 'average'): LotStore {
   switch (method) {
@@ -54,18 +57,21 @@ export function lotStore(method: 'fifo' | 'lifo' | 'hifo' | 'average'): LotStore
 
 // Takes `wanted` out of one lot, shrinking it in place; the cost share is pro rata, rounded once
 // (proRata), and the lot keeps the rest of its cost exactly.
-function cut(lot: Lot, wanted: GainsDecimal): LotPart {
-  if (wanted.gte(lot.quantity)) {
+function cut(lot: Lot, wanted: Scaled): LotPart {
+  if (cmp(wanted, lot.quantity) >= 0) {
     const part = { quantity: lot.quantity, cost: lot.cost, ts: lot.ts, day: lot.day, ref: lot.ref };
     lot.quantity = ZERO;
     lot.cost = ZERO;
     return part;
   }
   const cost = proRata(lot.cost, wanted, lot.quantity);
-  lot.quantity = lot.quantity.minus(wanted);
-  lot.cost = lot.cost.minus(cost);
+  lot.quantity = sub(lot.quantity, wanted);
+  lot.cost = sub(lot.cost, cost);
   return { quantity: wanted, cost, ts: lot.ts, day: lot.day, ref: lot.ref };
 }
+
+// What a FIFO slot before `head` holds once its lot is used up.
+const SPENT: Lot = { quantity: ZERO, cost: ZERO, ts: 0, day: '', ref: '' };
 
 // Lots kept sorted by time; FIFO takes from the front, LIFO from the back. Moved-in lots can be
 // older than those already here, so an out-of-order add is inserted at its place.
@@ -86,17 +92,19 @@ class OrderedLots implements LotStore {
     this.items.splice(lo, 0, lot);
   }
 
-  take(quantity: GainsDecimal): LotPart[] {
+  take(quantity: Scaled): LotPart[] {
     const parts: LotPart[] = [];
     let left = quantity;
-    while (left.gt(0) && this.head < this.items.length) {
+    while (left.m > 0n && this.head < this.items.length) {
       const lot = this.newestFirst ? this.items[this.items.length - 1]! : this.items[this.head]!;
       const part = cut(lot, left);
       parts.push(part);
       // A lot left non-empty means the wanted quantity is met.
-      if (!lot.quantity.isZero()) break;
-      if (this.newestFirst) this.items.pop(); else this.head++;
-      left = left.minus(part.quantity);
+      if (lot.quantity.m !== 0n) break;
+      // The spent slot lets go of its lot at once, so it dies young instead of waiting for the
+      // compaction below in the old generation (a quarter of the run's time was scavenges).
+      if (this.newestFirst) this.items.pop(); else this.items[this.head++] = SPENT;
+      left = sub(left, part.quantity);
     }
     // Drop the consumed front now and then, so a long FIFO run does not keep every lot.
     if (this.head > 1024 && this.head * 2 > this.items.length) {
@@ -106,19 +114,19 @@ class OrderedLots implements LotStore {
     return parts;
   }
 
-  takeRef(ref: string, quantity: GainsDecimal): LotPart[] {
+  takeRef(ref: string, quantity: Scaled): LotPart[] {
     const parts: LotPart[] = [];
     let left = quantity;
-    for (let i = this.head; i < this.items.length && left.gt(0); i++) {
+    for (let i = this.head; i < this.items.length && left.m > 0n; i++) {
       const lot = this.items[i]!;
-      if (lot.ref !== ref || lot.quantity.isZero()) continue;
+      if (lot.ref !== ref || lot.quantity.m === 0n) continue;
       const part = cut(lot, left);
       parts.push(part);
-      left = left.minus(part.quantity);
+      left = sub(left, part.quantity);
     }
     // Emptied lots leave the list, so FIFO and LIFO never hand out a zero part.
     if (parts.length > 0) {
-      const rest = this.items.slice(this.head).filter((l) => !l.quantity.isZero());
+      const rest = this.items.slice(this.head).filter((l) => l.quantity.m !== 0n);
       this.items = rest;
       this.head = 0;
     }
@@ -126,7 +134,7 @@ class OrderedLots implements LotStore {
   }
 
   // Only the US switch to wallets asks, once: summed then rather than kept on every change.
-  quantity(): GainsDecimal { return this.items.slice(this.head).reduce((s, l) => s.plus(l.quantity), ZERO); }
+  quantity(): Scaled { return this.items.slice(this.head).reduce((s, l) => add(s, l.quantity), ZERO); }
 
   lots(): LotPart[] {
     return this.items.slice(this.head).map((l) => ({ quantity: l.quantity, cost: l.cost, ts: l.ts, day: l.day, ref: l.ref }));
@@ -135,10 +143,11 @@ class OrderedLots implements LotStore {
 
 // A binary max-heap on unit cost (ties: the older lot first).
 class HighestCostLots implements LotStore {
-  private heap: { lot: Lot; unit: GainsDecimal }[] = [];
+  private heap: { lot: Lot; unit: Scaled }[] = [];
 
   add(lot: Lot): void {
-    const unit = lot.quantity.isZero() ? ZERO : lot.cost.div(lot.quantity);
+    // The unit cost to 60 significant digits, as decimal.js divided it: the same ties.
+    const unit = lot.quantity.m === 0n ? ZERO : divide(lot.cost, lot.quantity);
     this.heap.push({ lot, unit });
     let i = this.heap.length - 1;
     while (i > 0) {
@@ -149,21 +158,21 @@ class HighestCostLots implements LotStore {
     }
   }
 
-  take(quantity: GainsDecimal): LotPart[] {
+  take(quantity: Scaled): LotPart[] {
     const parts: LotPart[] = [];
     let left = quantity;
-    while (left.gt(0) && this.heap.length > 0) {
+    while (left.m > 0n && this.heap.length > 0) {
       const top = this.heap[0]!.lot;
       const part = cut(top, left);
       parts.push(part);
-      if (!top.quantity.isZero()) break;
+      if (top.quantity.m !== 0n) break;
       this.popTop();
-      left = left.minus(part.quantity);
+      left = sub(left, part.quantity);
     }
     return parts;
   }
 
-  quantity(): GainsDecimal { return this.heap.reduce((s, x) => s.plus(x.lot.quantity), ZERO); }
+  quantity(): Scaled { return this.heap.reduce((s, x) => add(s, x.lot.quantity), ZERO); }
 
   lots(): LotPart[] {
     return this.heap.map(({ lot: l }) => ({ quantity: l.quantity, cost: l.cost, ts: l.ts, day: l.day, ref: l.ref }));
@@ -172,7 +181,7 @@ class HighestCostLots implements LotStore {
   private before(a: number, b: number): boolean {
     const x = this.heap[a]!;
     const y = this.heap[b]!;
-    const c = x.unit.cmp(y.unit);
+    const c = cmp(x.unit, y.unit);
     return c > 0 || (c === 0 && x.lot.ts < y.lot.ts);
   }
 
@@ -199,20 +208,20 @@ class AveragePool implements LotStore {
   private pool: Lot = { quantity: ZERO, cost: ZERO, ts: 0, day: '', ref: '' };
 
   add(lot: Lot): void {
-    this.pool.quantity = this.pool.quantity.plus(lot.quantity);
-    this.pool.cost = this.pool.cost.plus(lot.cost);
+    this.pool.quantity = add(this.pool.quantity, lot.quantity);
+    this.pool.cost = add(this.pool.cost, lot.cost);
   }
 
-  take(quantity: GainsDecimal): LotPart[] {
-    if (this.pool.quantity.isZero()) return [];
+  take(quantity: Scaled): LotPart[] {
+    if (this.pool.quantity.m === 0n) return [];
     const part = cut(this.pool, quantity);
     return [{ ...part, day: null, ref: 'pool' }];
   }
 
-  quantity(): GainsDecimal { return this.pool.quantity; }
+  quantity(): Scaled { return this.pool.quantity; }
 
   lots(): LotPart[] {
-    return this.pool.quantity.isZero() ? [] : [{ quantity: this.pool.quantity, cost: this.pool.cost, ts: 0, day: null, ref: 'pool' }];
+    return this.pool.quantity.m === 0n ? [] : [{ quantity: this.pool.quantity, cost: this.pool.cost, ts: 0, day: null, ref: 'pool' }];
   }
 }
 

@@ -54,8 +54,16 @@ export interface RuleSet {
  * heldMoreThanOneYear('2023-06-15', '2024-06-16'); // true
  */
 export function heldMoreThanOneYear(earlier: string, later: string): boolean {
-  return later > oneYearAfter(earlier);
+  let anniversary = anniversaries.get(earlier);
+  if (anniversary === undefined) {
+    anniversary = oneYearAfter(earlier);
+    // One entry per acquisition day seen (a few thousand at most); asked once per match.
+    if (anniversaries.size >= 100_000) anniversaries.clear();
+    anniversaries.set(earlier, anniversary);
+  }
+  return later > anniversary;
 }
+const anniversaries = new Map<string, string>();
 
 const calendarYear = (y: number) => yearStarting(y);
 const shortOrLong = (m: Match) => (m.acquiredDay !== null && heldMoreThanOneYear(m.acquiredDay, m.disposedDay) ? 'long' : 'short');

@@ -1,0 +1,149 @@
+// canadaMatcher.ts as it was on main at f7a9080, before the engine computed in scaled integers (issue 24
+// item 5), kept for the paired benchmark and the identity test (see matchersBefore.ts).
+import { proRata, ZERO } from '../../../src/gains/gainsDecimal.js';
+import type { GainsDecimal } from '../../../src/gains/gainsDecimal.js';
+import { dayNumber } from '../../../src/normalize/calendarDate.js';
+import { lotStore } from './lotStoreBefore.js';
+import type { LotStore } from './lotStoreBefore.js';
+import type { GainsEvent, Match, Matcher, OpenHolding } from '../../../src/gains/gainsEvent.js';
+
+/** Days either side of a disposal in which an acquisition of identical property counts (ITA s. 54). */
+const WINDOW = 30;
+
+interface Pending {
+  asset: string;
+  /** Day number of the disposal. */
+  n: number;
+  /** S: the quantity disposed of. */
+  quantity: GainsDecimal;
+  /** L: the loss (> 0). */
+  loss: GainsDecimal;
+  /** P: identical property acquired from 30 days before to 30 days after the disposal. */
+  acquired: GainsDecimal;
+  matches: Match[];
+}
+
+interface AssetState {
+  store: LotStore;
+  /** Acquisitions of the last 30 days (day number, quantity), oldest first. */
+  recent: { n: number; quantity: GainsDecimal }[];
+}
+
+/**
+ * Canada: identical properties at their average cost (CRA, "Identical properties"), with the
+ * superficial-loss rule. Income Tax Act s. 54, "superficial loss": a loss from the disposition of
+ * a property where "(a) during the period that begins 30 days before and ends 30 days after the
+ * disposition, the taxpayer or a person affiliated with the taxpayer acquires a property (in this
+ * definition referred to as the 'substituted property') that is, or is identical to, the
+ * particular property, and (b) at the end of that period, the taxpayer or a person affiliated
+ * with the taxpayer owns or had a right to acquire the substituted property". Such a loss is nil
+ * (s. 40(2)(g)(i)) and is added to the adjusted cost base of the substituted property
+ * (s. 53(1)(f)). When fewer units come back than were sold, the CRA denies the loss pro rata:
+ * SL = (least of S, P and B) / S x L, S the units disposed of, P those acquired in the 61 days,
+ * B those held at the end of the period (CRA 2022-0940941C6 and IT-456R para 12; CRA
+ * 2004-0073011E5: 50 sold, 10 bought in the 30 days before and 10 after, 20 held at the end:
+ * "The loss on the disposition of 20 shares will be considered a 'superficial loss'").
+ *
+ * A loss is therefore decided 30 days after its disposal: its match is held back until then
+ * (memory: the disposals at a loss of the last 30 days). The denied part is added to the pool's
+ * cost when the period ends; a disposal of the same asset inside those 30 days takes the average
+ * cost as it stood. Only this person's own accounts are seen (an affiliated person's purchases are
+ * not). Days are local dates in the report's zone.
+ *
+ * @example
+ * const m = canadaMatcher(); const matches = events.flatMap((e) => m.push(e)).concat(m.finish());
+ */
+export function canadaMatcher(): Matcher {
+  const assets = new Map<string, AssetState>();
+  // Every disposal's matches, in order; a disposal at a loss waits for its period to end.
+  const queue: { matches: Match[]; pending?: Pending }[] = [];
+  const pending: Pending[] = [];
+
+  const stateOf = (asset: string): AssetState => {
+    let s = assets.get(asset);
+    if (!s) {
+      s = { store: lotStore('average'), recent: [] };
+      assets.set(asset, s);
+    }
+    return s;
+  };
+
+  // The period of `p` is over: B is what is held now (the end of its 30th day, or the end of the read).
+  const resolve = (p: Pending) => {
+    const s = stateOf(p.asset);
+    const held = s.store.quantity();
+    const least = [p.quantity, p.acquired, held].reduce((a, b) => (b.lt(a) ? b : a));
+    if (least.gt(0)) {
+      const denied = least.eq(p.quantity) ? p.loss : proRata(p.loss, least, p.quantity);
+      const first = p.matches[0]!;
+      p.matches[0] = { ...first, gain: first.gain.plus(denied), deniedLoss: denied };
+      // 53(1)(f): the denied loss is added to the cost of the substituted property, in the pool.
+      s.store.add({ quantity: ZERO, cost: denied, ts: first.disposedTs, day: first.disposedDay, ref: 'superficial-loss' });
+    }
+    pending.splice(pending.indexOf(p), 1);
+    delete queue.find((q) => q.pending === p)!.pending;
+  };
+
+  const drain = (): Match[] => {
+    const out: Match[] = [];
+    while (queue.length > 0 && !queue[0]!.pending) out.push(...queue.shift()!.matches);
+    return out;
+  };
+
+  return {
+    push(event: GainsEvent): Match[] {
+      if (event.type === 'move') return [];
+      const n = dayNumber(event.day);
+      for (const p of [...pending]) if (n - p.n > WINDOW) resolve(p);
+      const s = stateOf(event.asset);
+      while (s.recent.length > 0 && n - s.recent[0]!.n > WINDOW) s.recent.shift();
+      if (event.type === 'acquire') {
+        s.store.add({ quantity: event.quantity, cost: event.cost, ts: event.ts, day: event.day, ref: event.ref });
+        s.recent.push({ n, quantity: event.quantity });
+        for (const p of pending) if (p.asset === event.asset) p.acquired = p.acquired.plus(event.quantity);
+        return drain();
+      }
+      const parts = s.store.take(event.quantity);
+      const matches: Match[] = [];
+      const costs = event.costs ?? ZERO;
+      const taken = parts.reduce((a, p) => a.plus(p.quantity), ZERO);
+      const base = { asset: event.asset, disposedDay: event.day, disposedTs: event.ts, pool: '*', disposalRef: event.ref };
+      let proceedsLeft = event.proceeds;
+      let costsLeft = costs;
+      for (const part of parts) {
+        const last = taken.eq(event.quantity) && part === parts[parts.length - 1];
+        const proceeds = last ? proceedsLeft : proRata(event.proceeds, part.quantity, event.quantity);
+        const partCosts = last ? costsLeft : proRata(costs, part.quantity, event.quantity);
+        proceedsLeft = proceedsLeft.minus(proceeds);
+        costsLeft = costsLeft.minus(partCosts);
+        matches.push({ ...base, quantity: part.quantity, proceeds, cost: part.cost, gain: proceeds.minus(part.cost), basis: 'average', acquiredDay: null, acquisitionRef: part.ref, ...(partCosts.isZero() ? {} : { disposalCosts: partCosts }) });
+      }
+      if (taken.lt(event.quantity)) {
+        matches.push({ ...base, quantity: event.quantity.minus(taken), proceeds: proceedsLeft, cost: ZERO, gain: proceedsLeft, basis: 'no-cost', acquiredDay: null, acquisitionRef: '', ...(costsLeft.isZero() ? {} : { disposalCosts: costsLeft }) });
+      }
+      const gain = matches.reduce((a, m) => a.plus(m.gain), ZERO);
+      if (gain.lt(0) && matches.length > 0) {
+        // P so far: what came in from 30 days before (this day's earlier purchases included).
+        const acquired = s.recent.reduce((a, r) => a.plus(r.quantity), ZERO);
+        const p: Pending = { asset: event.asset, n, quantity: event.quantity, loss: gain.neg(), acquired, matches };
+        pending.push(p);
+        queue.push({ matches, pending: p });
+      } else {
+        queue.push({ matches });
+      }
+      return drain();
+    },
+    finish(): Match[] {
+      // Periods running past the end of the read are decided on what is known: the holding then.
+      for (const p of [...pending]) resolve(p);
+      return drain();
+    },
+    holdings(): OpenHolding[] {
+      const out: OpenHolding[] = [];
+      for (const [asset, s] of assets) {
+        for (const l of s.store.lots()) out.push({ asset, pool: '*', quantity: l.quantity, cost: l.cost, acquiredDay: null, ref: 'pool' });
+      }
+      return out;
+    },
+  };
+}
