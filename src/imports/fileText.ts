@@ -72,6 +72,19 @@ export async function* fileText(src: FileSource, out: { digest?: FileDigest } = 
 }
 
 /**
+ * The SHA-256 of a file's bytes, read through once without decoding them: what tells an import
+ * whether this very file was imported before, before it reads a line.
+ *
+ * @example
+ * const sha = await fileSha256(src);
+ */
+export async function fileSha256(src: FileSource): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of src.chunks()) hash.update(chunk);
+  return hash.digest('hex');
+}
+
+/**
  * The whole text of a small file (an ECB rates file), checked as {@link fileText} checks it,
  * and the SHA-256 of its bytes.
  *

@@ -1,13 +1,16 @@
 import type { Kysely } from 'kysely';
-import { finished } from 'node:stream/promises';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { finished, pipeline } from 'node:stream/promises';
 import { TradeledgerError } from '../errors.js';
 import { withTransaction } from '../db/withTransaction.js';
+import { poolOf } from '../db/createDb.js';
+import { createClient } from '../db/pools.js';
 import { badInput } from './badInput.js';
 import { csvStream } from './csvRows.js';
 import type { FileSource } from './fileSource.js';
-import { fileText, type FileDigest } from './fileText.js';
+import { fileSha256, fileText, type FileDigest } from './fileText.js';
+import { lineKey } from './lineKey.js';
 import { koinlyLineReader, SAME_LINE_HINT, type KoinlyTransaction } from './koinlyTransactions.js';
 
 /** A few examples of something the run reports, and how many there are in all. */
@@ -31,19 +34,31 @@ export interface TransactionsImportResult {
   readonly txHashesInWallet: Examples<{ readonly line: number; readonly txHash: string }>;
 }
 
-// Staged lines are sent to PostgreSQL in pieces of about this many characters (a few thousand
-// lines): memory holds one piece, whatever the file's size.
+// The new lines go to PostgreSQL in pieces of about this many characters (a few thousand
+// lines), and a wallet that already holds lines is asked about a batch of this size at a time:
+// memory holds a piece or two batches, whatever the file's size.
 const BATCH_CHARS = 512 * 1024;
 const EXAMPLES = 3;
 
+const COPY_NEW = `COPY imported_transactions (file_sha256, line, wallet, ts, sent_amount, sent_currency, received_amount, received_currency,
+  fee_amount, fee_currency, net_worth_amount, net_worth_currency, label, description, tx_hash, raw, line_key) FROM STDIN`;
+
 /**
  * Imports a Koinly universal CSV as the transactions of one wallet, streamed: the file is read
- * in chunks and its lines are checked and staged in batches in one transaction, so memory does
- * not grow with the file. Nothing is stored unless every line is good (a bad line anywhere
- * rolls it all back and the error names line and column). A line's identity is its content
- * within the wallet (imported_transactions.line_key, sql/migrations/0064): a line the wallet
- * already holds, from this file or any other, is skipped and counted; repeated TxHashes are
- * reported. They join the ledger with account_uid = wallet = the wallet name.
+ * in chunks and its lines are checked and stored through one COPY in one transaction, so
+ * memory does not grow with the file. Nothing is stored unless every line is good (a bad line
+ * anywhere rolls it all back and the error names line and column). A line's identity is its
+ * content within the wallet (imported_transactions.line_key, sql/migrations/0064): a line the
+ * wallet already holds, from this file or any other, is skipped and counted; repeated TxHashes
+ * are reported. They join the ledger with account_uid = wallet = the wallet name.
+ *
+ * How (issue 24): the file's SHA-256 is read first, so each row can name its file as it goes;
+ * each line's key is computed here (lineKey.ts: the text SQL's imported_line_key() gives) and
+ * the new lines are COPY'd straight into imported_transactions while the next are read. When
+ * the wallet held lines before, each batch's keys are looked up on a second connection (the
+ * wallet's rows from before are committed, and imports into a wallet take turns), which also
+ * keeps the skipped lines' number, key and TxHash; they join the transaction at the end, for
+ * the checks of the whole file (the same content twice, TxHashes repeated).
  *
  * @example
  * const r = await importTransactions(db, await fileSource('coinbase.csv'), 'coinbase'); // r.inserted, r.skipped
@@ -54,111 +69,250 @@ export async function importTransactions(db: Kysely<any>, src: FileSource, walle
     await checkWalletClash(client, wallet);
     // Imports into one wallet take turns: "is this line already there?" must see the other's rows.
     await client.query(`SELECT pg_advisory_xact_lock(hashtext('tradeledger.import'), hashtext($1))`, [wallet]);
-    // Staged with COPY (one stream for the whole file, written as lines are checked): the
-    // cheapest way into PostgreSQL, and the key is computed there, once, by the same function
-    // that keys the stored rows.
-    await client.query(`CREATE TEMP TABLE import_lines (
-        line int NOT NULL, ts timestamptz NOT NULL, sent_amount numeric, sent_currency text, received_amount numeric,
-        received_currency text, fee_amount numeric, fee_currency text, net_worth_amount numeric, net_worth_currency text,
-        label text, description text, tx_hash text, raw jsonb NOT NULL,
-        k text GENERATED ALWAYS AS (imported_line_key(ts, sent_amount, sent_currency, received_amount, received_currency, fee_amount,
-          fee_currency, net_worth_amount, net_worth_currency, label, description, tx_hash)) STORED) ON COMMIT DROP`);
-    const out: { digest?: FileDigest } = {};
-    const copy = client.query(copyFrom(`COPY import_lines (line, ts, sent_amount, sent_currency, received_amount, received_currency,
-      fee_amount, fee_currency, net_worth_amount, net_worth_currency, label, description, tx_hash, raw) FROM STDIN`));
-    // A lost connection fails the COPY at any moment, also while a line is being read: kept
-    // here (an unheard 'error' event would crash the process) and thrown at the next step.
-    let failed: unknown;
-    copy.on('error', (err) => { failed ??= err; });
-    // A socket that closes under the COPY ends the client but not always the COPY stream: without
-    // this, a write waiting for 'drain' waited for ever and Node exited 13 with nothing said.
-    const lost = () => {
-      const err = new Error('Connection terminated unexpectedly while staging the file\'s lines');
-      failed ??= err;
-      copy.destroy(err);
-    };
-    client.once('end', lost);
-    const drained = () => new Promise<void>((resolve, reject) => {
-      if (failed !== undefined || copy.destroyed) { reject(failed ?? new Error('the COPY stream closed')); return; }
-      const done = (err?: unknown) => { copy.off('drain', done).off('close', done); err === undefined && !copy.destroyed ? resolve() : reject(failed ?? err ?? new Error('the COPY stream closed')); };
-      copy.on('drain', done).on('close', done);
-    });
-    let read: ((row: { line: number; fields: readonly string[] }) => KoinlyTransaction) | undefined;
-    let buf = '';
-    let transactions = 0;
-    try {
-      for await (const row of csvStream(src.name, fileText(src, out))) {
-        if (!read) {
-          read = koinlyLineReader(src.name, row.fields, now);
-          continue;
-        }
-        buf += copyLine(read(row));
-        transactions++;
-        if (buf.length >= BATCH_CHARS) {
-          if (failed !== undefined) throw failed;
-          const more = copy.write(buf);
-          buf = '';
-          if (!more) await drained();
-        }
-      }
-      if (failed !== undefined) throw failed;
-      copy.end(buf);
-      await finished(copy);
-    } catch (err) {
-      // A refused line must not leave the COPY waiting for more: failing it makes the server end it.
-      copy.destroy();
-      await finished(copy).catch(() => {});
-      throw err;
-    } finally {
-      client.off('end', lost);
-    }
-    const sha256 = out.digest!.sha256();
-
-    // The same content twice in one file: two lines the ledger could not tell apart.
-    const twice = await client.query<{ line: number; first: number }>(
-      `SELECT max(line) FILTER (WHERE n = 2) AS line, min(line) AS first
-       FROM (SELECT k, line, row_number() OVER (PARTITION BY k ORDER BY line) AS n
-             FROM import_lines WHERE k IN (SELECT k FROM import_lines GROUP BY k HAVING count(*) > 1)) x
-       GROUP BY k ORDER BY 1 LIMIT 1`);
-    if (twice.rows[0]) throw badInput({ file: src.name, line: twice.rows[0].line }, `the same transaction as line ${twice.rows[0].first}`, SAME_LINE_HINT);
-
+    const sha256 = await fileSha256(src);
     const before = await client.query<{ imported_at: Date; wallet: string | null }>('SELECT imported_at, wallet FROM imported_files WHERE sha256 = $1', [sha256]);
-    const none = { count: 0, examples: [] };
-    if (before.rows[0]) {
-      return { transactions, inserted: 0, skipped: transactions, wallet, repeatedTxHashes: none, txHashesInWallet: none,
-        already: { importedAt: before.rows[0].imported_at.toISOString(), wallet: before.rows[0].wallet ?? '' } };
+    const already = before.rows[0] ? { importedAt: before.rows[0].imported_at.toISOString(), wallet: before.rows[0].wallet ?? '' } : null;
+    // A wallet that held no line before this import holds none of its lines: nothing to look up
+    // (a line repeated within the file is found by the check of the whole file below).
+    const lookUp = !already && (await client.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM imported_transactions WHERE wallet = $1) AS any', [wallet])).rows[0]!.any;
+    // The file's lines that are not stored: all of them when the file was imported before.
+    await client.query('CREATE TEMP TABLE import_lines (line int NOT NULL, k text NOT NULL, tx_hash text) ON COMMIT DROP');
+    // The rows name their file (a foreign key): its row first, its line count once known.
+    if (!already) await client.query(`INSERT INTO imported_files (sha256, kind, file_name, wallet, rows) VALUES ($1, 'transactions', $2, $3, 0)`, [sha256, src.name, wallet]);
+    const lookup = lookUp ? await walletLookup(db, wallet) : null;
+    try {
+      const { transactions, inserted } = await storeLines(client, src, { sha256, wallet, now, already: already !== null, lookup });
+      if (lookup) await lookup.handOver(client);
+      const lines = already ? '(SELECT line, k, tx_hash FROM import_lines)'
+        : `(SELECT line, line_key AS k, tx_hash FROM imported_transactions WHERE file_sha256 = '${sha256.replace(/'/g, "''")}' UNION ALL SELECT line, k, tx_hash FROM import_lines)`;
+
+      // The same content twice in one file: two lines the ledger could not tell apart.
+      const twice = await client.query<{ line: number; first: number }>(
+        `WITH lines AS MATERIALIZED ${lines}
+         SELECT max(line) FILTER (WHERE n = 2) AS line, min(line) AS first
+         FROM (SELECT k, line, row_number() OVER (PARTITION BY k ORDER BY line) AS n
+               FROM lines WHERE k IN (SELECT k FROM lines GROUP BY k HAVING count(*) > 1)) x
+         GROUP BY k ORDER BY 1 LIMIT 1`);
+      if (twice.rows[0]) throw badInput({ file: src.name, line: twice.rows[0].line }, `the same transaction as line ${twice.rows[0].first}`, SAME_LINE_HINT);
+
+      const none = { count: 0, examples: [] };
+      if (already) return { transactions, inserted: 0, skipped: transactions, wallet, repeatedTxHashes: none, txHashesInWallet: none, already };
+      const repeated = await client.query<{ tx_hash: string; lines: number[]; total: string }>(
+        `SELECT tx_hash, (array_agg(line ORDER BY line))[1:5] AS lines, count(*) OVER () AS total
+         FROM ${lines} l WHERE tx_hash IS NOT NULL GROUP BY tx_hash HAVING count(*) > 1 ORDER BY min(line) LIMIT ${EXAMPLES}`);
+      // New lines whose TxHash the wallet held before this file (none when it held no line).
+      const known = !lookUp ? { rows: [] } : await client.query<{ line: number; tx_hash: string; total: string }>(
+        `SELECT s.line, s.tx_hash, count(*) OVER () AS total FROM imported_transactions s
+         WHERE s.file_sha256 = $2 AND s.tx_hash IS NOT NULL
+           AND EXISTS (SELECT 1 FROM imported_transactions t WHERE t.wallet = $1 AND t.tx_hash = s.tx_hash AND t.file_sha256 <> $2)
+         ORDER BY s.line LIMIT ${EXAMPLES}`, [wallet, sha256]);
+      await client.query('UPDATE imported_files SET rows = $2 WHERE sha256 = $1', [sha256, transactions]);
+      return {
+        transactions, inserted, skipped: transactions - inserted, wallet, already: null,
+        repeatedTxHashes: { count: Number(repeated.rows[0]?.total ?? 0), examples: repeated.rows.map((x) => ({ txHash: x.tx_hash, lines: x.lines })) },
+        txHashesInWallet: { count: Number(known.rows[0]?.total ?? 0), examples: known.rows.map((x) => ({ line: x.line, txHash: x.tx_hash })) },
+      };
+    } finally {
+      await lookup?.close();
     }
-    const repeated = await client.query<{ tx_hash: string; lines: number[]; total: string }>(
-      `SELECT tx_hash, (array_agg(line ORDER BY line))[1:5] AS lines, count(*) OVER () AS total
-       FROM import_lines WHERE tx_hash IS NOT NULL GROUP BY tx_hash HAVING count(*) > 1 ORDER BY min(line) LIMIT ${EXAMPLES}`);
-    const known = await client.query<{ line: number; tx_hash: string; total: string }>(
-      `SELECT s.line, s.tx_hash, count(*) OVER () AS total FROM import_lines s
-       WHERE s.tx_hash IS NOT NULL
-         AND NOT EXISTS (SELECT 1 FROM imported_transactions t WHERE t.wallet = $1 AND t.line_key = s.k)
-         AND EXISTS (SELECT 1 FROM imported_transactions t WHERE t.wallet = $1 AND t.tx_hash = s.tx_hash)
-       ORDER BY s.line LIMIT ${EXAMPLES}`, [wallet]);
-    await client.query(`INSERT INTO imported_files (sha256, kind, file_name, wallet, rows) VALUES ($1, 'transactions', $2, $3, $4)`,
-      [sha256, src.name, wallet, transactions]);
-    const r = await client.query(
-      `INSERT INTO imported_transactions (file_sha256, line, wallet, ts, sent_amount, sent_currency, received_amount,
-         received_currency, fee_amount, fee_currency, net_worth_amount, net_worth_currency, label, description, tx_hash, raw)
-       SELECT $1, s.line, $2, s.ts, s.sent_amount, s.sent_currency, s.received_amount, s.received_currency, s.fee_amount,
-              s.fee_currency, s.net_worth_amount, s.net_worth_currency, s.label, s.description, s.tx_hash, s.raw
-       FROM import_lines s
-       WHERE NOT EXISTS (SELECT 1 FROM imported_transactions t WHERE t.wallet = $2 AND t.line_key = s.k)`, [sha256, wallet]);
-    const inserted = r.rowCount ?? 0;
-    return {
-      transactions, inserted, skipped: transactions - inserted, wallet, already: null,
-      repeatedTxHashes: { count: Number(repeated.rows[0]?.total ?? 0), examples: repeated.rows.map((x) => ({ txHash: x.tx_hash, lines: x.lines })) },
-      txHashesInWallet: { count: Number(known.rows[0]?.total ?? 0), examples: known.rows.map((x) => ({ line: x.line, txHash: x.tx_hash })) },
-    };
   });
 }
 
-/** One line of COPY's text format: tab-separated, \N for NULL, backslash escapes. */
-function copyLine(t: KoinlyTransaction): string {
-  return `${t.line}\t${t.ts}\t${c(t.sentAmount)}\t${c(t.sentCurrency)}\t${c(t.receivedAmount)}\t${c(t.receivedCurrency)}\t${c(t.feeAmount)}\t${c(t.feeCurrency)}\t${
-    c(t.netWorthAmount)}\t${c(t.netWorthCurrency)}\t${c(t.label)}\t${c(t.description)}\t${c(t.txHash)}\t${c(JSON.stringify(t.raw))}\n`;
+interface StoreOptions {
+  readonly sha256: string;
+  readonly wallet: string;
+  readonly now: Date;
+  /** The file was imported before: its lines are checked and kept in import_lines, none stored. */
+  readonly already: boolean;
+  readonly lookup: WalletLookup | null;
+}
+
+/**
+ * Reads, checks and keys every line, and sends it through one COPY: a new line into
+ * imported_transactions, a line of a file imported before into import_lines. With a lookup,
+ * a batch's lines are held until the wallet has been asked about them (while the next batch is
+ * read), and only those it lacks are sent.
+ */
+async function storeLines(client: pg.PoolClient, src: FileSource, o: StoreOptions): Promise<{ transactions: number; inserted: number }> {
+  const copy = client.query(copyFrom(o.already ? 'COPY import_lines (line, k, tx_hash) FROM STDIN' : COPY_NEW));
+  // A lost connection fails the COPY at any moment, also while a line is being read: kept
+  // here (an unheard 'error' event would crash the process) and thrown at the next step.
+  let failed: unknown;
+  copy.on('error', (err) => { failed ??= err; });
+  // A socket that closes under the COPY ends the client but not always the COPY stream: without
+  // this, a write waiting for 'drain' waited for ever and Node exited 13 with nothing said.
+  const lost = () => {
+    const err = new Error('Connection terminated unexpectedly while staging the file\'s lines');
+    failed ??= err;
+    copy.destroy(err);
+  };
+  client.once('end', lost);
+  const drained = () => new Promise<void>((resolve, reject) => {
+    if (failed !== undefined || copy.destroyed) { reject(failed ?? new Error('the COPY stream closed')); return; }
+    const done = (err?: unknown) => { copy.off('drain', done).off('close', done); err === undefined && !copy.destroyed ? resolve() : reject(failed ?? err ?? new Error('the COPY stream closed')); };
+    copy.on('drain', done).on('close', done);
+  });
+  let buf = '';
+  const send = async (text: string) => {
+    buf += text;
+    if (buf.length < BATCH_CHARS) return;
+    if (failed !== undefined) throw failed;
+    const more = copy.write(buf);
+    buf = '';
+    if (!more) await drained();
+  };
+  // With a lookup: the batch being read, and the one the wallet is being asked about.
+  let batch: Batch = { lines: [], keys: [], txHashes: [], rows: [], chars: 0 };
+  type Asked = { batch: Batch; held: Promise<Set<number>> };
+  let asked = null as Asked | null;
+  const settle = async () => {
+    if (!asked) return;
+    const { batch: b, held } = asked;
+    asked = null;
+    const skip = await held;
+    for (let i = 0; i < b.lines.length; i++) {
+      if (skip.has(b.lines[i]!)) continue;
+      inserted++;
+      await send(b.rows[i]!);
+    }
+  };
+  const ask = async () => {
+    await settle();
+    const b = batch;
+    batch = { lines: [], keys: [], txHashes: [], rows: [], chars: 0 };
+    const held = o.lookup!.held(b);
+    held.catch(() => {}); // awaited by the next settle
+    asked = { batch: b, held };
+  };
+
+  const out: { digest?: FileDigest } = {};
+  const prefix = `${c(o.sha256)}\t`;
+  const walletCell = `\t${c(o.wallet)}\t`;
+  let read: ((row: { line: number; fields: readonly string[] }) => KoinlyTransaction) | undefined;
+  let transactions = 0;
+  let inserted = 0;
+  try {
+    for await (const row of csvStream(src.name, fileText(src, out))) {
+      if (!read) {
+        read = koinlyLineReader(src.name, row.fields, o.now);
+        continue;
+      }
+      const t = read(row);
+      const k = lineKey(t);
+      transactions++;
+      if (o.already) {
+        await send(`${t.line}\t${k}\t${c(t.txHash)}\n`);
+        continue;
+      }
+      const text = `${prefix}${t.line}${walletCell}${copyFields(t)}\t${k}\n`;
+      if (!o.lookup) {
+        inserted++;
+        await send(text);
+        continue;
+      }
+      batch.lines.push(t.line);
+      batch.keys.push(k);
+      batch.txHashes.push(t.txHash);
+      batch.rows.push(text);
+      batch.chars += text.length;
+      if (batch.chars >= BATCH_CHARS) await ask();
+    }
+    if (o.lookup) {
+      await ask();
+      await settle();
+    }
+    if (failed !== undefined) throw failed;
+    copy.end(buf);
+    await finished(copy);
+  } catch (err) {
+    // A refused line must not leave the COPY waiting for more: failing it makes the server end it.
+    copy.destroy();
+    await finished(copy).catch(() => {});
+    await asked?.held.catch(() => {});
+    throw err;
+  } finally {
+    client.off('end', lost);
+  }
+  // The bytes read line by line must be the bytes hashed: a file rewritten meanwhile is refused.
+  if (out.digest!.sha256() !== o.sha256) {
+    throw new TradeledgerError('IMPORT_FILE_UNREADABLE', `${src.name} changed while it was being imported; nothing was imported`, {
+      kind: 'config', hint: 'Import the file again once nothing is writing to it.',
+    });
+  }
+  return { transactions, inserted };
+}
+
+interface Batch {
+  lines: number[];
+  keys: string[];
+  txHashes: (string | null)[];
+  rows: string[];
+  chars: number;
+}
+
+interface WalletLookup {
+  /** The lines of a batch whose key the wallet already holds (kept for {@link handOver}). */
+  held(batch: Batch): Promise<Set<number>>;
+  /** Copies the skipped lines into the import's import_lines. */
+  handOver(client: pg.PoolClient): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A second connection that asks whether the wallet holds a batch's keys. It sees the committed
+ * rows only, which are exactly the wallet's rows from before this import (imports into one
+ * wallet take turns under the advisory lock), and keeps the skipped lines in a temporary table
+ * of its own, dropped with its transaction.
+ */
+async function walletLookup(db: Kysely<any>, wallet: string): Promise<WalletLookup> {
+  const pool = poolOf(db);
+  // The import holds one of the pool's connections; a pool of one cannot give a second.
+  const url = (pool.options as { connectionString?: string }).connectionString;
+  const own = (pool.options.max ?? 10) < 2 && url !== undefined ? createClient({ url, name: 'import-lookup' }) : null;
+  const conn: pg.ClientBase = own ?? await pool.connect();
+  let broken = false;
+  try {
+    if (own) await own.connect();
+    await conn.query('BEGIN');
+    await conn.query('CREATE TEMP TABLE import_skipped (line int NOT NULL, k text NOT NULL, tx_hash text) ON COMMIT DROP');
+  } catch (err) {
+    if (own) await own.end().catch(() => {}); else (conn as pg.PoolClient).release(true);
+    throw err;
+  }
+  return {
+    async held(b) {
+      // One index probe per key, as a subplan: a semi-join would be planned by the table's
+      // statistics, and right after an import they are stale (a hash of the whole wallet per batch).
+      const r = await conn.query<{ line: number }>(
+        `WITH held AS (
+           SELECT u.line, u.k, u.tx_hash FROM unnest($2::int[], $3::text[], $4::text[]) AS u(line, k, tx_hash)
+           WHERE (SELECT true FROM imported_transactions t WHERE t.wallet = $1 AND t.line_key = u.k LIMIT 1)),
+         kept AS (INSERT INTO import_skipped SELECT line, k, tx_hash FROM held)
+         SELECT line FROM held`, [wallet, b.lines, b.keys, b.txHashes]).catch((err: unknown) => { broken = true; throw err; });
+      return new Set(r.rows.map((x) => x.line));
+    },
+    async handOver(client) {
+      const { rows } = await conn.query<{ n: number }>('SELECT count(*)::int AS n FROM import_skipped');
+      if (rows[0]!.n === 0) return;
+      const from = conn.query(copyTo('COPY import_skipped (line, k, tx_hash) TO STDOUT'));
+      const into = client.query(copyFrom('COPY import_lines (line, k, tx_hash) FROM STDIN'));
+      await pipeline(from, into);
+    },
+    async close() {
+      try {
+        await conn.query('ROLLBACK');
+      } catch {
+        broken = true;
+      }
+      if (own) await own.end().catch(() => {}); else (conn as pg.PoolClient).release(broken);
+    },
+  };
+}
+
+/** A line's fields from ts to raw in COPY's text format: tab-separated, \\N for NULL, backslash escapes. */
+function copyFields(t: KoinlyTransaction): string {
+  return `${t.ts}\t${c(t.sentAmount)}\t${c(t.sentCurrency)}\t${c(t.receivedAmount)}\t${c(t.receivedCurrency)}\t${c(t.feeAmount)}\t${c(t.feeCurrency)}\t${
+    c(t.netWorthAmount)}\t${c(t.netWorthCurrency)}\t${c(t.label)}\t${c(t.description)}\t${c(t.txHash)}\t${c(JSON.stringify(t.raw))}`;
 }
 
 const SPECIAL = /[\\\t\n\r]/;
