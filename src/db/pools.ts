@@ -81,6 +81,18 @@ export function createClient(settings: ClientSettings): pg.Client {
   return client;
 }
 
+/**
+ * One client of its own to the database a pool reaches, for a second session when the pool has
+ * too few connections to give one (a pool of one), or undefined when the pool knows no URL.
+ *
+ * @example
+ * const own = sidecarClient(pool, 'import-lookup'); if (own) await own.connect();
+ */
+export function sidecarClient(pool: pg.Pool, name: string): pg.Client | undefined {
+  const url = (pool.options as { connectionString?: string }).connectionString;
+  return url === undefined ? undefined : createClient({ url, name });
+}
+
 function errorListener(settings: ConnectionName): (error: Error) => void {
   const told = settings.onError;
   return (error) => {

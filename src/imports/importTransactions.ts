@@ -6,7 +6,7 @@ import { finished, pipeline } from 'node:stream/promises';
 import { TradeledgerError } from '../errors.js';
 import { withTransaction } from '../db/withTransaction.js';
 import { poolOf } from '../db/createDb.js';
-import { createClient } from '../db/pools.js';
+import { sidecarClient } from '../db/pools.js';
 import { badInput } from './badInput.js';
 import { csvStream } from './csvRows.js';
 import type { FileSource } from './fileSource.js';
@@ -281,8 +281,7 @@ interface WalletLookup {
 async function walletLookup(db: Kysely<any>, wallet: string): Promise<WalletLookup> {
   const pool = poolOf(db);
   // The import holds one of the pool's connections; a pool of one cannot give a second.
-  const url = (pool.options as { connectionString?: string }).connectionString;
-  const own = (pool.options.max ?? 10) < 2 && url !== undefined ? createClient({ url, name: 'import-lookup' }) : null;
+  const own = (pool.options.max ?? 10) < 2 ? sidecarClient(pool, 'import-lookup') ?? null : null;
   const conn: pg.ClientBase = own ?? await pool.connect();
   let broken = false;
   try {
