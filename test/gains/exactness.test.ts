@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { rng } from '../support/seededRandom.js';
 import { GainsDecimal, ZERO } from '../../src/gains/gainsDecimal.js';
 import type { GainsEvent, Matcher } from '../../src/gains/gainsEvent.js';
 import { ruleSet, ruleSetNames } from '../../src/gains/ruleSets.js';
 import { buy, move, run, sell } from './events.js';
 
-// A small seeded generator (mulberry32), so a failure can be replayed from its seed.
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A decimal string with up to `places` decimals, from integer arithmetic (no float formatting). */
 const decimal = (r: () => number, max: number, places: number) => {

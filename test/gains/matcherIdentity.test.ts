@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { rng } from '../support/seededRandom.js';
 import { GainsDecimal } from '../../src/gains/gainsDecimal.js';
 import type { GainsEvent, Match, Matcher, OpenHolding } from '../../src/gains/gainsEvent.js';
 import { parseLotSelections } from '../../src/gains/lotSelections.js';
@@ -12,17 +13,6 @@ import { matcherBefore } from '../bench/support/matchersBefore.js';
 // deterministic streams of awkward events: every column of every match, the holdings, and the
 // errors, for every rule set and both pool choices.
 
-// A small seeded generator (mulberry32), so a failure can be replayed from its seed.
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A decimal string of `int` integer digits at most and `places` decimals, written digit by digit. */
 function digits(r: () => number, int: number, places: number): string {

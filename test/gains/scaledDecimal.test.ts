@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { rng } from '../support/seededRandom.js';
 import { GainsDecimal, proRata as decimalProRata, sumOf } from '../../src/gains/gainsDecimal.js';
 import { add, cmp, divide, fromDecimal, proRata, Scaled, sub, sum, toDecimal } from '../../src/gains/scaledDecimal.js';
 
-// A small seeded generator (mulberry32), so a failure can be replayed from its seed.
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A decimal string of random digits: short and long, tiny and huge, with trailing zeros and signs. */
 function decimalText(r: () => number, signed: boolean): string {

@@ -1,10 +1,11 @@
 // The matcher of each rule set as it was before the engine computed in scaled integers (issue 24
-// item 5; the copies beside this file are src/gains/lotMatcher.ts, lotStore.ts,
-// ukShareMatcher.ts and canadaMatcher.ts of main at f7a9080, imports redirected), so
+// item 5; the copies beside this file are src/gains/lotMatcher.ts, lotStore.ts
+// and canadaMatcher.ts of main at f7a9080, imports redirected), so
 // gains.bench.ts and test/gains/matcherIdentity.test.ts can run old and new side by side and
 // compare every match. Same choices as src/gains/ruleSets.ts.
 import { lotMatcher } from './lotMatcherBefore.js';
-import { ukShareMatcher } from './ukShareMatcherBefore.js';
+// The UK matcher did not change (it still computes in decimal.js): the one in src/ is the old one.
+import { ukShareMatcher } from '../../../src/gains/ukShareMatcher.js';
 import { canadaMatcher } from './canadaMatcherBefore.js';
 import type { Matcher } from '../../../src/gains/gainsEvent.js';
 import type { LotSelections } from '../../../src/gains/lotSelections.js';

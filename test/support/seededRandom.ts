@@ -1,0 +1,17 @@
+/**
+ * A small seeded generator (mulberry32) for deterministic test streams, so a failure can be
+ * replayed from its seed. Numbers in [0, 1), never money: tests build amounts from them as text.
+ *
+ * @example
+ * const r = rng(42); r(); // 0.6011037519201636
+ */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
