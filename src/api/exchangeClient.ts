@@ -28,7 +28,11 @@ export interface ExchangeClientOptions {
   budgetKey: string;
   budgets?: RateBudgets;
   locale?: string;
-  /** Fraction of the spec's rate to spend (0.95 leaves 5% for timer and network jitter; `sent()` keeps late requests spaced). */
+  /**
+   * Fraction of the spec's rate to spend (0.95 leaves 5% for timer and network jitter; `sent()` keeps
+   * late requests spaced). The 1 request/s endpoints have a causal window instead of that margin
+   * (see `causalRate`): the default spends their full rate, a lower factor slows them in proportion.
+   */
   safetyFactor?: number;
   /** Retries after the first attempt, for idempotent requests. */
   maxRetries?: number;
@@ -104,7 +108,7 @@ export class ExchangeClient {
     this.#budgetKey = o.budgetKey;
     this.#budgets = o.budgets ?? defaultRateBudgets;
     this.#locale = o.locale ?? 'en-US';
-    this.#safetyFactor = o.safetyFactor ?? 0.95;
+    this.#safetyFactor = o.safetyFactor ?? defaultSafetyFactor;
     this.#maxRetries = o.maxRetries ?? 6;
     this.#timeoutMs = o.timeoutMs ?? 15_000;
     this.#retryBaseMs = o.retryBaseMs ?? 250;
@@ -181,7 +185,8 @@ export class ExchangeClient {
     const budgetKey = def.signed ? this.#budgetKey : `public@${this.#origin}`;
     // A limit with no burst room (1 request/s) gets a causal window: spaced from the last answer.
     const window = def.ratePerSecond < causalBelowRate ? { count: Math.max(1, Math.floor(def.ratePerSecond)), windowMs: 1000 } : undefined;
-    const budget = this.#rateLimit ? this.#budgets.get(budgetKey, name, def.ratePerSecond * this.#safetyFactor, this.#burst, window) : undefined;
+    const rate = window === undefined ? def.ratePerSecond * this.#safetyFactor : causalRate(def.ratePerSecond, this.#safetyFactor);
+    const budget = this.#rateLimit ? this.#budgets.get(budgetKey, name, rate, this.#burst, window) : undefined;
     const ipRate = (this.#ipRatePerMinute / 60) * this.#safetyFactor;
     const ipBudget = this.#rateLimit && this.#ipRatePerMinute > 0
       ? this.#budgets.get(`ip@${this.#origin}`, 'all endpoints', ipRate, this.#burst)
@@ -190,7 +195,10 @@ export class ExchangeClient {
     const shared = this.#rateLimit ? this.#budgets.shared : undefined;
     const sharedSlots: SharedRateSlot[] = [];
     if (shared !== undefined && budget !== undefined) {
-      if (ipBudget !== undefined) sharedSlots.push({ key: `ip@${this.#origin}`, intervalMs: 1000 / ipRate, burst: ipBudget.burst });
+      // The requests of the budgets that set a run's length may go ahead of the per-address
+      // queue: the 1 request/s endpoints' and the public ones' (priorityIpBurst).
+      const ahead = window !== undefined || !def.signed;
+      if (ipBudget !== undefined) sharedSlots.push({ key: `ip@${this.#origin}`, intervalMs: 1000 / ipRate, burst: ahead ? priorityIpBurst : ipBudget.burst });
       if (!def.signed) sharedSlots.push({ key: `${budgetKey}|${name}`, intervalMs: budget.intervalMs, burst: budget.burst });
     }
     const idempotent = opts.retry ?? def.method === 'GET';
@@ -203,9 +211,15 @@ export class ExchangeClient {
       let granted = false;
       try {
         if (budget !== undefined) {
-          let waited = await budget.acquire(opts.signal);
+          // A causal-window budget's request takes its per-address slot while it waits for its
+          // window (RateBudget.acquire's `prepare`: once it is next and the request before it
+          // was answered): the reservation's round trip to the database is then off the path of
+          // the endpoints that set a run's length. Sent at most about a second after its slot,
+          // it stays inside the per-minute limit's headroom (priorityIpBurst).
+          const spend = () => this.#spendAddressBudget(shared, sharedSlots, ipBudget, opts.signal);
+          let waited = await budget.acquire(opts.signal, window === undefined ? undefined : spend);
           granted = true;
-          waited += await this.#spendAddressBudget(shared, sharedSlots, ipBudget, opts.signal);
+          if (window === undefined) waited += await spend();
           if (waited >= 1) this.#emit({ type: 'rate-wait', endpoint: name, endpointId: def.id, ms: waited, attempt });
         }
         sentAt = Date.now();
@@ -320,6 +334,38 @@ export class ExchangeClient {
 
 /** Endpoints limited below this many requests/s have no burst room and get a causal window. */
 const causalBelowRate = 2;
+
+/**
+ * How far a request may go ahead of the others in the per-address (6,000 requests/minute)
+ * schedule, in requests, when its budget sets a run's length: the 1 request/s endpoints (E5: 50
+ * requests per UID in a first sync) and the public ones, whose per-address budget every account
+ * shares (the candles: 20 requests/s for ~800 requests). In a first sync's first half the fast
+ * streams fill the per-address budget, and each of those requests waited behind their queue: E5
+ * 2 s per UID, and the candles ran at 15 instead of 19 requests/s. A reservation with this burst
+ * still advances the shared schedule by one interval, so the requests queued behind it wait for
+ * it: at any moment at most this many requests are ahead of the paced schedule, i.e. at most
+ * 95% of 6,000 plus 100 in any minute, inside the limit's 300 of headroom.
+ */
+export const priorityIpBurst = 100;
+
+/** The fraction of each limit spent when the config names none (`client.safetyFactor`). */
+export const defaultSafetyFactor = 0.95;
+
+/**
+ * The pace of a causal-window budget (the 1 request/s endpoints). Their window already spaces
+ * each request a full second plus a margin from the previous answer, which no timer or network
+ * jitter can undo: the 5% the default safety factor leaves for that jitter would only slow the
+ * endpoints that set a first sync's length (E5 at 50 requests per UID: 52.6 s instead of 50).
+ * So the default factor spends their full rate; a factor set below it (an exchange that lowered
+ * a limit, docs/operations.md) slows them in the same proportion.
+ *
+ * @example
+ * causalRate(1, 0.95); // 1
+ * causalRate(1, 0.5);  // 0.526...
+ */
+export function causalRate(ratePerSecond: number, safetyFactor: number): number {
+  return ratePerSecond * Math.min(1, safetyFactor / defaultSafetyFactor);
+}
 
 function clockSleep(clock: RateClock, ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {

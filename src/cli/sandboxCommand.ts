@@ -20,7 +20,7 @@ export function sandboxCommand(_setExit: (code: number) => void): Command {
     .option('--seed <n>', 'seed of the generated data and of the faults', '1')
     .option('--scale <scale>', 'data size: tiny, small, medium, large or xl, and/or resource=count terms (e.g. tiny,spotOrders=200000)', 'small')
     .option('--accounts <n>', 'add N client accounts (client-001, ...) playing a large firm: each its own UID, key and data, deterministic from the seed', '0')
-    .option('--no-rate-limit', 'turn the per-UID rate limits off')
+    .option('--no-rate-limit', 'turn the rate limits off (per UID and endpoint, and the overall 6000 requests/minute per IP)')
     .addOption(new Option('--faults <spec>', `inject faults: ${faultSyntax}`))
     .option('--truth <file>', 'write the ground truth (every record the history endpoints can return) as JSON lines to FILE before serving')
     .option('--now <ms>', 'anchor time of the generated history, Unix ms (default: now)')

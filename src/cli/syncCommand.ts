@@ -51,9 +51,11 @@ async function sync(flags: SyncFlags, setExit: (code: number) => void): Promise<
   const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`tradeledger: ${m}\n`) });
   await migrate(url);
   const db = createDb(url, { name: 'sync', maxConnections: Math.min(20, config.sync.concurrency + 2) });
+  // The rate budgets' reservations get a connection of their own (SyncOptions.rateDb).
+  const rateDb = config.client.rateLimit && !flags.dryRun ? createDb(url, { name: 'sync-rates', maxConnections: 3 }) : undefined;
   const progress = flags.dryRun ? undefined : syncProgress();
   try {
-    const options = { db, emit: progress?.sink ?? (() => undefined), baseUrl: config.baseUrl, accounts: config.accounts, sync: config.sync, client: config.client };
+    const options = { db, ...(rateDb ? { rateDb } : {}), emit: progress?.sink ?? (() => undefined), baseUrl: config.baseUrl, accounts: config.accounts, sync: config.sync, client: config.client };
     if (flags.dryRun) {
       const plan = await planSync(options);
       if (flags.json) process.stdout.write(`${JSON.stringify(plan)}\n`);
@@ -74,6 +76,7 @@ async function sync(flags: SyncFlags, setExit: (code: number) => void): Promise<
     setExit(result.status === 'ok' ? exitCodes.ok : result.status === 'failed' ? exitCodes.database : exitCodes.partial);
   } finally {
     progress?.stop();
+    await rateDb?.destroy();
     await db.destroy();
   }
 }

@@ -33,7 +33,7 @@ export interface AccountSession {
  * const sessions = await openSessions(options, (e) => log(e));
  */
 export async function openSessions(o: SyncOptions, onClientEvent: (account: string, e: ClientEvent) => void): Promise<AccountSession[]> {
-  const budgets = new RateBudgets(systemClock, new PgRateStore(o.db, o.client.budgetAddress));
+  const budgets = new RateBudgets(systemClock, new PgRateStore(o.rateDb ?? o.db, o.client.budgetAddress));
   const sessions: AccountSession[] = [];
   let offset: number | undefined = o.clockOffsetMs;
   try {
@@ -48,10 +48,17 @@ export async function openSessions(o: SyncOptions, onClientEvent: (account: stri
       });
       const call = (endpoint: EndpointName, params: Record<string, string>) => client.request<unknown>(endpoint, params);
       sessions.push({ account, uid: provisional, demo, client, call });
+      // Measured once, by the first client; the others start from it.
       if (offset === undefined) offset = checkSkew(await client.syncClock(), o.client.maxClockSkewMs);
-      const uid = await proveKey(account, demo, call);
-      (sessions[sessions.length - 1] as { uid: string }).uid = account.uid ?? uid ?? provisional;
     }
+    // Every key is proved at once (one round trip, not one per account, before the run starts);
+    // a failure names the first account, in config order, whose key failed.
+    const proved = await Promise.allSettled(sessions.map((s) => proveKey(s.account, s.demo, s.call)));
+    proved.forEach((p, i) => {
+      if (p.status === 'rejected') throw p.reason;
+      const s = sessions[i] as { uid: string; account: SyncAccount };
+      s.uid = s.account.uid ?? p.value ?? s.uid;
+    });
     return sessions;
   } catch (e) {
     await Promise.all(sessions.map((s) => s.client.close()));

@@ -94,8 +94,17 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     let globalDone = false;
     o.emit({ type: 'run-start', runId, accounts: sessions.length, tasks: 0 });
 
+    // With real rate limits the prices stream starts at once and reads the candles of each
+    // table's hours as its job ends: the candle budget (20 requests/s per address) then runs
+    // beside the per-UID ones, and the first sync's wall is set by the slowest budget, not by a
+    // queue (issue 24 item 1). Without limits nothing waits for a budget, and a pass per table
+    // would only scan the ledger more often.
+    const arrivals = o.client.rateLimit && sessions.some((s) => !s.demo) && selected.some((s) => s.kind === 'derived') ? new LedgerArrivals() : undefined;
+    // Pages of the slow jobs go to `arrivals` until the fast jobs are done, then to `slowArrivals`.
+    const slowArrivals = arrivals && new LedgerArrivals();
+    let pagesTo = arrivals;
     const perAccount = sessions.map((session) => ({
-      session, run: accountRun(o, session, runId, now, (sym) => coins.get(sym), gaps, lock), ctx: partitionContext(session, symbols),
+      session, run: accountRun(o, session, runId, now, (sym) => coins.get(sym), gaps, lock, arrivals && slowPagesTo(() => pagesTo, session.uid, selected)), ctx: partitionContext(session, symbols),
     }));
     // Streams outside, accounts inside: every account's slow partitions queue before any fast one.
     // Jobs of endpoints faster than 1 request/s are kept apart: the derived streams start when
@@ -104,12 +113,6 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     const fast: Promise<void>[] = [];
     // The reader of derived streams: the first account that is not demo trading.
     const reader = perAccount.find((a) => !a.session.demo);
-    // With real rate limits the prices stream starts at once and reads the candles of each
-    // table's hours as its job ends: the candle budget (20 requests/s per address) then runs
-    // beside the per-UID ones, and the first sync's wall is set by the slowest budget, not by a
-    // queue (issue 24 item 1). Without limits nothing waits for a budget, and a pass per table
-    // would only scan the ledger more often.
-    const arrivals = o.client.rateLimit && reader !== undefined && selected.some((s) => s.kind === 'derived') ? new LedgerArrivals() : undefined;
     for (const stream of selected) {
       if (stream.kind === 'derived') continue;
       for (const { session, run, ctx } of perAccount) {
@@ -142,13 +145,15 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     // running: otherwise the pass already sees everything, and a second would only scan the ledger again.
     let allDone = false;
     const all = Promise.all(jobs).then(() => { allDone = true; });
+    void all.finally(() => slowArrivals?.close()).catch(() => undefined);
     const ready = Promise.all(fast).then(() => {
       arrivals?.close();
+      pagesTo = slowArrivals;
       return { rest: allDone ? undefined : all };
     });
     const derived = (arrivals === undefined ? ready : Promise.resolve()).then(async () => {
       for (const stream of selected) {
-        if (stream.kind === 'derived' && reader) await runDerived(o, reader.run, reader.session, stream, counts, errors, { ready, ...(arrivals ? { arrivals } : {}) });
+        if (stream.kind === 'derived' && reader) await runDerived(o, reader.run, reader.session, stream, counts, errors, { ready, ...(arrivals ? { arrivals } : {}), ...(slowArrivals ? { slowArrivals } : {}) });
       }
     });
     await all;
@@ -227,7 +232,31 @@ async function runDerived(o: SyncOptions, run: AccountRun, session: AccountSessi
   }
 }
 
-function accountRun(o: SyncOptions, s: AccountSession, runId: string, now: number, coinsOf: AccountRun['coinsOf'], gaps: RunGap[], lock: SyncLock): AccountRun {
+/**
+ * What a slow (1 request/s) history stream's stored pages tell the prices stream: the account's
+ * table, at most once per `slowArrivalEveryMs`. Such a job walks for the whole run (E5: 50 s at
+ * 50 requests per UID), so handing its table over only when it ends left every candle its rows
+ * need to be read after it, in the run's last seconds (2-3 s at 19 requests/s); read as its pages
+ * come, only the last few seconds' hours are left for the pass after it.
+ */
+function slowPagesTo(arrivals: () => LedgerArrivals | undefined, uid: string, selected: readonly Stream[]): (stream: string) => void {
+  const slowTables = new Map(selected.filter((s) => s.kind === 'history' && endpoints[s.endpoint].ratePerSecond <= 1 && ledgerTables.has(s.table))
+    .map((s) => [s.name, (s as Extract<Stream, { kind: 'history' }>).table]));
+  const handedAt = new Map<string, number>();
+  return (stream) => {
+    const table = slowTables.get(stream);
+    if (table === undefined) return;
+    const now = Date.now();
+    if (now - (handedAt.get(table) ?? -Infinity) < slowArrivalEveryMs) return;
+    handedAt.set(table, now);
+    arrivals()?.add(uid, table);
+  };
+}
+
+/** How often a slow stream's pages hand its table to the prices stream (see slowPagesTo). */
+const slowArrivalEveryMs = 5_000;
+
+function accountRun(o: SyncOptions, s: AccountSession, runId: string, now: number, coinsOf: AccountRun['coinsOf'], gaps: RunGap[], lock: SyncLock, pageStored?: (stream: string) => void): AccountRun {
   return {
     db: o.db, call: s.call, runId, coinsOf, now, settings: o.sync,
     assertHeld: () => {
@@ -238,6 +267,7 @@ function accountRun(o: SyncOptions, s: AccountSession, runId: string, now: numbe
     snapshotAt: new Date(now).toISOString(),
     emit: (e) => {
       if (e.type === 'gap') gaps.push({ account: e.account, stream: e.stream, partition: e.partition, from: e.from, to: e.to });
+      else if (e.type === 'page' && e.inserted + e.updated > 0) pageStored?.(e.stream);
       o.emit(e);
     },
   };

@@ -170,6 +170,11 @@ export type SnapshotCall = (endpoint: EndpointName, params: Record<string, strin
  */
 export interface DerivedTiming {
   readonly arrivals?: LedgerArrivals;
+  /**
+   * After `ready`, while the slow jobs still walk: each account's table as its pages are stored
+   * (at most every few seconds; runSync.ts `slowPagesTo`). Closed when every job is done.
+   */
+  readonly slowArrivals?: LedgerArrivals;
   readonly ready: Promise<{ readonly rest: Promise<void> | undefined }>;
 }
 

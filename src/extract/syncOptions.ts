@@ -65,6 +65,13 @@ export interface ClientSettings {
  */
 export interface SyncOptions {
   readonly db: Kysely<any>;
+  /**
+   * Where the per-address rate budgets are reserved (PgRateStore), when not `db`: a connection of
+   * their own, so that a request's reservation does not queue for a connection behind the loading
+   * statements. Each request waits for its reservation before it is sent; behind a busy pool that
+   * took up to 250 ms in a first sync's first seconds, on the E5 requests that set its length.
+   */
+  readonly rateDb?: Kysely<any>;
   readonly baseUrl: string;
   readonly accounts: readonly SyncAccount[];
   readonly sync: SyncSettings;

@@ -18,8 +18,12 @@ export interface SandboxOptions {
   scale?: string;
   /** Anchor time of the generated history (Unix ms); default: now. */
   now?: number;
-  /** Per-UID rate limits (default true). */
+  /** Per-UID rate limits and the overall per-IP limit (default true). */
   rateLimit?: boolean;
+  /** The overall per-IP limit in requests per minute (default 6000, api-notes.md); tests lower it. */
+  ipRatePerMinute?: number;
+  /** How long an address that tripped the per-IP limit is refused, in ms (default 300,000). */
+  ipLockoutMs?: number;
   /** A fault spec, see `faultSyntax`. */
   faults?: string;
   /** One stderr line per request. */
@@ -61,7 +65,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const faults = new FaultInjector(seed, parseFaultSpec(options.faults ?? ''));
   const world = options.world ?? makeWorld(seed, options.scale ?? 'small', options.now, options.accounts ?? 0);
   const state: SandboxState = {
-    seed, rateLimit: options.rateLimit ?? true, taxSpanDays: options.taxSpanDays ?? 30, skewMs: 0, faults, logRequests: options.logRequests ?? false,
+    seed, rateLimit: options.rateLimit ?? true, ipRatePerMinute: options.ipRatePerMinute ?? 6000, ipLockoutMs: options.ipLockoutMs ?? 300_000, taxSpanDays: options.taxSpanDays ?? 30, skewMs: 0, faults, logRequests: options.logRequests ?? false,
     rateClock: options.rateClock, retryAfterSeconds: options.retryAfterSeconds ?? null,
   };
   const { server, stats } = createSandboxServer(world, state);

@@ -221,6 +221,76 @@ describe('RateBudget with a causal window (1 request/s endpoints)', () => {
   });
 });
 
+describe("RateBudget's prepare (the per-address reservation of a 1 request/s endpoint's request)", () => {
+  it('starts it once the caller is next and the request before it was answered, and grants only after it', async () => {
+    const clock = new ManualClock();
+    const budget = new RateBudget(1, 1, clock, { count: 1, windowMs: 1000 });
+    const t0 = clock.now();
+    const started: string[] = [];
+    const granted: string[] = [];
+    let finishB: () => void = () => undefined;
+    const prep = (name: string, until?: Promise<void>) => () => { started.push(`${name}@${clock.now() - t0}`); return until ?? Promise.resolve(); };
+    const bDone = new Promise<void>((r) => (finishB = r));
+    // Idle: the first caller's prepare runs at once, and its grant follows it.
+    void budget.acquire(undefined, prep('a')).then(() => granted.push(`a@${clock.now() - t0}`));
+    void budget.acquire(undefined, prep('b', bDone)).then(() => granted.push(`b@${clock.now() - t0}`));
+    void budget.acquire(undefined, prep('c')).then(() => granted.push(`c@${clock.now() - t0}`));
+    await clock.advance(0);
+    expect([started, granted]).toEqual([['a@0'], ['a@0']]);
+    // a is in flight: b's grant time is unknown, so its prepare waits (it would reserve a slot
+    // it might not use for seconds).
+    await clock.advance(400);
+    expect(started).toEqual(['a@0']);
+    // a's answer at 400: b's grant is due at 400 + 1000 + margin; its prepare starts now, c's not.
+    budget.settled();
+    await clock.advance(0);
+    expect(started).toEqual(['a@0', 'b@400']);
+    // The window opens, but b's prepare has not settled: no grant until it does.
+    await clock.advance(1000 + causalMarginMs + 100);
+    expect(granted).toEqual(['a@0']);
+    finishB();
+    await clock.advance(0);
+    expect(granted).toEqual(['a@0', `b@${1500 + causalMarginMs}`]);
+    expect(started).toEqual(['a@0', 'b@400']);
+    budget.settled();
+    await clock.advance(0);
+    expect(started).toEqual(['a@0', 'b@400', `c@${1500 + causalMarginMs}`]);
+    await clock.advance(1000 + causalMarginMs);
+    expect(granted).toEqual(['a@0', `b@${1500 + causalMarginMs}`, `c@${2500 + 2 * causalMarginMs}`]);
+  });
+
+  it('grants after a prepare that failed, and ignores prepare without a causal window', async () => {
+    const clock = new ManualClock();
+    const windowed = new RateBudget(1, 1, clock, { count: 1, windowMs: 1000 });
+    let granted = false;
+    void windowed.acquire(undefined, () => Promise.reject(new Error('store down'))).then(() => (granted = true));
+    await clock.advance(0);
+    expect(granted).toBe(true);
+    const plain = new RateBudget(10, 1, clock);
+    let called = false;
+    await plain.acquire(undefined, async () => { called = true; });
+    expect(called).toBe(false);
+  });
+
+  it('drops an aborted caller whose prepare is running and starts the next one', async () => {
+    const clock = new ManualClock();
+    const budget = new RateBudget(1, 1, clock, { count: 1, windowMs: 1000 });
+    const started: string[] = [];
+    await budget.acquire();
+    budget.settled();
+    const abort = new AbortController();
+    const a = budget.acquire(abort.signal, () => { started.push('a'); return new Promise<void>(() => undefined); });
+    let bGranted = false;
+    void budget.acquire(undefined, async () => { started.push('b'); }).then(() => (bGranted = true));
+    await clock.advance(0);
+    expect(started).toEqual(['a']);
+    abort.abort(new Error('stopped'));
+    await expect(a).rejects.toThrow('stopped');
+    await clock.advance(1000 + causalMarginMs);
+    expect([started, bGranted]).toEqual([['a', 'b'], true]);
+  });
+});
+
 describe('RateBudgets', () => {
   it('gives its budgets its clock (the real one by default)', async () => {
     expect(new RateBudgets().get('1001', 'deposits', 9).now()).toBeGreaterThan(1_700_000_000_000);

@@ -33,14 +33,14 @@ afterAll(async () => {
 // when the first ledger table is done.
 const streams = ['spotFills', 'deposits', 'transfers', 'spotOrders', 'prices'];
 
-async function syncWith(rateLimit: boolean): Promise<{ events: SyncEvent[]; db: FreshDatabase; candleRequestsMade: number }> {
+async function syncWith(rateLimit: boolean, only = streams, days = 60): Promise<{ events: SyncEvent[]; db: FreshDatabase; candleRequestsMade: number }> {
   const db = await freshDatabase();
   dbs.push(db);
   const events: SyncEvent[] = [];
   const options = testSyncOptions(sandbox, db.db, events);
   const result = await runSync({
     ...options,
-    sync: { ...options.sync, since: sandbox.world.now() - 60 * DAY_MS, streams },
+    sync: { ...options.sync, since: sandbox.world.now() - days * DAY_MS, streams: only },
     client: { ...options.client, rateLimit, safetyFactor: 0.9 },
   });
   expect(result.errors).toEqual([]);
@@ -115,6 +115,22 @@ describe('the prices stream beside the history (issue 24 item 1)', () => {
     const { firstCandles, lastFastDone } = order(events);
     expect(lastFastDone).toBeGreaterThanOrEqual(0);
     expect(firstCandles).toBeGreaterThan(lastFastDone);
+    expect(await uncovered(db)).toBe(0);
+    expect(await withoutCandle(db)).toBe(0);
+  }, 240_000);
+
+  it("reads the candles of a slow (1 request/s) stream's pages while it still walks, not only after it", async () => {
+    // E5 walks for a first sync's whole length (50 requests per UID): handed over only when it
+    // ended, every candle its rows needed was read in the run's last seconds. Its stored pages
+    // now hand the table over (at most every few seconds), so a candle request for margin hours
+    // comes before its last partition ends; the pass after it still covers every hour.
+    const { events, db } = await syncWith(true, ['marginRecords', 'prices'], 150);
+    const pagesWithRows = events.filter((e) => e.type === 'page' && e.stream === 'marginRecords' && e.inserted > 0).length;
+    expect(pagesWithRows).toBeGreaterThan(1);
+    const firstCandles = events.findIndex((e) => e.type === 'windows-added' && e.stream === 'prices' && e.windows > 0);
+    const lastMarginDone = events.findLastIndex((e) => e.type === 'partition-done' && e.stream === 'marginRecords');
+    expect(firstCandles).toBeGreaterThanOrEqual(0);
+    expect(firstCandles).toBeLessThan(lastMarginDone);
     expect(await uncovered(db)).toBe(0);
     expect(await withoutCandle(db)).toBe(0);
   }, 240_000);

@@ -3,12 +3,12 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExchangeClient } from '../../src/api/exchangeClient.js';
+import { causalRate, ExchangeClient, priorityIpBurst } from '../../src/api/exchangeClient.js';
 import { RateBudgets } from '../../src/api/rateBudgets.js';
 import { PgRateStore } from '../../src/extract/pgRateStore.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { ManualClock } from '../support/manualClock.js';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { standardKeys, startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
 
 // Issue 23: the exchange limits its public endpoints per IP, so every process on one address
 // must spend one budget. These tests count what the sandbox answered (never elapsed time): two
@@ -134,5 +134,56 @@ describe('PgRateStore', () => {
     } finally {
       await fetch(`${sandbox.baseUrl}/_sandbox/retry-after`, { method: 'POST', body: JSON.stringify({ seconds: null }) });
     }
+  });
+});
+
+describe('the per-address budget: who may go ahead of its queue', () => {
+  // The fast streams fill the per-address budget (95% of 6,000/minute) in a first sync's first
+  // half; the requests of the budgets that set the run's length (the 1 request/s endpoints, the
+  // public candles) may go up to priorityIpBurst requests ahead of that queue, and still count.
+  it("an E5 and a public request go ahead of 60 queued requests; a fast endpoint's waits its turn", async () => {
+    const clock = new ManualClock(9_000_000);
+    const store = new PgRateStore(fresh.db, 'host-g', clock);
+    const budgets = new RateBudgets(clock, store);
+    // A sandbox of its own without limits: the tests above emptied this one's public buckets,
+    // and a 429 would pause a budget on a clock that stands still. The client's budgets are
+    // what is tested here.
+    const own = await startTestSandbox({ rateLimit: false });
+    const { main } = standardKeys(own);
+    const client = new ExchangeClient({ baseUrl: own.baseUrl, budgetKey: main.uid, budgets, maxRetries: 0, credentials: { apiKey: main.apiKey, secretKey: main.secretKey, passphrase: main.passphrase } });
+    try {
+      // Other processes on this address hold the next 60 slots of its overall budget.
+      const ip = { key: `ip@${new URL(own.baseUrl).origin}`, intervalMs: 1000 / 95, burst: 1 };
+      for (let i = 0; i < 60; i++) await store.reserve([ip]);
+      const done: string[] = [];
+      const end = Date.now() - 60_000;
+      const e5 = client.request('marginRecords', { startTime: String(end - 86_400_000), endTime: String(end) }).then(() => done.push('E5'));
+      const coins = client.request('publicCoins', {}).then(() => done.push('X9'));
+      const fills = client.request('spotFills', { limit: '1' }).then(() => done.push('fills'));
+      // The simulated clock stands still: what goes now went ahead of the 60. (Real time only
+      // bounds how long a failure takes to show: a request held in the queue never comes.)
+      for (let i = 0; i < 200 && done.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(done.sort()).toEqual(['E5', 'X9']);
+      await Promise.all([e5, coins]);
+      // The fills request waits behind the 60 and the two that went ahead (each counted one slot).
+      await clock.advance(Math.floor(61 * ip.intervalMs));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(done).not.toContain('fills');
+      await clock.advance(Math.ceil(2 * ip.intervalMs));
+      await fills;
+      expect(done).toContain('fills');
+      expect(priorityIpBurst).toBeGreaterThan(60);
+    } finally {
+      await client.close();
+      await own.close();
+    }
+  });
+
+  it('paces a 1 request/s endpoint at its full rate at the default safety factor, slower below it', () => {
+    // Its causal window (a second plus a margin after the previous answer) is its margin.
+    expect(causalRate(1, 0.95)).toBe(1);
+    expect(causalRate(1, 1)).toBe(1);
+    expect(causalRate(1, 0.475)).toBeCloseTo(0.5, 12);
   });
 });

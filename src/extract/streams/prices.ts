@@ -56,6 +56,13 @@ export const prices: DerivedStream = {
     // still running is never covered; a pair whose running hour a pass read (`read`) is not asked
     // for it again.
     if (rest !== undefined) {
+      // Meanwhile, the hours of what their pages store, a few seconds' worth at a time.
+      if (timing?.slowArrivals !== undefined) {
+        for (let batch; (batch = await timing.slowArrivals.take()) !== undefined;) {
+          run.assertHeld();
+          await pass(batch);
+        }
+      }
       await rest;
       run.assertHeld();
       await pass();
@@ -100,7 +107,7 @@ async function readCandles(run: AccountRun, counts: StreamCounts, pairs: PairOff
   run.emit({ type: 'windows-added', ...where, windows: requests.length });
   let done = 0;
   // The client's rate budget paces these; a few in flight hide the round trip.
-  const limit = pLimit(4);
+  const limit = pLimit(8);
   await Promise.all(requests.map((q) => limit(async () => {
     const got = await fetchRange(run, q, counts);
     done++;

@@ -6,7 +6,12 @@ import type { FaultInjector } from './FaultInjector.js';
  */
 export interface SandboxState {
   seed: number;
+  /** Per-UID limits and the overall per-IP limit, both on or both off. */
   rateLimit: boolean;
+  /** The overall limit per IP address (api-notes.md: 6000 requests/minute); see IpLimiter. */
+  ipRatePerMinute: number;
+  /** How long an address that tripped it is refused (api-notes.md: "about 5 minutes"). */
+  ipLockoutMs: number;
   /** Span of E5 and the tax endpoints in days. */
   taxSpanDays: number;
   /** Added to the world clock to make the server clock (tests of clock handling). */

@@ -4,6 +4,7 @@ import { errorMessage } from '../../api/errorCodes.js';
 import { WorldError, type SandboxAccount, type SandboxKey, type World } from '../world.js';
 import { ApiFailure } from './ApiFailure.js';
 import { RateLimiter } from './RateLimiter.js';
+import { IpLimiter } from './IpLimiter.js';
 import type { RequestContext } from './RequestContext.js';
 import { RequestParams } from './RequestParams.js';
 import type { SandboxState } from './SandboxState.js';
@@ -29,6 +30,7 @@ import { sendAnswer, sendServerError } from './sendAnswer.js';
 export function createSandboxServer(world: World, state: SandboxState): { server: Server; stats: SandboxStats } {
   const routes = routeTable();
   const limiter = new RateLimiter();
+  const ipLimiter = new IpLimiter(state.ipRatePerMinute, state.ipLockoutMs);
   const stats = new SandboxStats();
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
     const started = performance.now();
@@ -81,7 +83,9 @@ export function createSandboxServer(world: World, state: SandboxState): { server
         uid = `ip:${plainIp(req.socket.remoteAddress ?? '')}`;
       }
       const signedAtMs = route.endpoint.signed ? Number(req.headers['access-timestamp']) : undefined;
-      const limited = state.rateLimit && !limiter.take(`${uid}|${route.endpoint.id}`, rateOf(route, caller), state.rateClock?.({ signedAtMs }));
+      const at = state.rateClock?.({ signedAtMs }) ?? performance.now();
+      // The address's overall limit first: a request it refuses spends no UID token.
+      const limited = state.rateLimit && (!ipLimiter.take(plainIp(req.socket.remoteAddress ?? ''), at) || !limiter.take(`${uid}|${route.endpoint.id}`, rateOf(route, caller), at));
       stats.count(route.endpoint.id, uid, limited);
       counted = true;
       if (limited) return send429(res, now);
