@@ -1,6 +1,6 @@
 import { add, cmp, fromDecimal, isZero, proRata, S_ZERO, sub, toDecimal } from './scaledDecimal.js';
 import type { Scaled } from './scaledDecimal.js';
-import { lotStore } from './lotStore.js';
+import { lotStore, OpenLot } from './lotStore.js';
 import type { LotPart, LotStore } from './lotStore.js';
 import type { Disposal, GainsEvent, Match, Matcher, OpenHolding } from './gainsEvent.js';
 import type { LotSelections, SelectedDisposal } from './lotSelections.js';
@@ -213,12 +213,12 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
       const quantity = fromDecimal(event.quantity);
       // Where the units are matters only for the switch to wallets (the US in 2025).
       if (switchDay !== undefined && !perWallet) {
-        if (event.type === 'acquire') insertUnit(unitsOf(event.asset, event.pool), { ref: event.ref, ts: event.ts, quantity });
+        if (event.type === 'acquire') insertUnit(unitsOf(event.asset, event.pool), new Unit(event.ref, event.ts, quantity));
         else if (event.type === 'move') moveUnits(event.asset, event.pool, event.toPool, quantity, event.ts);
         else dropUnits(unitsOf(event.asset, event.pool), quantity);
       }
       if (event.type === 'acquire') {
-        storeOf(event.asset, event.pool).add({ quantity, cost: fromDecimal(event.cost), ts: event.ts, day: event.day, ref: event.ref });
+        storeOf(event.asset, event.pool).add(new OpenLot(quantity, fromDecimal(event.cost), event.ts, event.day, event.ref));
         return [];
       }
       if (event.type === 'move') {
@@ -329,6 +329,13 @@ function takeSelected(store: LotStore, event: Disposal, chosen: SelectedDisposal
 /** Units of one acquisition sitting in one wallet (the record kept for the switch to wallets). */
 interface PhysicalUnit { ref: string; ts: number; quantity: Scaled }
 
+// An acquisition's units as made by push(): a class, not an object literal, so V8 does not
+// decide from the literal's allocation site to make every one in the old generation (see
+// OpenLot in lotStore.ts).
+class Unit implements PhysicalUnit {
+  constructor(public ref: string, public ts: number, public quantity: Scaled) {}
+}
+
 // Keeps a wallet's units in time order (a moved-in unit can be older than those already there).
 function insertUnit(units: PhysicalUnit[], u: PhysicalUnit): void {
   let i = units.length;
@@ -380,6 +387,6 @@ function splitPart(parts: LotPart[], want: Scaled): LotPart {
   return { ...first, quantity: want, cost };
 }
 
-function asLot(part: LotPart) {
-  return { quantity: part.quantity, cost: part.cost, ts: part.ts, day: part.day ?? '', ref: part.ref };
+function asLot(part: LotPart): OpenLot {
+  return new OpenLot(part.quantity, part.cost, part.ts, part.day ?? '', part.ref);
 }

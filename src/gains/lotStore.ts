@@ -13,6 +13,17 @@ export interface Lot {
   ref: string;
 }
 
+/**
+ * A lot as an acquisition makes it. A class rather than an object literal: V8 counts how many
+ * objects of each literal outlive a scavenge and, above a share, allocates every later one in
+ * the old generation; lots mostly live about one scavenge, so they would die there and be
+ * collected by the slower mark-compact, and every amount a lot points to would be kept from
+ * the young generation's quick collection (the us engine run promoted 300 MB instead of 180).
+ */
+export class OpenLot implements Lot {
+  constructor(public quantity: Scaled, public cost: Scaled, public ts: number, public day: string, public ref: string) {}
+}
+
 /** A part taken out of a lot by a disposal or a move. */
 export interface LotPart {
   quantity: Scaled;
@@ -72,11 +83,11 @@ function cutPart(lot: Lot, wanted: Scaled): LotPart {
   const cost = proRata(lot.cost, wanted, lot.quantity);
   lot.quantity = sub(lot.quantity, wanted);
   lot.cost = sub(lot.cost, cost);
-  return { quantity: wanted, cost, ts: lot.ts, day: lot.day, ref: lot.ref };
+  return new OpenLot(wanted, cost, lot.ts, lot.day, lot.ref);
 }
 
 // What a FIFO slot before `head` holds once its lot is used up.
-const SPENT: Lot = { quantity: ZERO, cost: ZERO, ts: 0, day: '', ref: '' };
+const SPENT: Lot = new OpenLot(ZERO, ZERO, 0, '', '');
 
 // Lots kept sorted by time; FIFO takes from the front, LIFO from the back. Moved-in lots can be
 // older than those already here, so an out-of-order add is inserted at its place.
