@@ -103,7 +103,10 @@ export function fromDecimal(x: GainsDecimal): Scaled {
   }
   let m: bigint;
   if (n === 1) m = BigInt(last);
-  else {
+  else if (n <= 3) {
+    // The words before the last as one exact double (below 10^14), then the last.
+    m = BigInt(n === 2 ? first : first * 10_000_000 + d[1]!) * POW[lastDigits]! + BigInt(last);
+  } else {
     m = BigInt(first);
     for (let i = 1; i < n - 1; i++) m = m * E7 + BigInt(d[i]!);
     m = m * POW[lastDigits]! + BigInt(last);
