@@ -1,5 +1,6 @@
 import { ZERO } from './gainsDecimal.js';
-import { add, cmp, fromDecimal, proRata, S_ZERO, Scaled, sub, toDecimal } from './scaledDecimal.js';
+import { add, cmp, fromDecimal, isZero, negate, proRata, S_ZERO, sub, toDecimal } from './scaledDecimal.js';
+import type { Scaled } from './scaledDecimal.js';
 import { dayNumber } from '../normalize/calendarDate.js';
 import { lotStore } from './lotStore.js';
 import type { LotStore } from './lotStore.js';
@@ -72,7 +73,7 @@ export function canadaMatcher(): Matcher {
     const s = stateOf(p.asset);
     const held = s.store.quantity();
     const least = [p.quantity, p.acquired, held].reduce((a, b) => (cmp(b, a) < 0 ? b : a));
-    if (least.m > 0n) {
+    if (least.m > 0) {
       const denied = cmp(least, p.quantity) === 0 ? p.loss : proRata(p.loss, least, p.quantity);
       const first = p.matches[0]!;
       p.matches[0] = { ...first, gain: toDecimal(add(fromDecimal(first.gain), denied)), deniedLoss: toDecimal(denied) };
@@ -120,18 +121,18 @@ export function canadaMatcher(): Matcher {
         costsLeft = sub(costsLeft, partCosts);
         const gain = sub(proceeds, part.cost);
         gains.push(gain);
-        matches.push({ ...base, quantity: toDecimal(part.quantity), proceeds: toDecimal(proceeds), cost: toDecimal(part.cost), gain: toDecimal(gain), basis: 'average', acquiredDay: null, acquisitionRef: part.ref, ...(partCosts.m === 0n ? {} : { disposalCosts: toDecimal(partCosts) }) });
+        matches.push({ ...base, quantity: toDecimal(part.quantity), proceeds: toDecimal(proceeds), cost: toDecimal(part.cost), gain: toDecimal(gain), basis: 'average', acquiredDay: null, acquisitionRef: part.ref, ...(isZero(partCosts) ? {} : { disposalCosts: toDecimal(partCosts) }) });
       }
       if (cmp(taken, quantity) < 0) {
         gains.push(proceedsLeft);
         const proceeds = toDecimal(proceedsLeft);
-        matches.push({ ...base, quantity: toDecimal(sub(quantity, taken)), proceeds, cost: ZERO, gain: proceeds, basis: 'no-cost', acquiredDay: null, acquisitionRef: '', ...(costsLeft.m === 0n ? {} : { disposalCosts: toDecimal(costsLeft) }) });
+        matches.push({ ...base, quantity: toDecimal(sub(quantity, taken)), proceeds, cost: ZERO, gain: proceeds, basis: 'no-cost', acquiredDay: null, acquisitionRef: '', ...(isZero(costsLeft) ? {} : { disposalCosts: toDecimal(costsLeft) }) });
       }
       const gain = gains.reduce((a, g) => add(a, g), S_ZERO);
-      if (gain.m < 0n && matches.length > 0) {
+      if (gain.m < 0 && matches.length > 0) {
         // P so far: what came in from 30 days before (this day's earlier purchases included).
         const acquired = s.recent.reduce((a, r) => add(a, r.quantity), S_ZERO);
-        const p: Pending = { asset: event.asset, n, quantity, loss: new Scaled(-gain.m, gain.k), acquired, matches };
+        const p: Pending = { asset: event.asset, n, quantity, loss: negate(gain), acquired, matches };
         pending.push(p);
         queue.push({ matches, pending: p });
       } else {

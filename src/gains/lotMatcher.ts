@@ -1,6 +1,6 @@
-import { add, cmp, fromDecimal, proRata, S_ZERO, sub, toDecimal } from './scaledDecimal.js';
+import { add, cmp, fromDecimal, isZero, proRata, S_ZERO, sub, toDecimal } from './scaledDecimal.js';
 import type { Scaled } from './scaledDecimal.js';
-import { lotStore } from './lotStore.js';
+import { lotStore, OpenLot } from './lotStore.js';
 import type { LotPart, LotStore } from './lotStore.js';
 import type { Disposal, GainsEvent, Match, Matcher, OpenHolding } from './gainsEvent.js';
 import type { LotSelections, SelectedDisposal } from './lotSelections.js';
@@ -47,7 +47,7 @@ function settleClaims(claims: Claim[], ts: number, give: (claim: Claim, want: Sc
     const claim = claims[0]!;
     const got = give(claim, claim.quantity);
     claim.quantity = sub(claim.quantity, got);
-    if (claim.quantity.m > 0n) return;
+    if (claim.quantity.m > 0) return;
     claims.shift();
   }
 }
@@ -69,6 +69,8 @@ class ByAssetAndPool<T> {
   }
   clear(): void { this.index.clear(); this.all.length = 0; }
 }
+
+const NO_PARTS: readonly LotPart[] = [];
 
 const sumQuantities = (xs: readonly { quantity: Scaled }[]): Scaled => xs.reduce((s, x) => add(s, x.quantity), S_ZERO);
 
@@ -137,18 +139,18 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
       for (const unit of held) {
         let want = unit.quantity;
         const parts = byRef.get(unit.ref) ?? [];
-        while (want.m > 0n && parts.length > 0) {
+        while (want.m > 0 && parts.length > 0) {
           const part = splitPart(parts, want);
           storeOf(asset, unit.pool).add(asLot(part));
           want = sub(want, part.quantity);
         }
-        if (want.m > 0n) uncovered.push({ pool: unit.pool, quantity: want });
+        if (want.m > 0) uncovered.push({ pool: unit.pool, quantity: want });
       }
       // What no wallet's own units took, oldest first.
       const rest = [...byRef.values()].flat().sort((a, b) => a.ts - b.ts);
       for (const u of uncovered) {
         let want = u.quantity;
-        while (want.m > 0n && rest.length > 0) {
+        while (want.m > 0 && rest.length > 0) {
           const part = splitPart(rest, want);
           storeOf(asset, u.pool).add(asLot(part));
           want = sub(want, part.quantity);
@@ -211,12 +213,12 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
       const quantity = fromDecimal(event.quantity);
       // Where the units are matters only for the switch to wallets (the US in 2025).
       if (switchDay !== undefined && !perWallet) {
-        if (event.type === 'acquire') insertUnit(unitsOf(event.asset, event.pool), { ref: event.ref, ts: event.ts, quantity });
+        if (event.type === 'acquire') insertUnit(unitsOf(event.asset, event.pool), new Unit(event.ref, event.ts, quantity));
         else if (event.type === 'move') moveUnits(event.asset, event.pool, event.toPool, quantity, event.ts);
         else dropUnits(unitsOf(event.asset, event.pool), quantity);
       }
       if (event.type === 'acquire') {
-        storeOf(event.asset, event.pool).add({ quantity, cost: fromDecimal(event.cost), ts: event.ts, day: event.day, ref: event.ref });
+        storeOf(event.asset, event.pool).add(new OpenLot(quantity, fromDecimal(event.cost), event.ts, event.day, event.ref));
         return [];
       }
       if (event.type === 'move') {
@@ -228,7 +230,7 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
       const pool = perWallet ? event.pool : UNIVERSAL;
       const basis = options.method;
       const chosen = options.selections?.forDisposal(event);
-      const specific = chosen ? takeSelected(store, event, chosen, pool, options.selections!.file) : [];
+      const specific = chosen ? takeSelected(store, event, chosen, pool, options.selections!.file) : NO_PARTS;
       // Without a selection (nearly always) the disposal goes to the store as it is.
       const named = chosen ? sumQuantities(specific) : S_ZERO;
       const parts = !chosen ? store.take(quantity) : cmp(named, quantity) === 0 ? [] : store.take(sub(quantity, named));
@@ -243,12 +245,14 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
         if (event.costs) match.disposalCosts = event.costs;
         return [match];
       }
-      const matches: Match[] = [];
+      const all = specific.length > 0 ? specific.concat(parts) : parts;
+      // One match per part, and one more when the parts fall short; written by index into an
+      // array of that length (push would grow it with room for 16 more).
+      const matches: Match[] = new Array<Match>(all.length);
       const allCosts = event.costs ? fromDecimal(event.costs) : S_ZERO;
       let proceedsLeft = eventProceeds;
       let costsLeft = allCosts;
       let qtyLeft = quantity;
-      const all = specific.length > 0 ? specific.concat(parts) : parts;
       for (let i = 0; i < all.length; i++) {
         const part = all[i]!;
         // Shares rounded once (proRata); the last part takes what is left, so the parts add up exactly.
@@ -268,17 +272,17 @@ export function lotMatcher(options: LotMatcherOptions): Matcher {
           basis: i < specific.length ? 'specific' : basis, acquiredDay: part.day, disposedDay: event.day, disposedTs: event.ts, pool,
           disposalRef: event.ref, acquisitionRef: part.ref,
         };
-        if (costs.m !== 0n) match.disposalCosts = toDecimal(costs);
-        matches.push(match);
+        if (!isZero(costs)) match.disposalCosts = toDecimal(costs);
+        matches[i] = match;
       }
-      if (qtyLeft.m > 0n) {
+      if (qtyLeft.m > 0) {
         const proceeds = toDecimal(proceedsLeft);
         const match: Match = {
           asset: event.asset, quantity: toDecimal(qtyLeft), proceeds, cost: ZERO, gain: proceeds, basis: 'no-cost',
           acquiredDay: null, disposedDay: event.day, disposedTs: event.ts, pool,
           disposalRef: event.ref, acquisitionRef: '',
         };
-        if (costsLeft.m !== 0n) match.disposalCosts = toDecimal(costsLeft);
+        if (!isZero(costsLeft)) match.disposalCosts = toDecimal(costsLeft);
         matches.push(match);
       }
       return matches;
@@ -325,9 +329,17 @@ function takeSelected(store: LotStore, event: Disposal, chosen: SelectedDisposal
 /** Units of one acquisition sitting in one wallet (the record kept for the switch to wallets). */
 interface PhysicalUnit { ref: string; ts: number; quantity: Scaled }
 
+// An acquisition's units as made by push(): a class, not an object literal, so V8 does not
+// decide from the literal's allocation site to make every one in the old generation (see
+// OpenLot in lotStore.ts).
+class Unit implements PhysicalUnit {
+  constructor(public ref: string, public ts: number, public quantity: Scaled) {}
+}
+
 // Keeps a wallet's units in time order (a moved-in unit can be older than those already there).
 function insertUnit(units: PhysicalUnit[], u: PhysicalUnit): void {
   let i = units.length;
+  if (i === 0 || units[i - 1]!.ts <= u.ts) { units.push(u); return; }
   while (i > 0 && units[i - 1]!.ts > u.ts) i--;
   units.splice(i, 0, u);
 }
@@ -335,7 +347,7 @@ function insertUnit(units: PhysicalUnit[], u: PhysicalUnit): void {
 // Takes `quantity` units out of a wallet, oldest first, where a disposal took them.
 function dropUnits(units: PhysicalUnit[], quantity: Scaled): void {
   let left = quantity;
-  while (left.m > 0n && units.length > 0) {
+  while (left.m > 0 && units.length > 0) {
     const u = units[0]!;
     if (cmp(u.quantity, left) <= 0) {
       units.shift();
@@ -351,7 +363,7 @@ function dropUnits(units: PhysicalUnit[], quantity: Scaled): void {
 function takeUnits(units: PhysicalUnit[], quantity: Scaled): PhysicalUnit[] {
   const out: PhysicalUnit[] = [];
   let left = quantity;
-  while (left.m > 0n && units.length > 0) {
+  while (left.m > 0 && units.length > 0) {
     const u = units[0]!;
     if (cmp(u.quantity, left) <= 0) {
       out.push(units.shift()!);
@@ -375,6 +387,6 @@ function splitPart(parts: LotPart[], want: Scaled): LotPart {
   return { ...first, quantity: want, cost };
 }
 
-function asLot(part: LotPart) {
-  return { quantity: part.quantity, cost: part.cost, ts: part.ts, day: part.day ?? '', ref: part.ref };
+function asLot(part: LotPart): OpenLot {
+  return new OpenLot(part.quantity, part.cost, part.ts, part.day ?? '', part.ref);
 }

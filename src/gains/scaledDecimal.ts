@@ -1,10 +1,18 @@
 import { GainsDecimal, proRata as decimalProRata, SHARE_DECIMALS, sumOf } from './gainsDecimal.js';
 
 /**
- * The gains engine's fast exact decimal: a value is `m x 10^-k` (`m` a BigInt, `k` >= 0 decimal
- * places). The matchers compute in it and turn values into {@link GainsDecimal} only where a
- * match, a holding or an error message hands them out, so every figure is exactly the one
- * decimal.js computed before (issue 24 item 5: decimal.js was most of the engine's time).
+ * The gains engine's fast exact decimal: a value is `m x 10^-k` (`k` >= 0 decimal places), `m` a
+ * plain number while it is a safe integer (|m| <= 2^53 - 1, where a double holds every integer
+ * exactly) and a BigInt beyond. The matchers compute in it and turn values into
+ * {@link GainsDecimal} only where a match, a holding or an error message hands them out, so every
+ * figure is exactly the one decimal.js computed before (issue 24 item 5: decimal.js was most of the
+ * engine's time, then the BigInts were).
+ *
+ * Numbers are only ever integers here, and an operation on them is kept only when it provably
+ * stayed exact: every result is checked to be a safe integer, and since rounding to a double is
+ * monotonic and 2^53 is a double, a true result beyond 2^53 - 1 can never come out as one. An
+ * operation that does not fit is done again on BigInts. Every result is canonical: a number when
+ * its `m` is a safe integer (so zero is always the number 0), a BigInt only beyond.
  *
  * Identity with GainsDecimal (60 significant digits, half to even), operation by operation:
  *  - sums, differences and comparisons are exact here; decimal.js rounds a sum only when it has
@@ -15,15 +23,16 @@ import { GainsDecimal, proRata as decimalProRata, SHARE_DECIMALS, sumOf } from '
  *    SHARE_DECIMALS places, each half to even;
  *  - {@link divide} is decimal.js's `div` (60 significant digits), for HIFO's unit costs, so ties
  *    are the same ties.
- * test/gains/scaledDecimal.test.ts checks each against decimal.js on awkward values, and
- * test/gains/matcherIdentity.test.ts whole runs against the matchers as they were.
+ * test/gains/scaledDecimal.test.ts checks each against decimal.js on awkward values (and around
+ * 2^53, where a number becomes a BigInt), and test/gains/matcherIdentity.test.ts whole runs
+ * against the matchers as they were.
  *
  * `dec` remembers the GainsDecimal a value came from or was turned into, so an amount that passes
  * through unchanged (a whole lot's cost, a disposal's proceeds) is handed out as the very object
  * that came in.
  */
 export class Scaled {
-  constructor(readonly m: bigint, readonly k: number, public dec: GainsDecimal | undefined = undefined) {}
+  constructor(readonly m: number | bigint, readonly k: number, public dec: GainsDecimal | undefined = undefined) {}
 }
 
 const PRECISION = 60;
@@ -34,50 +43,76 @@ const pow10 = (n: number): bigint => (n < POW.length ? POW[n]! : 10n ** BigInt(n
 const LIMIT = POW[PRECISION]!;
 const E7 = POW[7]!;
 
-/**
- * Values come in with at least this many decimal places (trailing zeros in `m`), the places of a
- * pro-rata share: the amounts one run adds, subtracts and compares then mostly share one scale,
- * and an operation needs no aligning multiplication.
- */
-const MIN_PLACES = SHARE_DECIMALS;
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-// 10^n as doubles, exact up to 10^22.
+const SAFE_BIG = BigInt(MAX_SAFE);
+// 10^n as doubles, exact up to 10^22. An aligning factor is at most 10^15: 10^16 times any
+// non-zero integer is past 2^53.
 const NUM_POW: number[] = [1];
 for (let i = 1; i <= 22; i++) NUM_POW.push(NUM_POW[i - 1]! * 10);
+const MAX_SHIFT = 15;
 
-export const S_ZERO = new Scaled(0n, MIN_PLACES, new GainsDecimal(0));
+export const S_ZERO = new Scaled(0, 0, new GainsDecimal(0));
+
+/** True when v is 0 (either representation). */
+export const isZero = (v: Scaled): boolean => v.m === 0 || v.m === 0n;
+
+/** -v. */
+export function negate(v: Scaled): Scaled {
+  const m = v.m;
+  return typeof m === 'number' ? new Scaled(-m, v.k) : ofBig(-m, v.k);
+}
+
+// The canonical value of a BigInt m x 10^-k: a number when m is a safe integer.
+function ofBig(m: bigint, k: number, dec: GainsDecimal | undefined = undefined): Scaled {
+  return m <= SAFE_BIG && m >= -SAFE_BIG ? new Scaled(Number(m), k, dec) : new Scaled(m, k, dec);
+}
+const big = (m: number | bigint): bigint => (typeof m === 'number' ? BigInt(m) : m);
 
 // Digits of one decimal.js word (0 < w < 10^7).
 const wordDigits = (w: number) => (w < 10 ? 1 : w < 100 ? 2 : w < 1000 ? 3 : w < 10_000 ? 4 : w < 100_000 ? 5 : w < 1_000_000 ? 6 : 7);
 
 /**
- * A GainsDecimal as a scaled integer. decimal.js documents its instance as `d` (base 10^7 words,
- * most significant first, the first without leading zeros), `e` (the base-10 exponent of the
+ * A GainsDecimal as a scaled integer, at the places its digits need (12.50 is 125 x 10^-1). decimal.js documents its instance as `d` (base 10^7 words,
+ * most significant first, the first without leading zeros, the last padded with zeros), `e` (the base-10 exponent of the
  * first digit) and `s` (sign); checked when this module loads.
  *
  * @example
- * fromDecimal(new GainsDecimal('-12.5')); // Scaled { m: -12500000000000n, k: 12 }
+ * fromDecimal(new GainsDecimal('-12.5')); // Scaled { m: -125, k: 1 }
  */
 export function fromDecimal(x: GainsDecimal): Scaled {
   const d = (x as unknown as DecimalParts).d;
   const n = d.length;
   const first = d[0]!;
-  if (first === 0) return new Scaled(0n, MIN_PLACES, x);
+  if (first === 0) return new Scaled(0, 0, x);
   const neg = (x as unknown as DecimalParts).s < 0;
+  // The places of the last word's last digit, then without that word's padding zeros (the last
+  // word is never 0: decimal.js drops trailing zero words).
   let k = wordDigits(first) + 7 * (n - 1) - 1 - (x as unknown as DecimalParts).e;
-  if (n <= 2 && k >= 0) {
-    // The digits as one integer: two words are below 10^14. Scaled up to MIN_PLACES while that
-    // stays a safe integer (below 2^53, where a double holds every integer exactly and a product
-    // of integers that reaches 2^53 stays >= 2^53), it becomes one BigInt instead of five.
-    const digits = n === 1 ? first : first * 10_000_000 + d[1]!;
-    const up = k < MIN_PLACES ? MIN_PLACES - k : 0;
-    const scaled = digits * NUM_POW[up]!;
-    if (scaled <= MAX_SAFE) return new Scaled(BigInt(neg ? -scaled : scaled), k + up, x);
+  // Its padding zeros off in three steps (at most 6 of them): small-integer operations.
+  let last = d[n - 1]!;
+  let lastDigits = 7;
+  if (last % 10_000 === 0) { last = (last / 10_000) | 0; lastDigits -= 4; }
+  if (last % 100 === 0) { last = (last / 100) | 0; lastDigits -= 2; }
+  if (last % 10 === 0) { last = (last / 10) | 0; lastDigits -= 1; }
+  k -= 7 - lastDigits;
+  if (n <= 3 && k >= -MAX_SHIFT) {
+    // Up to 21 digits: as a double, kept when the result is a safe integer (then every step was).
+    let m = n === 1 ? last : (n === 2 ? first : first * 10_000_000 + d[1]!) * NUM_POW[lastDigits]! + last;
+    if (k < 0) { m *= NUM_POW[-k]!; k = 0; }
+    if (m <= MAX_SAFE) return new Scaled(neg ? -m : m, k, x);
   }
-  let m = BigInt(first);
-  for (let i = 1; i < n; i++) m = m * E7 + BigInt(d[i]!);
-  if (k < MIN_PLACES) { m *= pow10(MIN_PLACES - k); k = MIN_PLACES; }
-  return new Scaled(neg ? -m : m, k, x);
+  let m: bigint;
+  if (n === 1) m = BigInt(last);
+  else if (n <= 3) {
+    // The words before the last as one exact double (below 10^14), then the last.
+    m = BigInt(n === 2 ? first : first * 10_000_000 + d[1]!) * POW[lastDigits]! + BigInt(last);
+  } else {
+    m = BigInt(first);
+    for (let i = 1; i < n - 1; i++) m = m * E7 + BigInt(d[i]!);
+    m = m * POW[lastDigits]! + BigInt(last);
+  }
+  if (k < 0) { m *= pow10(-k); k = 0; }
+  return ofBig(neg ? -m : m, k, x);
 }
 
 interface DecimalParts { d: number[]; e: number; s: number }
@@ -87,11 +122,12 @@ interface DecimalParts { d: number[]; e: number; s: number }
  * would give, built without parsing (a third of the cost).
  *
  * @example
- * toDecimal(new Scaled(-125n, 1)).toFixed(); // '-12.5'
+ * toDecimal(new Scaled(-125, 1)).toFixed(); // '-12.5'
  */
 export function toDecimal(v: Scaled): GainsDecimal {
   if (v.dec !== undefined) return v.dec;
-  const dec = build(v.m, v.k);
+  const m = v.m;
+  const dec = typeof m === 'number' ? buildNumber(m, v.k) : build(m, v.k);
   v.dec = dec;
   return dec;
 }
@@ -107,9 +143,18 @@ const RawDecimal = function (this: RawDecimal, s: number, e: number, d: number[]
 } as unknown as new (s: number, e: number, d: number[]) => GainsDecimal;
 RawDecimal.prototype = GainsDecimal.prototype;
 
-const SAFE_BIG = BigInt(MAX_SAFE);
 const E5 = 100_000;
 const E12 = 1_000_000_000_000;
+
+// A safe integer m x 10^-k.
+function buildNumber(m: number, k: number): GainsDecimal {
+  if (m === 0) return new RawDecimal(1, 0, [0]);
+  const s = m < 0 ? -1 : 1;
+  const v = m < 0 ? -m : m;
+  if (k === SHARE_DECIMALS) return buildSmall(s, v);
+  if (k <= 22) return buildSafe(s, v, k);
+  return build(BigInt(m), k);
+}
 
 // build() for 0 < v < 2^53 at 12 places, in integer arithmetic on a double (exact below 2^53:
 // each % and each division of a multiple of a power of ten is exact). The integer part is below
@@ -131,22 +176,31 @@ function buildSmall(s: number, v: number): GainsDecimal {
 // build() for 0 < v < 2^53 at any k <= 22 places (10^k exact as a double), in the same exact
 // integer arithmetic: the integer part's words from the decimal point leftwards, the fraction's
 // from it rightwards (the last padded with zeros), leading zero words of a fraction below 1
-// counted into the exponent, trailing zero words dropped.
+// counted into the exponent, trailing zero words dropped. The words go through a scratch list
+// into an array of their exact length (an array grown by push keeps room for 16 more).
 function buildSafe(s: number, v: number, k: number): GainsDecimal {
   const p = NUM_POW[k]!;
   const frac = v % p;
   let int = (v - frac) / p;
-  const words: number[] = [];
+  const words = SCRATCH;
+  let n = 0;
   let e = 0;
   if (int > 0) {
-    const low: number[] = [];
-    while (int > 0) {
-      const w = int % E7_NUM;
-      low.push(w);
-      int = (int - w) / E7_NUM;
+    if (int < E7_NUM) {
+      words[n++] = int;
+      e = wordDigits(int) - 1;
+    } else {
+      // At most three words below 2^53, written from the least significant.
+      let count = 0;
+      const low = LOW_WORDS;
+      while (int > 0) {
+        const w = int % E7_NUM;
+        low[count++] = w;
+        int = (int - w) / E7_NUM;
+      }
+      e = 7 * (count - 1) + wordDigits(low[count - 1]!) - 1;
+      for (let j = count - 1; j >= 0; j--) words[n++] = low[j]!;
     }
-    e = 7 * (low.length - 1) + wordDigits(low[low.length - 1]!) - 1;
-    for (let j = low.length - 1; j >= 0; j--) words.push(low[j]!);
   }
   let rest = frac;
   let places = k;
@@ -163,22 +217,26 @@ function buildSafe(s: number, v: number, k: number): GainsDecimal {
       w = rest * NUM_POW[7 - places]!;
       rest = 0;
     }
-    if (words.length === 0) {
+    if (n === 0) {
       if (w === 0) { skipped++; continue; }
       e = wordDigits(w) - 8 - 7 * skipped;
     }
-    words.push(w);
+    words[n++] = w;
   }
-  while (words.length > 1 && words[words.length - 1] === 0) words.pop();
-  return new RawDecimal(s, e, words);
+  while (n > 1 && words[n - 1] === 0) n--;
+  return new RawDecimal(s, e, n === 1 ? [words[0]!] : n === 2 ? [words[0]!, words[1]!] : n === 3 ? [words[0]!, words[1]!, words[2]!] : words.slice(0, n));
 }
+// At most 16 digits span at most 4 words (with the skipped leading zero words of a fraction not
+// among them); room for 8.
+const SCRATCH: number[] = [0, 0, 0, 0, 0, 0, 0, 0];
+const LOW_WORDS: number[] = [0, 0, 0, 0];
 const E7_NUM = 10_000_000;
 
 function build(m: bigint, k: number): GainsDecimal {
   if (m === 0n) return new RawDecimal(1, 0, [0]);
   let s = 1;
   if (m < 0n) { s = -1; m = -m; }
-  if (m < SAFE_BIG && k <= 22) return k === MIN_PLACES ? buildSmall(s, Number(m)) : buildSafe(s, Number(m), k);
+  if (m < SAFE_BIG && k <= 22) return k === SHARE_DECIMALS ? buildSmall(s, Number(m)) : buildSafe(s, Number(m), k);
   const digits = m.toString();
   const e = digits.length - k - 1;
   let end = digits.length;
@@ -203,32 +261,75 @@ function build(m: bigint, k: number): GainsDecimal {
 // The exact value of decimal.js's result when it has more than 60 significant digits: rare.
 const viaDecimal = (r: GainsDecimal): Scaled => fromDecimal(r);
 
+// x x 10^shift for a safe integer x and 0 < shift: the product, or NaN when it is not a safe
+// integer (then it was not exact either).
+function scaleUp(x: number, shift: number): number {
+  if (shift > MAX_SHIFT) return x === 0 ? 0 : NaN;
+  const t = x * NUM_POW[shift]!;
+  return t <= MAX_SAFE && t >= -MAX_SAFE ? t : NaN;
+}
+
 /** a + b, as GainsDecimal's `plus`. */
 export function add(a: Scaled, b: Scaled): Scaled {
-  if (b.m === 0n && a.m < LIMIT && a.m > -LIMIT) return a;
-  let m: bigint;
-  let k: number;
-  if (a.k === b.k) { m = a.m + b.m; k = a.k; } else if (a.k > b.k) { m = a.m + b.m * pow10(a.k - b.k); k = a.k; } else { m = a.m * pow10(b.k - a.k) + b.m; k = b.k; }
-  if (m >= LIMIT || m <= -LIMIT) return viaDecimal(toDecimal(a).plus(toDecimal(b)));
-  return new Scaled(m, k);
+  const x = a.m;
+  const y = b.m;
+  if (typeof x === 'number' && typeof y === 'number') {
+    if (y === 0) return a;
+    const ka = a.k;
+    const kb = b.k;
+    // NaN (an aligned value past 2^53) fails the range test and goes to the BigInts.
+    const m = ka === kb ? x + y : ka > kb ? x + scaleUp(y, ka - kb) : scaleUp(x, kb - ka) + y;
+    if (m <= MAX_SAFE && m >= -MAX_SAFE) return new Scaled(m, ka > kb ? ka : kb);
+  }
+  return addBig(a, b, false);
 }
 
 /** a - b, as GainsDecimal's `minus`. */
 export function sub(a: Scaled, b: Scaled): Scaled {
-  if (b.m === 0n && a.m < LIMIT && a.m > -LIMIT) return a;
+  const x = a.m;
+  const y = b.m;
+  if (typeof x === 'number' && typeof y === 'number') {
+    if (y === 0) return a;
+    const ka = a.k;
+    const kb = b.k;
+    const m = ka === kb ? x - y : ka > kb ? x - scaleUp(y, ka - kb) : scaleUp(x, kb - ka) - y;
+    if (m <= MAX_SAFE && m >= -MAX_SAFE) return new Scaled(m, ka > kb ? ka : kb);
+  }
+  return addBig(a, b, true);
+}
+
+function addBig(a: Scaled, b: Scaled, minus: boolean): Scaled {
+  const x = big(a.m);
+  let y = big(b.m);
+  if (y === 0n && x < LIMIT && x > -LIMIT) return a;
+  if (minus) y = -y;
   let m: bigint;
   let k: number;
-  if (a.k === b.k) { m = a.m - b.m; k = a.k; } else if (a.k > b.k) { m = a.m - b.m * pow10(a.k - b.k); k = a.k; } else { m = a.m * pow10(b.k - a.k) - b.m; k = b.k; }
-  if (m >= LIMIT || m <= -LIMIT) return viaDecimal(toDecimal(a).minus(toDecimal(b)));
-  return new Scaled(m, k);
+  if (a.k === b.k) { m = x + y; k = a.k; } else if (a.k > b.k) { m = x + y * pow10(a.k - b.k); k = a.k; } else { m = x * pow10(b.k - a.k) + y; k = b.k; }
+  if (m >= LIMIT || m <= -LIMIT) return viaDecimal(minus ? toDecimal(a).minus(toDecimal(b)) : toDecimal(a).plus(toDecimal(b)));
+  return ofBig(m, k);
 }
 
 /** -1, 0 or 1 as a <, = or > b. */
 export function cmp(a: Scaled, b: Scaled): number {
-  let x = a.m;
-  let y = b.m;
-  if (a.k > b.k) y *= pow10(a.k - b.k); else if (a.k < b.k) x *= pow10(b.k - a.k);
-  return x < y ? -1 : x > y ? 1 : 0;
+  const x = a.m;
+  const y = b.m;
+  if (typeof x === 'number' && typeof y === 'number') {
+    if (a.k === b.k) return x < y ? -1 : x > y ? 1 : 0;
+    // An aligned value past 2^53 is beyond every safe integer: its sign decides.
+    if (a.k > b.k) {
+      const t = scaleUp(y, a.k - b.k);
+      if (t !== t) return y > 0 ? -1 : 1;
+      return x < t ? -1 : x > t ? 1 : 0;
+    }
+    const t = scaleUp(x, b.k - a.k);
+    if (t !== t) return x > 0 ? 1 : -1;
+    return t < y ? -1 : t > y ? 1 : 0;
+  }
+  let bx = big(x);
+  let by = big(y);
+  if (a.k > b.k) by *= pow10(a.k - b.k); else if (a.k < b.k) bx *= pow10(b.k - a.k);
+  return bx < by ? -1 : bx > by ? 1 : 0;
 }
 
 /**
@@ -240,14 +341,24 @@ export function sum(values: readonly Scaled[]): Scaled {
   if (values.length === 1) return values[0]!;
   let k = 0;
   for (const v of values) if (v.k > k) k = v.k;
-  let m = 0n;
-  let big = false;
+  let n = 0;
+  let exact = true;
   for (const v of values) {
-    if (v.m >= LIMIT || v.m <= -LIMIT) big = true;
-    m += v.k === k ? v.m : v.m * pow10(k - v.k);
+    const x = v.m;
+    if (typeof x !== 'number') { exact = false; break; }
+    n += v.k === k ? x : scaleUp(x, k - v.k);
+    if (!(n <= MAX_SAFE && n >= -MAX_SAFE)) { exact = false; break; }
   }
-  if (big || m >= LIMIT || m <= -LIMIT) return fromDecimal(sumOf(values.map(toDecimal)));
-  return new Scaled(m, k);
+  if (exact) return new Scaled(n, k);
+  let m = 0n;
+  let huge = false;
+  for (const v of values) {
+    const x = big(v.m);
+    if (x >= LIMIT || x <= -LIMIT) huge = true;
+    m += v.k === k ? x : x * pow10(k - v.k);
+  }
+  if (huge || m >= LIMIT || m <= -LIMIT) return fromDecimal(sumOf(values.map(toDecimal)));
+  return ofBig(m, k);
 }
 
 // Number of decimal digits of n > 0.
@@ -293,8 +404,8 @@ function roundPlaces(m: bigint, k: number, places: number): bigint {
 }
 
 function fromRounded(neg: boolean, q: bigint, k: number): Scaled {
-  if (k < MIN_PLACES) { q *= pow10(MIN_PLACES - k); k = MIN_PLACES; }
-  return new Scaled(neg ? -q : q, k);
+  if (k < 0) { q *= pow10(-k); k = 0; }
+  return ofBig(neg ? -q : q, k);
 }
 
 /**
@@ -304,10 +415,12 @@ function fromRounded(neg: boolean, q: bigint, k: number): Scaled {
  * toDecimal(divide(fromDecimal(new GainsDecimal(1)), fromDecimal(new GainsDecimal(3)))).toFixed(); // '0.3333…' (60 threes)
  */
 export function divide(a: Scaled, b: Scaled): Scaled {
-  if (b.m === 0n) throw new RangeError('division by zero in the gains engine');
-  if (a.m === 0n) return S_ZERO;
-  const neg = (a.m < 0n) !== (b.m < 0n);
-  const [q, k] = quotient60(a.m < 0n ? -a.m : a.m, b.m < 0n ? -b.m : b.m, b.k - a.k);
+  if (isZero(b)) throw new RangeError('division by zero in the gains engine');
+  if (isZero(a)) return S_ZERO;
+  const x = big(a.m);
+  const y = big(b.m);
+  const neg = (x < 0n) !== (y < 0n);
+  const [q, k] = quotient60(x < 0n ? -x : x, y < 0n ? -y : y, b.k - a.k);
   return fromRounded(neg, q, k);
 }
 
@@ -319,13 +432,39 @@ export function divide(a: Scaled, b: Scaled): Scaled {
  * toDecimal(proRata(fromDecimal(new GainsDecimal('6280')), fromDecimal(new GainsDecimal('700')), fromDecimal(new GainsDecimal('1500')))).toFixed(); // '2930.666666666667'
  */
 export function proRata(total: Scaled, part: Scaled, whole: Scaled): Scaled {
-  if (whole.m === 0n) throw new RangeError('pro-rata share of a zero whole in the gains engine');
-  let p = total.m * part.m;
+  const t = total.m;
+  const p = part.m;
+  const w = whole.m;
+  if (typeof t === 'number' && typeof p === 'number' && typeof w === 'number' && w !== 0) {
+    const prod = t * p;
+    if (prod === 0) return S_ZERO;
+    // The share at 12 places in one division of safe integers: q = floor(n / d), r the rest.
+    // Both roundings of decimal.js are one here (see proRataBig: q < 2^53 < 10^20, d < 10^40).
+    const up = SHARE_DECIMALS + whole.k - total.k - part.k;
+    const n = up >= 0 ? scaleUp(prod < 0 ? -prod : prod, up) : prod < 0 ? -prod : prod;
+    const d = up >= 0 ? (w < 0 ? -w : w) : scaleUp(w < 0 ? -w : w, -up);
+    if (n <= MAX_SAFE && d <= MAX_SAFE) {
+      // n % d and (n - r) / d are exact on safe integers; |r - (d - r)| <= d is safe.
+      const r = n % d;
+      let q = (n - r) / d;
+      const c = r - (d - r);
+      if (c > 0 || (c === 0 && q % 2 === 1)) q += 1;
+      if (q === 0) return S_ZERO;
+      return new Scaled((prod < 0) !== (w < 0) ? -q : q, SHARE_DECIMALS);
+    }
+  }
+  return proRataBig(total, part, whole);
+}
+
+function proRataBig(total: Scaled, part: Scaled, whole: Scaled): Scaled {
+  if (isZero(whole)) throw new RangeError('pro-rata share of a zero whole in the gains engine');
+  let p = big(total.m) * big(part.m);
   if (p === 0n) return S_ZERO;
   if (p >= LIMIT || p <= -LIMIT) return fromDecimal(decimalProRata(toDecimal(total), toDecimal(part), toDecimal(whole)));
-  const neg = (p < 0n) !== (whole.m < 0n);
+  const w = big(whole.m);
+  const neg = (p < 0n) !== (w < 0n);
   if (p < 0n) p = -p;
-  const den = whole.m < 0n ? -whole.m : whole.m;
+  const den = w < 0n ? -w : w;
   const shift = whole.k - total.k - part.k;
   // The share at 12 places in one division: q = floor(p / den x 10^(12 + shift)), r the rest.
   const up = SHARE_DECIMALS + shift;
@@ -340,7 +479,7 @@ export function proRata(total: Scaled, part: Scaled, whole: Scaled): Scaled {
     const r = n % d;
     const c = r - (d - r);
     if (c > 0n || (c === 0n && (q & 1n) === 1n)) q += 1n;
-    return new Scaled(neg ? -q : q, SHARE_DECIMALS);
+    return ofBig(neg ? -q : q, SHARE_DECIMALS);
   }
   if (q < SMALL_SHARE) {
     // decimal.js rounds the quotient to 60 significant digits first. Below 10^20 units of 10^-12
@@ -351,7 +490,7 @@ export function proRata(total: Scaled, part: Scaled, whole: Scaled): Scaled {
     const t = (n - q * d) * 2n - d;
     if (t === 0n || d < SLIVER || (t < 0n ? -t : t) * SLIVER > d) {
       if (t > 0n || (t === 0n && (q & 1n) === 1n)) q += 1n;
-      return new Scaled(neg ? -q : q, SHARE_DECIMALS);
+      return ofBig(neg ? -q : q, SHARE_DECIMALS);
     }
   }
   const [q60, k] = quotient60(p, den, shift);

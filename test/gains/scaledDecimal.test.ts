@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rng } from '../support/seededRandom.js';
 import { GainsDecimal, proRata as decimalProRata, sumOf } from '../../src/gains/gainsDecimal.js';
-import { add, cmp, divide, fromDecimal, proRata, Scaled, sub, sum, toDecimal } from '../../src/gains/scaledDecimal.js';
+import { add, cmp, divide, fromDecimal, isZero, negate, proRata, Scaled, sub, sum, toDecimal } from '../../src/gains/scaledDecimal.js';
 
 
 /** A decimal string of random digits: short and long, tiny and huge, with trailing zeros and signs. */
@@ -29,6 +29,18 @@ const same = (got: GainsDecimal, want: GainsDecimal, what: string) => {
   expect([got.toFixed(), got.toFixed(2)], what).toEqual([want.toFixed(), want.toFixed(2)]);
 };
 const S = (text: string) => fromDecimal(new GainsDecimal(text));
+const MAX = BigInt(Number.MAX_SAFE_INTEGER);
+/** The decimal text of m x 10^-k. */
+const textOf = (m: bigint, k: number) => {
+  const digits = (m < 0n ? -m : m).toString().padStart(k + 1, '0');
+  return `${m < 0n ? '-' : ''}${digits.slice(0, digits.length - k)}${k > 0 ? `.${digits.slice(digits.length - k)}` : ''}`;
+};
+/** A result is a number exactly when its m is a safe integer (so zero is the number 0). */
+const canonical = (v: Scaled, what: string) => {
+  const m = typeof v.m === 'number' ? BigInt(v.m) : v.m;
+  expect(typeof v.m, what).toBe(m <= MAX && m >= -MAX ? 'number' : 'bigint');
+  if (typeof v.m === 'number') expect(Number.isSafeInteger(v.m), what).toBe(true);
+};
 const fresh = (v: Scaled) => toDecimal(new Scaled(v.m, v.k));
 
 describe('scaledDecimal: the engine\'s scaled integers give exactly GainsDecimal\'s results', () => {
@@ -53,9 +65,10 @@ describe('scaledDecimal: the engine\'s scaled integers give exactly GainsDecimal
       for (let j = 0; j < len; j++) m += r() < 0.25 ? '0' : String(Math.floor(r() * 10));
       const k = Math.floor(r() * 31);
       const big = BigInt(m) * (r() < 0.3 ? -1n : 1n);
-      const digits = (big < 0n ? -big : big).toString().padStart(k + 1, '0');
-      const text = `${big < 0n ? '-' : ''}${digits.slice(0, digits.length - k)}${k > 0 ? `.${digits.slice(digits.length - k)}` : ''}`;
+      const text = textOf(big, k);
       same(toDecimal(new Scaled(big, k)), new GainsDecimal(text), `${big} x 10^-${k}`);
+      // The same value held as a number, as the engine holds every safe integer.
+      if (big <= MAX && big >= -MAX) same(toDecimal(new Scaled(Number(big), k)), new GainsDecimal(text), `${big} x 10^-${k} as a number`);
     }
     // Whole words of zeros at either end: dropped at the end, counted into the exponent in front.
     for (const [m, k, text] of [[10_000_000n, 0, '10000000'], [500_000_000_000_000n, 0, '500000000000000'], [100_000_000_000_000n, 2, '1000000000000'],
@@ -117,5 +130,58 @@ describe('scaledDecimal: the engine\'s scaled integers give exactly GainsDecimal
       same(fresh(sum(texts.map(S))), sumOf(texts.map((t) => new GainsDecimal(t))), texts.join(' + '));
     }
     same(fresh(sum([])), sumOf([]), 'empty');
+  });
+  it('crosses 2^53 exactly: numbers where they are safe integers, BigInts past them, the same results', () => {
+    // Values of m around 2^53 - 1 (the largest safe integer), at 0 to 30 places, of either sign,
+    // beside zero, small values and values with many places; every pair through every operation.
+    const texts: string[] = ['0', '1', '-1', '0.2', '1.2', '10.569999999999999', '0.000000000001', `0.${'0'.repeat(29)}1`, '12345678901234567890.12345678901234567890'];
+    for (const k of [0, 1, 8, 12, 15, 18, 22, 30]) {
+      for (const delta of [-2n, -1n, 0n, 1n, 2n, 3n]) {
+        const m = MAX + delta;
+        texts.push(textOf(m, k), textOf(-m, k));
+      }
+      // Halves of 2^53 and products near it: sums of two safe values that cross it.
+      texts.push(textOf(MAX / 2n + 1n, k), textOf(94906265n, k), textOf(94906267n, k));
+    }
+    for (const t of texts) {
+      const v = S(t);
+      canonical(v, `fromDecimal(${t})`);
+      same(fresh(v), new GainsDecimal(t), t);
+      same(fresh(negate(v)), new GainsDecimal(t).neg(), `-(${t})`);
+      expect(isZero(v), t).toBe(new GainsDecimal(t).isZero());
+    }
+    for (const a of texts) {
+      for (const b of texts) {
+        const x = new GainsDecimal(a);
+        const y = new GainsDecimal(b);
+        const s1 = add(S(a), S(b));
+        const s2 = sub(S(a), S(b));
+        canonical(s1, `${a} + ${b}`);
+        canonical(s2, `${a} - ${b}`);
+        same(fresh(s1), x.plus(y), `${a} + ${b}`);
+        same(fresh(s2), x.minus(y), `${a} - ${b}`);
+        expect(cmp(S(a), S(b)), `${a} cmp ${b}`).toBe(x.cmp(y));
+        same(fresh(sum([S(a), S(b), S(a)])), sumOf([x, y, x]), `${a} + ${b} + ${a}`);
+        if (!y.isZero()) {
+          const share = proRata(S(a), S(b), S(b === a ? '3' : a === '0' ? '7' : a));
+          canonical(share, `proRata(${a}, ${b})`);
+          same(fresh(share), decimalProRata(x, y, new GainsDecimal(b === a ? '3' : a === '0' ? '7' : a)), `proRata(${a}, ${b}, …)`);
+          same(fresh(proRata(S(a), S('0.8'), S(b))), decimalProRata(x, new GainsDecimal('0.8'), y), `proRata(${a}, 0.8, ${b})`);
+          same(fresh(divide(S(a), S(b))), x.div(y), `${a} / ${b}`);
+        }
+      }
+    }
+  });
+
+  it('keeps a pro-rata share exact where the product of two safe integers is past 2^53', () => {
+    // 94906267^2 is just past 2^53: the share must come from the BigInts, not a rounded double.
+    const r = rng(16);
+    for (let i = 0; i < 2000; i++) {
+      const m = 94_906_200 + Math.floor(r() * 200);
+      const t = textOf(BigInt(m) * (r() < 0.3 ? -1n : 1n), Math.floor(r() * 14));
+      const p = textOf(BigInt(m + Math.floor(r() * 5)), Math.floor(r() * 14));
+      const w = textOf(BigInt(1 + Math.floor(r() * 1e15)), Math.floor(r() * 16));
+      same(fresh(proRata(S(t), S(p), S(w))), decimalProRata(new GainsDecimal(t), new GainsDecimal(p), new GainsDecimal(w)), `proRata(${t}, ${p}, ${w})`);
+    }
   });
 });
