@@ -150,7 +150,7 @@ describe('the per-address budget: who may go ahead of its queue', () => {
     // what is tested here.
     const own = await startTestSandbox({ rateLimit: false });
     const { main } = standardKeys(own);
-    const client = new ExchangeClient({ baseUrl: own.baseUrl, budgetKey: main.uid, budgets, maxRetries: 0, credentials: { apiKey: main.apiKey, secretKey: main.secretKey, passphrase: main.passphrase } });
+    const client = new ExchangeClient({ baseUrl: own.baseUrl, budgetKey: main.uid, budgets, maxRetries: 0, credentials: { apiKey: main.apiKey, secretKey: main.secretKey, passphrase: main.passphrase, demo: false } });
     try {
       // Other processes on this address hold the next 60 slots of its overall budget.
       const ip = { key: `ip@${new URL(own.baseUrl).origin}`, intervalMs: 1000 / 95, burst: 1 };
