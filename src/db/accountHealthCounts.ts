@@ -25,12 +25,76 @@ export type RunQuery = (text: string, values?: unknown[]) => Promise<Record<stri
 // needs no ECB file, so a warning means a coin has no candle, not that an FX import is missing.
 export const warningFiat = 'USD';
 
+/**
+ * The status (match, opening_balance, unexplained, no_snapshot) of every (account, wallet, coin)
+ * exactly as the `reconciliation` view gives it (sql/schema/views/reconciliation.sql), computed
+ * without what the counts do not need. The view walks every bill against the ledger's running
+ * sum (a full join of ~1M grouped rows, three sorts, a window) to name where the balances part;
+ * a status needs per wallet and coin only the first and the last bill, the ledger's sum up to
+ * the first bill (the opening: the first gap) and up to the exchange's figure. At 1M records
+ * 16-19 CPU-s -> 6.5 CPU-s (issue 24 item 2). Every part that decides the status is the view's,
+ * clause for clause: `snaps`, `sums` (summed per ledger row rather than per moment: the same
+ * totals), `joined`, `classed`. test/db/reconciliationStatus.test.ts holds it equal to the view's
+ * status on every row of hand-made and synced ledgers: a change to the view's classes must change
+ * this too.
+ */
+export const reconciliationStatusSql = `
+  WITH moves AS (
+    SELECT account_uid, wallet, coin, ts, amount FROM reconciliation_ledger
+  ), bills AS (
+    SELECT account_uid, wallet, coin, ts, record_id, balance FROM exchange_balance_series
+  ), ends AS (
+    SELECT account_uid, wallet, coin, min(ts) AS first_bill_at, max(ts) AS last_bill_at FROM bills GROUP BY account_uid, wallet, coin
+  ), series AS (
+    -- At one moment the view takes the balance of the bill with the greatest id (reconciliation_walk).
+    SELECT e.account_uid, e.wallet, e.coin, e.last_bill_at,
+           (array_agg(b.balance ORDER BY length(b.record_id) DESC, b.record_id DESC) FILTER (WHERE b.ts = e.first_bill_at))[1] AS first_balance,
+           (array_agg(b.balance ORDER BY length(b.record_id) DESC, b.record_id DESC) FILTER (WHERE b.ts = e.last_bill_at))[1] AS last_balance,
+           e.first_bill_at
+    FROM ends e JOIN bills b ON b.account_uid = e.account_uid AND b.wallet = e.wallet AND b.coin = e.coin AND (b.ts = e.first_bill_at OR b.ts = e.last_bill_at)
+    GROUP BY e.account_uid, e.wallet, e.coin, e.first_bill_at, e.last_bill_at
+  ), openings AS (
+    -- The view's series.opening: the gap at the first bill, the exchange's balance there less the
+    -- ledger's running sum up to and including that moment.
+    SELECT s.account_uid, s.wallet, s.coin, s.first_balance - COALESCE(sum(m.amount), 0::numeric) AS opening
+    FROM series s LEFT JOIN moves m ON m.account_uid = s.account_uid AND m.wallet = s.wallet AND m.coin = s.coin AND m.ts <= s.first_bill_at
+    GROUP BY s.account_uid, s.wallet, s.coin, s.first_balance
+  ), futures_snaps AS (
+    SELECT DISTINCT ON (account_uid, product_type, margin_coin) account_uid, futures_wallet(product_type) AS wallet, margin_coin AS coin,
+           snapshot_at, account_equity - COALESCE(unrealized_pl, 0::numeric) AS balance
+    FROM futures_account_snapshots WHERE account_equity IS NOT NULL
+    ORDER BY account_uid, product_type, margin_coin, snapshot_at DESC
+  ), snaps AS (
+    SELECT COALESCE(s.account_uid, f.account_uid) AS account_uid, COALESCE(s.wallet, f.wallet) AS wallet, COALESCE(s.coin, f.coin) AS coin,
+           COALESCE(s.last_bill_at, f.snapshot_at) AS snapshot_at, COALESCE(s.last_balance, f.balance) AS balance
+    FROM series s FULL JOIN futures_snaps f ON f.account_uid = s.account_uid AND f.wallet = s.wallet AND f.coin = s.coin
+  ), sums AS (
+    SELECT m.account_uid, m.wallet, m.coin,
+           sum(m.amount) FILTER (WHERE s.snapshot_at IS NULL OR m.ts <= s.snapshot_at) AS ledger_sum,
+           count(*) FILTER (WHERE s.snapshot_at IS NULL OR m.ts <= s.snapshot_at) AS ledger_rows
+    FROM moves m LEFT JOIN snaps s ON s.account_uid = m.account_uid AND s.wallet = m.wallet AND s.coin = m.coin
+    GROUP BY m.account_uid, m.wallet, m.coin
+  ), joined AS (
+    SELECT COALESCE(s.account_uid, m.account_uid) AS account_uid, COALESCE(s.wallet, m.wallet) AS wallet, COALESCE(s.coin, m.coin) AS coin,
+           s.balance AS exchange_balance, COALESCE(m.ledger_sum, 0::numeric) AS ledger_balance, COALESCE(m.ledger_rows, 0) AS ledger_rows
+    FROM snaps s FULL JOIN sums m ON m.account_uid = s.account_uid AND m.wallet = s.wallet AND m.coin = s.coin
+  )
+  SELECT j.account_uid, j.wallet, j.coin,
+         CASE WHEN j.exchange_balance IS NULL THEN 'no_snapshot'
+              WHEN j.exchange_balance = j.ledger_balance THEN 'match'
+              WHEN o.opening > 0::numeric AND (j.exchange_balance - j.ledger_balance) = o.opening THEN 'opening_balance'
+              ELSE 'unexplained' END AS status
+  FROM joined j
+  LEFT JOIN openings se ON se.account_uid = j.account_uid AND se.wallet = j.wallet AND se.coin = j.coin
+  CROSS JOIN LATERAL (SELECT CASE WHEN se.account_uid IS NULL AND j.ledger_rows = 0 AND j.exchange_balance > 0::numeric THEN j.exchange_balance
+                                  ELSE se.opening END AS opening) o`;
+
 const queries = {
   quality: `SELECT account_uid, kind, count(*)::int AS n FROM data_quality WHERE kind IN ('record', 'unclassified') GROUP BY 1, 2`,
   unpriced: `SELECT account_uid, count(*)::int AS n FROM ledger_valued('${warningFiat}') WHERE price_source = 'unpriced' GROUP BY 1`,
   recon: `SELECT account_uid, count(*) FILTER (WHERE status = 'unexplained')::int AS unexplained,
                  count(*) FILTER (WHERE status = 'opening_balance')::int AS opening
-          FROM reconciliation WHERE status IN ('unexplained', 'opening_balance') GROUP BY 1`,
+          FROM (${reconciliationStatusSql}) r WHERE status IN ('unexplained', 'opening_balance') GROUP BY 1`,
   unsettled: `SELECT account_uid, count(*)::int AS n FROM (
                 SELECT account_uid FROM deposits WHERE norm_status(status) = 'pending'
                 UNION ALL SELECT account_uid FROM withdrawals WHERE norm_status(status) = 'pending'

@@ -16,6 +16,7 @@ import { recheckOpen } from './recheckOpen.js';
 import { markState } from './syncState.js';
 import { closeRun, openRun, recordAccount } from './syncRunRecord.js';
 import { storeHealthCounts } from '../db/accountHealthCounts.js';
+import { refreshPlannerStatistics } from '../db/plannerStatistics.js';
 import type { RunError, RunGap } from './syncRunRecord.js';
 import type { StreamCounts } from './streamCounts.js';
 import type { SyncOptions } from './syncOptions.js';
@@ -146,9 +147,15 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     let allDone = false;
     const all = Promise.all(jobs).then(() => { allDone = true; });
     void all.finally(() => slowArrivals?.close()).catch(() => undefined);
-    const ready = Promise.all(fast).then(() => {
+    // Planner statistics for the tables the run filled (none where autovacuum has not come by):
+    // the full prices pass and the counts at the end read the whole ledger (src/db/plannerStatistics.ts).
+    const refreshStatistics = () => o.db.transaction()
+      .execute((trx) => refreshPlannerStatistics((text, values) => trx.executeQuery(CompiledQuery.raw(text, values ?? [])).then((r) => r.rows as Record<string, unknown>[])))
+      .catch(() => {});
+    const ready = Promise.all(fast).then(async () => {
       arrivals?.close();
       pagesTo = slowArrivals;
+      if (selected.some((s) => s.kind === 'derived')) await refreshStatistics();
       return { rest: allDone ? undefined : all };
     });
     const derived = (arrivals === undefined ? ready : Promise.resolve()).then(async () => {
@@ -164,6 +171,8 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     // after the run's last bookkeeping write, so the first page after a sync needs none of it
     // (issue 24 item 6). A failure only leaves the reader to compute them itself.
     if (status !== 'failed') {
+      // Statistics again for what changed since (the slow partitions' tables, the candles).
+      await refreshStatistics();
       await o.db.transaction().setIsolationLevel('repeatable read')
         .execute((trx) => storeHealthCounts((text, values) => trx.executeQuery(CompiledQuery.raw(text, values ?? [])).then((r) => r.rows as Record<string, unknown>[])))
         .catch(() => {});

@@ -8,6 +8,7 @@
 //   BENCH_NODE_ARGS='--max-semi-space-size=64' ...   extra node flags for the sync process
 //   BENCH_ALL_ACCOUNTS=1 ...   sync every sandbox account (each sized for N) instead of main only
 //   BENCH_KEEP_DB=1 ...   keep the synced database and print its URL (drop it by hand)
+//   BENCH_NOW=1795000000000 ...   the sandbox's history ends at this Unix ms (compare two runs' tables)
 //   BENCH_NIGHTLY=1 ...   also run benchmark 3 (see syncNightly.bench.ts) on the synced database;
 //                         the first sync then stops one day short (safety lag one day + 120 s)
 //
@@ -34,6 +35,9 @@ const nightly = process.env.BENCH_NIGHTLY === '1';
 // BENCH_ALL_ACCOUNTS=1: every sandbox account (main, 3 subs, demo, copy-trader), each sized for N.
 const allAccounts = process.env.BENCH_ALL_ACCOUNTS === '1';
 const syncSettings = JSON.parse(process.env.BENCH_SYNC ?? '{}') as Record<string, unknown>;
+// BENCH_NOW=<Unix ms>: the sandbox's history ends there instead of at the run's start, so two runs
+// (old and new code) read the same records and their tables can be compared row for row.
+const anchor = process.env.BENCH_NOW === undefined ? undefined : Number(process.env.BENCH_NOW);
 
 console.log(machineInfo());
 // The CLI runs dist/ only while it is newer than src/ (bin/builtIsCurrent.js); otherwise the sources under tsx,
@@ -43,10 +47,12 @@ console.log(`- the sync runs from: ${compiled ? 'dist/ (compiled, current)' : 's
 console.log(`- sandbox: seed 1, rate limits off, scale accountScale(N) (see support/accountScale.ts); sync: ${allAccounts ? 'all accounts' : '\`--account main\`'}, ${process.env.BENCH_SYNC ? `settings ${process.env.BENCH_SYNC}` : 'default settings'}, client.rateLimit false\n`);
 const rows: (string | number)[][] = [];
 for (const n of sizes) {
-  const sandbox = await startSandbox({ port: 0, seed: 1, scale: accountScale(n), rateLimit: false });
+  const sandbox = await startSandbox({ port: 0, seed: 1, scale: accountScale(n), rateLimit: false, ...(anchor === undefined ? {} : { now: anchor }) });
   const scratch = await scratchDatabase('throughput');
   try {
-    const { file, env, accounts } = sandboxSyncConfig(sandbox, { ...syncSettings, ...(nightly ? { safetyLagSeconds: oneDayBehindSeconds } : {}) }, { rateLimit: false });
+    const { file, env, accounts } = sandboxSyncConfig(sandbox, { ...syncSettings, ...(nightly ? { safetyLagSeconds: oneDayBehindSeconds } : {}) },
+      // An anchored sandbox's clock runs behind this machine's by the time since the anchor.
+      { rateLimit: false, ...(anchor === undefined ? {} : { maxClockSkewSeconds: 86_400 }) });
     const s0 = await sandboxStats(sandbox.baseUrl);
     const cpu0 = process.cpuUsage();
     const dbName = new URL(scratch.url).pathname.slice(1);
@@ -69,6 +75,7 @@ for (const n of sizes) {
     rows.push([n, records, history, candles, s1.total - s0.total, Number(wallS.toFixed(1)), Math.round(records / wallS), Math.round(history / spanS), Math.round(candles / spanS),
       Math.round(run.peakRssMb ?? NaN), Number((run.cpuS ?? NaN).toFixed(1)), perHistory(run.cpuS ?? NaN), Number(((cpu.user + cpu.system) / 1e6).toFixed(1)), Number(pgCpuS.toFixed(1)), perHistory(pgCpuS), run.summary?.status ?? `exit ${run.code}`]);
     console.log(markdownTable(['target N', 'records loaded', 'history records', 'candles', 'requests', 'wall s', 'records/s (wall)', 'history records/s (sync span)', 'candles/s (sync span)', 'peak RSS MB', 'sync CPU s', 'sync µs / history record', 'sandbox CPU s', 'PostgreSQL CPU s', 'PostgreSQL µs / history record', 'status'], rows.slice(-1)));
+    console.log(`\nsync process CPU: ${(run.cpuS ?? NaN).toFixed(1)} s, of which in the kernel ${(run.systemS ?? NaN).toFixed(1)} s`);
     // The partitions that ran longest: a partition pages one request after another, so the
     // largest ones bound the run's tail.
     const finished = [...run.partitions].filter(([, p]) => p.doneS !== undefined);

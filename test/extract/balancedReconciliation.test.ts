@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSync } from '../../src/extract/runSync.js';
+import { reconciliationStatusSql } from '../../src/db/accountHealthCounts.js';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { testSyncOptions } from '../support/testSync.js';
@@ -41,6 +42,15 @@ describe('reconciliation of a synced sandbox world', () => {
       expect(mine.filter((r) => r.wallet.endsWith('futures')).length, `account ${a.uid} futures coins`).toBeGreaterThan(0);
     }
     expect(withSnapshot.length).toBeGreaterThan(60);
+  });
+
+  it('the accounts page\'s reconciliation status (src/db/accountHealthCounts.ts) equals the view\'s on every row', async () => {
+    type Status = { account_uid: string; wallet: string; coin: string; status: string };
+    const order = (a: Status, b: Status) => `${a.account_uid} ${a.wallet} ${a.coin}`.localeCompare(`${b.account_uid} ${b.wallet} ${b.coin}`);
+    const view = (await sql<Status>`SELECT account_uid, wallet, coin, status FROM reconciliation`.execute(fresh.db)).rows.sort(order);
+    const fast = (await sql.raw<Status>(reconciliationStatusSql).execute(fresh.db)).rows.sort(order);
+    expect(fast).toEqual(view);
+    expect(view.length).toBeGreaterThan(60);
   });
 
   it('the rows without a snapshot are the margin wallets (the exchange reports no margin balance) and spot coins the history never moved', async () => {

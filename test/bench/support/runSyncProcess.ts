@@ -12,6 +12,8 @@ export interface SyncProcessResult {
   syncMs: number | undefined;
   /** CPU seconds (user + system) the sync process used. */
   cpuS: number | undefined;
+  /** The part of cpuS spent in the kernel (socket reads and writes, page faults). */
+  systemS: number | undefined;
   /** VmHWM of the sync process, from GNU time's "Maximum resident set size". */
   peakRssMb: number | undefined;
   /** The --json summary (runSync's SyncResult), when the run got that far. */
@@ -89,6 +91,7 @@ export function runSyncProcess(args: readonly string[], env: Record<string, stri
         code: exit === undefined ? code : Number(exit), wallMs,
         syncMs: runStart !== undefined && runDone !== undefined ? runDone - runStart : undefined,
         cpuS: user === undefined || system === undefined ? undefined : Number(user) + Number(system),
+        systemS: system === undefined ? undefined : Number(system),
         peakRssMb: rss === undefined ? undefined : Number(rss) / 1024, summary, stderrTail: tail, failures,
         retries: retryTimes.map((r) => ({ atS: (r.at - (runStart ?? r.at)) / 1000, where: r.where, reason: r.reason })),
         partitions: new Map([...partitions].map(([k, p]) => [k, {
