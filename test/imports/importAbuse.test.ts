@@ -200,6 +200,9 @@ describe('memory does not grow with the file', () => {
     const small = await rss(10_000);
     const big = await rss(100_000);
     // The old code held the file, its rows and one statement's arrays: about +500 MB for these lines.
-    expect(big - small, `${small.toFixed(0)} MB for 10k lines, ${big.toFixed(0)} MB for 100k`).toBeLessThan(60);
+    // A streaming import still grows by 49-68 MB here (V8 sizes its heap to the allocation rate;
+    // measured 2026-11-27: 58.7 and 59.8 MB at 5c0ad63, 48.7-67.6 MB on main after it, 63 in a
+    // clean-clone CI), so the bound is 120: far below the defect.
+    expect(big - small, `${small.toFixed(0)} MB for 10k lines, ${big.toFixed(0)} MB for 100k`).toBeLessThan(120);
   });
 });
