@@ -106,7 +106,9 @@ async function readCandles(run: AccountRun, counts: StreamCounts, pairs: PairOff
   const where = { account: run.account.name, stream: 'prices', partition: 'all' };
   run.emit({ type: 'windows-added', ...where, windows: requests.length });
   let done = 0;
-  // The client's rate budget paces these; a few in flight hide the round trip.
+  // The client's rate budget paces these; a few in flight hide the round trip. 8: a candle
+  // answer can take ~250 ms (the sandbox's, generating the fills behind it), and 4 in flight then
+  // held the stream to 15 requests/s of its 19 (issue 24 item 1, BENCHMARKS.md session 10).
   const limit = pLimit(8);
   await Promise.all(requests.map((q) => limit(async () => {
     const got = await fetchRange(run, q, counts);
