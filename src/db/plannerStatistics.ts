@@ -1,4 +1,5 @@
 import { sqlIdentifier } from './sqlText.js';
+import type { RunQuery } from './accountHealthCounts.js';
 
 /**
  * Planner statistics for tables a sync just filled. Where autovacuum is off (as on the service
@@ -9,9 +10,6 @@ import { sqlIdentifier } from './sqlText.js';
  * dozen symbols. Measured at 1M records (issue 24 item 2): `ledger_valued('USD')`'s unpriced count
  * 4.9 -> 2.5 CPU-s after this refresh, which costs 0.5 CPU-s.
  */
-
-/** Runs one statement and gives its rows (a pg pool's or a Kysely transaction's). */
-export type RunStatement = (text: string, values?: unknown[]) => Promise<Record<string, unknown>[]>;
 
 /**
  * The sample size the refresh uses: ten times smaller than PostgreSQL's default of 100 (3,000
@@ -31,7 +29,7 @@ export const refreshStatisticsTarget = 10;
  * @example
  * const due = await tablesDueForAnalyze((t, v) => pool.query(t, v).then((r) => r.rows)); // ['deposits', 'fees', ...]
  */
-export async function tablesDueForAnalyze(run: RunStatement): Promise<string[]> {
+export async function tablesDueForAnalyze(run: RunQuery): Promise<string[]> {
   const rows = await run(`
     SELECT s.relname::text AS name
     FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
@@ -50,7 +48,7 @@ export async function tablesDueForAnalyze(run: RunStatement): Promise<string[]> 
  * @example
  * await db.transaction().execute((trx) => refreshPlannerStatistics((t, v) => trx.executeQuery(CompiledQuery.raw(t, v ?? [])).then((r) => r.rows)));
  */
-export async function refreshPlannerStatistics(run: RunStatement): Promise<string[]> {
+export async function refreshPlannerStatistics(run: RunQuery): Promise<string[]> {
   const tables = await tablesDueForAnalyze(run);
   if (tables.length === 0) return tables;
   await run(`SET LOCAL default_statistics_target = ${refreshStatisticsTarget}`);

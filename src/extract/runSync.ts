@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { CompiledQuery } from 'kysely';
+import type { Transaction } from 'kysely';
 import { endpoints } from '../api/endpoints.js';
 import { TradeledgerError } from '../errors.js';
 import type { AccountRun } from './accountRun.js';
@@ -16,6 +17,7 @@ import { recheckOpen } from './recheckOpen.js';
 import { markState } from './syncState.js';
 import { closeRun, openRun, recordAccount } from './syncRunRecord.js';
 import { storeHealthCounts } from '../db/accountHealthCounts.js';
+import type { RunQuery } from '../db/accountHealthCounts.js';
 import { refreshPlannerStatistics } from '../db/plannerStatistics.js';
 import type { RunError, RunGap } from './syncRunRecord.js';
 import type { StreamCounts } from './streamCounts.js';
@@ -149,9 +151,7 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     void all.finally(() => slowArrivals?.close()).catch(() => undefined);
     // Planner statistics for the tables the run filled (none where autovacuum has not come by):
     // the full prices pass and the counts at the end read the whole ledger (src/db/plannerStatistics.ts).
-    const refreshStatistics = () => o.db.transaction()
-      .execute((trx) => refreshPlannerStatistics((text, values) => trx.executeQuery(CompiledQuery.raw(text, values ?? [])).then((r) => r.rows as Record<string, unknown>[])))
-      .catch(() => {});
+    const refreshStatistics = () => o.db.transaction().execute((trx) => refreshPlannerStatistics(queryIn(trx))).catch(() => {});
     const ready = Promise.all(fast).then(async () => {
       arrivals?.close();
       pagesTo = slowArrivals;
@@ -174,7 +174,7 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
       // Statistics again for what changed since (the slow partitions' tables, the candles).
       await refreshStatistics();
       await o.db.transaction().setIsolationLevel('repeatable read')
-        .execute((trx) => storeHealthCounts((text, values) => trx.executeQuery(CompiledQuery.raw(text, values ?? [])).then((r) => r.rows as Record<string, unknown>[])))
+        .execute((trx) => storeHealthCounts(queryIn(trx)))
         .catch(() => {});
     }
     const total = Object.values(counts).reduce((a, c) => ({ i: a.i + c.inserted, u: a.u + c.updated, n: a.n + c.unchanged }), { i: 0, u: 0, n: 0 });
@@ -239,6 +239,11 @@ async function runDerived(o: SyncOptions, run: AccountRun, session: AccountSessi
     errors.push(errorOf(session, stream.name, 'all', e));
     o.emit({ type: 'partition-failed', account, stream: stream.name, partition: 'all', code: codeOf(e), message: messageOf(e) });
   }
+}
+
+/** Statements run as text in one transaction, for the bookkeeping written as SQL (src/db/). */
+function queryIn(trx: Transaction<any>): RunQuery {
+  return (text, values) => trx.executeQuery(CompiledQuery.raw(text, values ?? [])).then((r) => r.rows as Record<string, unknown>[]);
 }
 
 /**
