@@ -8,6 +8,8 @@ import { parseGainsRequest, poolChoices } from '../gains/gainsRequest.js';
 import type { PoolChoice } from '../gains/gainsRequest.js';
 import { toPenny } from '../gains/gainsDecimal.js';
 import { brokerReportingFromConfig } from '../gains/brokerReporting.js';
+import type { GainsProgress } from '../gains/runGains.js';
+import { lineProgress } from './progress/lineProgress.js';
 
 interface GainsFlags {
   year: string;
@@ -52,10 +54,14 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
       process.stdout.write(`${zoneNote}\n`);
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
       await migrate(url);
+      // A status line on a terminal while the run reads and matches (minutes at millions of rows);
+      // nothing off one. Stopped before any other line is printed.
+      const progress = lineProgress(process.stderr, 'gains');
       const { outDir, summary } = await runGains({
         databaseUrl: url, ...request, outDir: flags.out, force: flags.force ?? false, lots: flags.lots, brokerReporting,
-        onFile: (f) => process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows\n`),
-      });
+        onProgress: (p) => progress.update(gainsProgressText(p)),
+        onFile: (f) => { progress.stop(); process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows\n`); },
+      }).finally(() => progress.stop());
       const t = summary.total;
       process.stdout.write(`wrote ${outDir} (${summary.period.from} to ${summary.period.to}): ${t.disposals} disposals, gains ${summary.fiat} ${toPenny(t.gains)}, losses ${summary.fiat} ${toPenny(t.losses)}\n`);
       if (summary.demo.accounts.length > 0 && !summary.demo.included) {
@@ -64,4 +70,17 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
       const dq = Object.values(summary.dataQuality).reduce((a, b) => a + b, 0);
       if (dq > 0) process.stderr.write(`note: ${dq} data-quality note(s); see gains-data-quality.csv\n`);
     });
+}
+
+/**
+ * The status line's text for a stage of a gains run.
+ *
+ * @example
+ * gainsProgressText({ stage: 'matching', rows: 120000, day: '2024-06-01', matches: 4100 }); // '120,000 ledger rows read, up to 2024-06-01; 4,100 matches in the tax year'
+ */
+export function gainsProgressText(p: GainsProgress): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  if (p.stage === 'reading') return 'valuing and sorting the ledger (rows come once it is sorted)';
+  if (p.stage === 'writing') return `${n(p.rows)} ledger rows read; writing holdings and files`;
+  return `${n(p.rows)} ledger rows read, up to ${p.day}; ${n(p.matches)} matches in the tax year`;
 }

@@ -59,8 +59,24 @@ export interface RunGainsOptions {
    */
   includeDemo?: boolean;
   onFile?: (file: ManifestFile) => void;
+  /** Told how the run goes (the CLI's status line on a terminal); called often, so it must be cheap. */
+  onProgress?: (progress: GainsProgress) => void;
   /** Aborting ends the run's connections at once; the run then fails and writes nothing. */
   signal?: AbortSignal;
+}
+
+/**
+ * How far a run is: `reading` until the valued ledger's first rows arrive (PostgreSQL values and
+ * sorts the whole ledger first), `matching` while they are matched (rows read so far and the
+ * local day of the last one; the tax year's matches so far), then `writing` the
+ * holdings and the files.
+ */
+export interface GainsProgress {
+  stage: 'reading' | 'matching' | 'writing';
+  rows: number;
+  day: string | null;
+  /** Matches of the tax year so far (gains.csv's rows). */
+  matches: number;
 }
 
 /** What a run wrote. */
@@ -144,9 +160,12 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     const income = new Map<string, GainsDecimal>();
     const problems: Record<string, number> = {};
     const inYear = (day: string) => day >= from && day < to;
+    const progress = { stage: 'reading' as GainsProgress['stage'], rows: 0, day: null as string | null, matches: 0 };
+    options.onProgress?.({ ...progress });
     const take = async (ms: Match[]) => {
       for (const m of ms) {
         if (!inYear(m.disposedDay)) continue;
+        progress.matches++;
         const cls = rules.classify(m);
         summary.add(m, cls);
         await store.match(m, cls);
@@ -185,6 +204,12 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
         if (row.correction_id) corrections.add(row.correction_id);
         for (const o of stream.push(row)) await handle(o);
       }
+      if (rows.length > 0) {
+        progress.stage = 'matching';
+        progress.rows += rows.length;
+        progress.day = rows[rows.length - 1]!.day;
+        options.onProgress?.({ ...progress });
+      }
       if (rows.length < FETCH) break;
     }
     for (const o of stream.finish()) await handle(o);
@@ -198,6 +223,8 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
       await store.problem(p);
     }
 
+    progress.stage = 'writing';
+    options.onProgress?.({ ...progress });
     const holdings = matcher.holdings();
     await store.holdings(holdings);
     await store.close();

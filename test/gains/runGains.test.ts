@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 import { runGains } from '../../src/gains/runGains.js';
+import type { GainsProgress } from '../../src/gains/runGains.js';
 import { GainsDecimal } from '../../src/gains/gainsDecimal.js';
 import { insertImported } from './importedLedger.js';
 
@@ -38,6 +39,20 @@ describe('runGains over the valued ledger', () => {
     expect(summary.sa108).toMatchObject({ numberOfDisposals: 1, disposalProceeds: '160000', allowableCosts: '67500', gainsBeforeLosses: '92500', losses: '0' });
     expect(rows[0]!.disposal_refs).toMatch(/^imported_transactions\|.+:3\|sent$/);
     expect(rows[0]!.acquisition_refs).toMatch(/^imported_transactions\|.+:4\|received$/);
+  });
+
+  it('tells how far it is: reading until the first rows come, then rows read and the year\'s matches, then writing', async () => {
+    const out = await mkdtemp(path.join(tmpdir(), 'gains-'));
+    const seen: GainsProgress[] = [];
+    await runGains({ databaseUrl: fresh.url, rules: 'uk', year: 2024, fiat: 'GBP', tz: 'UTC', outDir: out, onProgress: (p) => seen.push(p) });
+    const ledgerRows = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ledger`.execute(fresh.db)).rows[0]!.n;
+    expect(seen[0]).toEqual({ stage: 'reading', rows: 0, day: null, matches: 0 });
+    const matching = seen.filter((p) => p.stage === 'matching');
+    expect(matching.length).toBeGreaterThan(0);
+    expect(matching.at(-1)).toMatchObject({ rows: ledgerRows, day: '2024-09-29' });
+    // The last stage carries the totals: every ledger row read, one match per gains.csv row.
+    expect(seen.at(-1)).toEqual({ stage: 'writing', rows: ledgerRows, day: '2024-09-29', matches: (await csv(out, 'gains.csv')).length });
+    expect(seen.at(-1)!.matches).toBe(2);
   });
 
   it('UK in Europe/London: the same purchase is 30 September, 31 days on, so all 4,000 come from the pool', async () => {
