@@ -35,6 +35,9 @@ export function workerCommand(_setExit: (code: number) => void): Command {
       await migrate(url);
       const budget = workerConnections(concurrency);
       const db = createDb(url, { name: 'worker-sync', maxConnections: budget.sync });
+      // The rate budgets' reservations get connections of their own, as \`tradeledger sync\`'s do
+      // (SyncOptions.rateDb): a paced request never waits for a connection behind the loading.
+      const rateDb = config.client.rateLimit ? createDb(url, { name: 'worker-sync-rates', maxConnections: budget.rates }) : undefined;
       const log = jsonWorkerLog(process.stderr);
       try {
         const room = await checkConnectionRoom(poolOf(db), budget, concurrency);
@@ -47,7 +50,7 @@ export function workerCommand(_setExit: (code: number) => void): Command {
           optionsFor: (name, streams) => {
             const account = config.accounts.find((a) => a.name === name);
             if (account === undefined) throw configError(config.source, 'accounts', `no account named "${name}" (a job was queued for it)`, 'add the account back to the config on every worker, or let the job fail');
-            return { db, emit: sink, baseUrl: config.baseUrl, accounts: [account], sync: { ...config.sync, streams: streams ?? config.sync.streams }, client: config.client };
+            return { db, ...(rateDb ? { rateDb } : {}), emit: sink, baseUrl: config.baseUrl, accounts: [account], sync: { ...config.sync, streams: streams ?? config.sync.streams }, client: config.client };
           },
           accountsToQueue: async () => (await accountsToQueue(db, config.accounts, config.source)).map((t) => ({ ...t, ...(config.sync.streams ? { streams: [...config.sync.streams] } : {}) })),
         });
@@ -65,6 +68,7 @@ export function workerCommand(_setExit: (code: number) => void): Command {
         process.exit(exitCodes.ok);
       } catch (e) {
         await db.destroy();
+        await rateDb?.destroy();
         throw e;
       }
     });

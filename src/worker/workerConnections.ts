@@ -5,6 +5,8 @@ import { TradeledgerError } from '../errors.js';
 export interface WorkerConnections {
   /** The sync's pool: min(60, 12 x concurrency + 2). A sync runs its streams ~12 at once. */
   sync: number;
+  /** The rate budgets' reservations, a pool of their own so a request never waits behind the loading statements (SyncOptions.rateDb): 3. */
+  rates: number;
   /** The job engine's runner pool: concurrency + 2. */
   engine: number;
   /** The engine's utilities (migrate, unlock dead peers): 2. */
@@ -16,18 +18,19 @@ export interface WorkerConnections {
 
 /**
  * The most connections one worker process opens, as a formula (docs/operations.md):
- * min(60, 12c + 2) + (c + 2) + 2 + 1 for concurrency c. Every pool is created with these sizes,
- * so the bound holds.
+ * min(60, 12c + 2) + 3 + (c + 2) + 2 + 1 for concurrency c. Every pool is created with these
+ * sizes, so the bound holds.
  *
  * @example
- * workerConnections(2).total; // 26 + 4 + 2 + 1 = 33
+ * workerConnections(2).total; // 26 + 3 + 4 + 2 + 1 = 36
  */
 export function workerConnections(concurrency: number): WorkerConnections {
   const sync = Math.min(60, concurrency * 12 + 2);
+  const rates = 3;
   const engine = concurrency + 2;
   const utilities = 2;
   const registry = 1;
-  return { sync, engine, utilities, registry, total: sync + engine + utilities + registry };
+  return { sync, rates, engine, utilities, registry, total: sync + rates + engine + utilities + registry };
 }
 
 /** What the server allows beside a worker's budget. */
@@ -54,7 +57,7 @@ export async function checkConnectionRoom(client: pg.ClientBase | pg.Pool, budge
   if (budget.total > usable) {
     let fits = 0;
     for (let c = 1; c <= 64 && workerConnections(c).total <= usable; c++) fits = c;
-    throw new TradeledgerError('WORKER_TOO_MANY_CONNECTIONS', `a worker at concurrency ${concurrency} may open ${budget.total} connections (sync ${budget.sync}, engine ${budget.engine}, utilities ${budget.utilities}, registry ${budget.registry}), more than this server's max_connections ${room.maxConnections} less ${room.reserved} reserved`, {
+    throw new TradeledgerError('WORKER_TOO_MANY_CONNECTIONS', `a worker at concurrency ${concurrency} may open ${budget.total} connections (sync ${budget.sync}, rate reservations ${budget.rates}, engine ${budget.engine}, utilities ${budget.utilities}, registry ${budget.registry}), more than this server's max_connections ${room.maxConnections} less ${room.reserved} reserved`, {
       kind: 'config',
       hint: fits > 0
         ? `Use --concurrency ${fits} or less here, or raise max_connections in postgresql.conf (every worker of the fleet counts: see docs/operations.md).`

@@ -38,10 +38,10 @@ describe('worker and enqueue: operator safety', () => {
     });
   }
 
-  it('the budget is the documented formula, min(60, 12c + 2) + (c + 2) + 2 + 1', () => {
-    expect(workerConnections(1).total).toBe(14 + 3 + 2 + 1);
-    expect(workerConnections(4)).toEqual({ sync: 50, engine: 6, utilities: 2, registry: 1, total: 59 });
-    expect(workerConnections(12).total).toBe(60 + 14 + 2 + 1);
+  it('the budget is the documented formula, min(60, 12c + 2) + 3 + (c + 2) + 2 + 1', () => {
+    expect(workerConnections(1).total).toBe(14 + 3 + 3 + 2 + 1);
+    expect(workerConnections(4)).toEqual({ sync: 50, rates: 3, engine: 6, utilities: 2, registry: 1, total: 62 });
+    expect(workerConnections(12).total).toBe(60 + 3 + 14 + 2 + 1);
   });
 
   it('a worker whose budget cannot fit max_connections is refused, naming the concurrency that fits', async () => {

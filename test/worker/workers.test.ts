@@ -55,7 +55,18 @@ describe('sync jobs on three worker processes', () => {
     expect(queued.stdout).toMatch(/client-001 +queued 1 {2}running 0 {2}failed 0/);
 
     workers = [0, 1, 2].map(() => startWorker(file, cliEnv, 1));
-    await waitFor('every job to finish', async () => (await jobsLeft(fresh.db)).length === 0);
+    // The sessions the workers open, seen while they run (an idle pooled session stays 10 s).
+    const sessions = new Map<string, number>();
+    await waitFor('every job to finish', async () => {
+      const seen = await sql<{ app: string; n: number }>`SELECT application_name AS app, count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND application_name LIKE 'tradeledger-worker-sync%' GROUP BY 1`.execute(fresh.db);
+      for (const r of seen.rows) sessions.set(r.app, Math.max(sessions.get(r.app) ?? 0, r.n));
+      return (await jobsLeft(fresh.db)).length === 0;
+    });
+    // The rate reservations went over their own pool (as \`tradeledger sync\`'s do), within its
+    // budget of 3 per worker process.
+    expect(sessions.get('tradeledger-worker-sync-rates'), JSON.stringify([...sessions])).toBeGreaterThan(0);
+    expect(sessions.get('tradeledger-worker-sync-rates')).toBeLessThanOrEqual(3 * 3);
 
     // Every good account equals the sandbox's ground truth; the broken one holds nothing.
     const good = accounts.filter((a) => a.name !== broken).map((a) => a.uid);
