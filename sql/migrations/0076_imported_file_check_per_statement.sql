@@ -83,5 +83,26 @@ CREATE TRIGGER imported_files_lines_delete AFTER DELETE ON imported_files
 CREATE TRIGGER imported_files_lines_update AFTER UPDATE ON imported_files
   REFERENCING OLD TABLE AS old_files FOR EACH STATEMENT EXECUTE FUNCTION imported_files_lines_check();
 
+-- TRUNCATE fires no DELETE trigger. A plain TRUNCATE of imported_files is refused by fx_rates'
+-- foreign key anyway; TRUNCATE ... CASCADE reached the lines through this table's foreign key and
+-- no longer does, so one that leaves lines behind is refused after the truncation (the tables
+-- truncated together in one statement still go).
+CREATE FUNCTION imported_files_truncate_check() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM imported_transactions) THEN
+    RAISE EXCEPTION 'imported_files: truncated while imported_transactions still has lines'
+      USING ERRCODE = 'foreign_key_violation', TABLE = 'imported_transactions', COLUMN = 'file_sha256',
+        CONSTRAINT = 'imported_transactions_file_sha256_fkey',
+        HINT = 'TRUNCATE imported_transactions, imported_files together, or delete the lines first.';
+  END IF;
+  RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION imported_files_truncate_check IS 'Trigger (after TRUNCATE of imported_files): refuses it while imported_transactions still has lines; foreign_key_violation (sql/migrations/0076).';
+
+CREATE TRIGGER imported_files_lines_truncate AFTER TRUNCATE ON imported_files
+  FOR EACH STATEMENT EXECUTE FUNCTION imported_files_truncate_check();
+
 COMMENT ON COLUMN imported_transactions.file_sha256 IS 'the file the line came from (imported_files.sha256; checked per statement by triggers instead of a foreign key, sql/migrations/0076)';
 COMMENT ON COLUMN imported_files.sha256 IS 'SHA-256 (hex) of the file''s bytes: its identity; a file whose lines are in imported_transactions can be neither deleted nor given another sha256 (triggers, sql/migrations/0076)';

@@ -94,6 +94,18 @@ describe('imported_transactions.file_sha256 names an imported_files row (sql/mig
     expect(await files()).toEqual(['known']);
   });
 
+  it('refuses a TRUNCATE of imported_files that would leave lines, and allows the tables truncated together', async () => {
+    await c.query(LINE, ['known', 2]);
+    // fx_rates' foreign key keeps a plain TRUNCATE out; CASCADE reaches fx_rates, not the lines.
+    const err = await refusal(() => c.query('TRUNCATE imported_files CASCADE'));
+    expect(err.code).toBe('23503');
+    expect(err.message).toBe('imported_files: truncated while imported_transactions still has lines');
+    expect(await files()).toEqual(['known']);
+    await c.query('TRUNCATE imported_transactions, imported_files, fx_rates');
+    expect(await files()).toEqual([]);
+    expect(await lines()).toEqual([]);
+  });
+
   it('allows what the foreign key allowed', async () => {
     await c.query(`INSERT INTO imported_files (sha256, kind, file_name, wallet, rows) VALUES ('other', 'transactions', 'other.csv', 'guard', 0)`);
     await c.query(LINE, ['known', 2]);
