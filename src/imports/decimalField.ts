@@ -15,15 +15,17 @@ const MAX_FRACTION_DIGITS = 30;
  * @example
  * decimalField('0.50', place, 'Sent Amount'); // '0.5'
  */
-export function decimalField(value: string, place: FilePlace, hint: string): string {
+export function decimalField(value: string, where: FilePlace | (() => FilePlace), hint: string): string {
   const v = value.trim();
-  if (v.startsWith('-') && DECIMAL.test(v.slice(1))) throw badInput(place, `${shown(v)} is negative`, hint);
-  if (!DECIMAL.test(v)) throw badInput(place, `${shown(v)} is not a decimal number`, hint);
+  // The place is made only for a refusal (a line's place is an object per field otherwise).
+  const place = (): FilePlace => (typeof where === 'function' ? where() : where);
+  if (v.startsWith('-') && DECIMAL.test(v.slice(1))) throw badInput(place(), `${shown(v)} is negative`, hint);
+  if (!DECIMAL.test(v)) throw badInput(place(), `${shown(v)} is not a decimal number`, hint);
   const point = v.indexOf('.');
   const integer = (point < 0 ? v : v.slice(0, point)).replace(/^0+/, '');
   const fraction = point < 0 ? '' : v.slice(point + 1).replace(/0+$/, '');
   if (integer.length > MAX_INTEGER_DIGITS || fraction.length > MAX_FRACTION_DIGITS) {
-    throw badInput(place, `${shown(v)} has more than ${MAX_INTEGER_DIGITS} digits before or after the point`, `${hint} Check the column: no real amount has that many digits.`);
+    throw badInput(place(), `${shown(v)} has more than ${MAX_INTEGER_DIGITS} digits before or after the point`, `${hint} Check the column: no real amount has that many digits.`);
   }
   // The exact value in its shortest form, as decimal.js's toFixed() writes it: '0.50' -> '0.5'.
   return `${integer || '0'}${fraction ? `.${fraction}` : ''}`;

@@ -1,4 +1,4 @@
-import { badInput } from './badInput.js';
+import { badInput, type FilePlace } from './badInput.js';
 import { csvRows } from './csvRows.js';
 import { decimalField } from './decimalField.js';
 import { isCurrencyCode } from './currencyCodes.js';
@@ -61,7 +61,7 @@ export function ecbRates(file: string, text: string, now: Date): EcbRate[] {
   return out;
 }
 
-function positive(v: string, place: Parameters<typeof decimalField>[1]): string {
+function positive(v: string, place: FilePlace): string {
   const d = decimalField(v, place, 'ECB rates are units of the currency per 1 EUR, always positive; N/A where there is none.');
   if (/^0(\.0*)?$/.test(d)) throw badInput(place, 'a rate of 0', 'ECB rates are positive; write N/A where there is none.');
   return d;

@@ -19,8 +19,8 @@ export interface KoinlyTransaction {
   readonly label: string | null;
   readonly description: string | null;
   readonly txHash: string | null;
-  /** The line's fields by header name, as in the file. */
-  readonly raw: Record<string, string>;
+  /** The line's fields by header name, as in the file: the JSON text of imported_transactions.raw. */
+  readonly rawJson: string;
 }
 
 // The universal template's columns (Koinly, "How to create a custom CSV file with your data":
@@ -84,6 +84,7 @@ export function koinlyLineReader(file: string, header: readonly string[], now: D
   if (!at.has('date')) throw badInput({ file, line: 1 }, 'no Date column', HINT);
   if (!at.has('sentAmount') && !at.has('receivedAmount')) throw badInput({ file, line: 1 }, 'neither a Sent Amount nor a Received Amount column', HINT);
   const width = header.length;
+  const rawJson = rawJsonWriter(header);
   return (row) => {
     if (row.fields.length !== width) {
       if (row.fields.length > width) {
@@ -95,13 +96,13 @@ export function koinlyLineReader(file: string, header: readonly string[], now: D
     }
     const get = (f: Field): string => { const i = at.get(f); return i === undefined ? '' : (row.fields[i] ?? '').trim(); };
     const place = (f: Field): FilePlace => ({ file, line: row.line, column: { index: (at.get(f) ?? 0) + 1, name: header[at.get(f) ?? 0] ?? f } });
-    const ts = utcTime(get('date'), place('date'), now);
+    const ts = utcTime(get('date'), () => place('date'), now);
     const pair = (amount: Field, currency: Field, fiat: boolean): [string | null, string | null] => {
       const a = get(amount);
       const c = get(currency).toUpperCase();
       if (a === '' && c === '') return [null, null];
       if (a === '') throw badInput(place(amount), `${header[at.get(currency)!]} ${c.length > 40 ? shown(c) : c} without an amount`, HINT);
-      const value = decimalField(a, place(amount), 'Amounts are positive; the column (Sent or Received) gives the direction.');
+      const value = decimalField(a, () => place(amount), 'Amounts are positive; the column (Sent or Received) gives the direction.');
       // Koinly writes 0 for a side a transaction does not have (Fee Amount 0, Received Amount 0):
       // no such side, whatever the currency says. A Net Worth of 0 is a value, kept.
       if (value === '0' && !fiat) {
@@ -119,11 +120,9 @@ export function koinlyLineReader(file: string, header: readonly string[], now: D
     const [feeAmount, feeCurrency] = pair('feeAmount', 'feeCurrency', false);
     const [netWorthAmount, netWorthCurrency] = pair('netWorthAmount', 'netWorthCurrency', true);
     if (sentAmount === null && receivedAmount === null) throw badInput(place('date'), 'neither a sent nor a received amount', HINT);
-    const raw: Record<string, string> = {};
-    header.forEach((h, i) => { raw[h] = row.fields[i]!; });
     return {
       line: row.line, ts, sentAmount, sentCurrency, receivedAmount, receivedCurrency, feeAmount, feeCurrency,
-      netWorthAmount, netWorthCurrency, label: get('label') || null, description: get('description') || null, txHash: get('txHash') || null, raw,
+      netWorthAmount, netWorthCurrency, label: get('label') || null, description: get('description') || null, txHash: get('txHash') || null, rawJson: rawJson(row.fields),
     };
   };
 }
@@ -132,7 +131,9 @@ export function koinlyLineReader(file: string, header: readonly string[], now: D
 const EARLIEST = Date.UTC(1970, 0, 1);
 
 // "2024-05-01 10:00 UTC" (Koinly's form), with optional seconds, or ISO 8601 with Z.
-function utcTime(v: string, place: FilePlace, now: Date): string {
+function utcTime(v: string, place: () => FilePlace, now: Date): string {
+  const fast = koinlyMinute(v);
+  if (fast !== null && fast.ms <= now.getTime()) return fast.iso;
   const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2}(\.\d{1,3})?)?( ?UTC|Z)?$/.exec(v);
   const iso = m ? `${m[1]}T${m[2]}${m[3] ?? ':00'}Z` : '';
   const d = new Date(iso);
@@ -140,9 +141,72 @@ function utcTime(v: string, place: FilePlace, now: Date): string {
   // toISOString(), which this function returns anyway (a dayjs format per line cost ~10% of an import).
   const out = Number.isNaN(d.getTime()) ? '' : d.toISOString();
   if (!m || out.slice(0, 10) !== m[1]) {
-    throw badInput(place, `${shown(v)} is not a date and time (YYYY-MM-DD HH:mm UTC)`, 'Write dates in UTC as YYYY-MM-DD HH:mm UTC.');
+    throw badInput(place(), `${shown(v)} is not a date and time (YYYY-MM-DD HH:mm UTC)`, 'Write dates in UTC as YYYY-MM-DD HH:mm UTC.');
   }
-  if (d.getTime() < EARLIEST) throw badInput(place, `${v} is before 1970`, 'Check the date: it must be a real transaction time in UTC (YYYY-MM-DD HH:mm UTC).');
-  if (d.getTime() > now.getTime()) throw badInput(place, `${v} is in the future`, 'Check the date; it must be in UTC and not later than now.');
+  if (d.getTime() < EARLIEST) throw badInput(place(), `${v} is before 1970`, 'Check the date: it must be a real transaction time in UTC (YYYY-MM-DD HH:mm UTC).');
+  if (d.getTime() > now.getTime()) throw badInput(place(), `${v} is in the future`, 'Check the date; it must be in UTC and not later than now.');
   return out;
+}
+
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Koinly's own form, "YYYY-MM-DD HH:mm UTC", read without a RegExp and a Date per line (issue
+ * 24): its ISO text as toISOString() writes it and its epoch milliseconds, or null for anything
+ * else (other forms, a day or time out of range, before 1970), which utcTime reads the slow way
+ * and refuses with its message.
+ */
+function koinlyMinute(v: string): { iso: string; ms: number } | null {
+  if (v.length !== 20 || v.charCodeAt(4) !== 0x2d || v.charCodeAt(7) !== 0x2d || v.charCodeAt(10) !== 0x20 || v.charCodeAt(13) !== 0x3a
+    || v.charCodeAt(16) !== 0x20 || v.charCodeAt(17) !== 0x55 || v.charCodeAt(18) !== 0x54 || v.charCodeAt(19) !== 0x43) return null;
+  const year = digits(v, 0, 4);
+  const month = digits(v, 5, 2);
+  const day = digits(v, 8, 2);
+  const hour = digits(v, 11, 2);
+  const minute = digits(v, 14, 2);
+  if (year < 1970 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59) return null;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (day > (month === 2 && leap ? 29 : DAYS[month - 1]!)) return null;
+  return { iso: `${v.slice(0, 10)}T${v.slice(11, 16)}:00.000Z`, ms: Date.UTC(year, month - 1, day, hour, minute) };
+}
+
+/** The number written by `n` decimal digits of v from `at`, or -1 if one is not a digit. */
+function digits(v: string, at: number, n: number): number {
+  let x = 0;
+  for (let i = at; i < at + n; i++) {
+    const d = v.charCodeAt(i) - 0x30;
+    if (d < 0 || d > 9) return -1;
+    x = x * 10 + d;
+  }
+  return x;
+}
+
+// Field values that JSON writes between two double quotes as they are.
+const JSON_PLAIN = /^[^"\\\u0000-\u001f]*$/;
+
+/**
+ * Writes a line's fields by header name as the JSON text JSON.stringify gives of the object
+ * { [header]: field } (imported_transactions.raw), without building the object: the key parts
+ * once per file, each value quoted as it is unless it needs escaping. A header that names a
+ * column twice or names __proto__ is written through the object, as before, so the stored
+ * jsonb is the same either way.
+ */
+function rawJsonWriter(header: readonly string[]): (fields: readonly string[]) => string {
+  if (new Set(header).size !== header.length || header.includes('__proto__')) {
+    return (fields) => {
+      const raw: Record<string, string> = {};
+      header.forEach((h, i) => { raw[h] = fields[i]!; });
+      return JSON.stringify(raw);
+    };
+  }
+  const keys = header.map((h, i) => `${i === 0 ? '{' : ','}${JSON.stringify(h)}:`);
+  if (keys.length === 0) return () => '{}';
+  return (fields) => {
+    let out = '';
+    for (let i = 0; i < keys.length; i++) {
+      const v = fields[i]!;
+      out += keys[i]! + (JSON_PLAIN.test(v) ? `"${v}"` : JSON.stringify(v));
+    }
+    return `${out}}`;
+  };
 }

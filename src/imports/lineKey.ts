@@ -16,8 +16,8 @@ import type { KoinlyTransaction } from './koinlyTransactions.js';
  * lineKey(tx); // '9f2c…' (64 hex digits)
  */
 export function lineKey(t: KoinlyTransaction): string {
-  const text = `["${Date.parse(t.ts)}", ${s(t.sentAmount)}, ${s(t.sentCurrency)}, ${s(t.receivedAmount)}, ${s(t.receivedCurrency)}, ${
-    s(t.feeAmount)}, ${s(t.feeCurrency)}, ${s(t.netWorthAmount)}, ${s(t.netWorthCurrency)}, ${s(t.label)}, ${s(t.description)}, ${s(t.txHash)}]`;
+  const text = `["${Date.parse(t.ts)}", ${q(t.sentAmount)}, ${q(t.sentCurrency)}, ${q(t.receivedAmount)}, ${q(t.receivedCurrency)}, ${
+    q(t.feeAmount)}, ${q(t.feeCurrency)}, ${q(t.netWorthAmount)}, ${q(t.netWorthCurrency)}, ${s(t.label)}, ${s(t.description)}, ${s(t.txHash)}]`;
   return sha256Hex(text);
 }
 
@@ -26,7 +26,12 @@ const sha256Hex: (text: string) => string = typeof (crypto as { hash?: unknown }
   ? (text) => (crypto as unknown as { hash(alg: string, data: string, enc: 'hex'): string }).hash('sha256', text, 'hex')
   : (text) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 
-// Amounts, tickers and dates never need escaping; free text goes through JSON.stringify.
+// Amounts and currencies are checked to be digits and tickers (koinlyLineReader): quoted as they
+// are. Free text goes through JSON.stringify when it holds a character JSON escapes.
+function q(v: string | null): string {
+  return v === null ? 'null' : `"${v}"`;
+}
+
 const PLAIN = /^[^"\\\u0000-\u001f]*$/;
 function s(v: string | null): string {
   if (v === null) return 'null';

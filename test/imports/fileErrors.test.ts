@@ -91,7 +91,7 @@ describe('Koinly universal CSV', () => {
   it('takes zeros (Fee Amount 0, Received Amount 0, 0.000 with or without a currency) as no such side, keeping them in raw', () => {
     const rows = koinlyTransactions('k.csv', `${header}\n2024-05-01 10:00 UTC,1,ETH,0,USD,0,ETH,0,USD,,,\n2024-05-02 10:00 UTC,0.000,,2,BTC,0.00,,,,,,\n`, now);
     expect(rows[0]).toMatchObject({ sentAmount: '1', sentCurrency: 'ETH', receivedAmount: null, receivedCurrency: null, feeAmount: null, feeCurrency: null, netWorthAmount: '0', netWorthCurrency: 'USD' });
-    expect(rows[0]!.raw['Received Amount']).toBe('0');
+    expect(JSON.parse(rows[0]!.rawJson)['Received Amount']).toBe('0');
     expect(rows[1]).toMatchObject({ sentAmount: null, sentCurrency: null, receivedAmount: '2', feeAmount: null });
   });
 
@@ -135,5 +135,28 @@ describe('reading a file in chunks', () => {
   it('hashes the bytes as read', async () => {
     const { sha256 } = await wholeText(memoryFile('r.csv', 'Date,USD,\n', 3));
     expect(sha256).toBe(createHash('sha256').update('Date,USD,\n').digest('hex'));
+  });
+});
+
+describe('Koinly dates read without a Date per line (issue 24)', () => {
+  // What the reader gave before its fast path for "YYYY-MM-DD HH:mm UTC": the regex, a Date,
+  // toISOString, and the date written must be the moment's own.
+  const before = (v: string): string | null => {
+    const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2}(\.\d{1,3})?)?( ?UTC|Z)?$/.exec(v);
+    const d = new Date(m ? `${m[1]}T${m[2]}${m[3] ?? ':00'}Z` : '');
+    const out = Number.isNaN(d.getTime()) ? '' : d.toISOString();
+    if (!m || out.slice(0, 10) !== m[1] || d.getTime() < Date.UTC(1970, 0, 1) || d.getTime() > now.getTime()) return null;
+    return out;
+  };
+  it.each([
+    '2024-05-01 10:00 UTC', '2024-02-29 23:59 UTC', '2023-02-29 10:00 UTC', '2000-02-29 00:00 UTC', '2100-02-29 00:00 UTC',
+    '1970-01-01 00:00 UTC', '1969-12-31 23:59 UTC', '2024-04-31 10:00 UTC', '2024-12-31 24:00 UTC', '2024-01-01 23:60 UTC',
+    '2024-00-10 10:00 UTC', '2024-13-01 10:00 UTC', '2024-01-00 10:00 UTC', '2026-01-01 00:00 UTC', '2026-01-01 00:01 UTC',
+    '2024-1a-01 10:00 UTC', '2024-05-01 10:00 utc', '2024-05-01 10:00:30 UTC', '2024-05-01T10:00Z', '2024-05-01 10:00',
+  ])('%s: the same moment or the same refusal as before', (v) => {
+    const read = () => koinlyTransactions('k.csv', `Date,Received Amount,Received Currency\n${v},1,BTC\n`, now)[0]!.ts;
+    const want = before(v);
+    if (want === null) expect(read).toThrow(/k\.csv line 2, column 1 \(Date\)/);
+    else expect(read()).toBe(want);
   });
 });

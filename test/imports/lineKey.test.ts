@@ -87,7 +87,7 @@ describe('a database upgraded by sql/migrations/0075', () => {
         await sql`INSERT INTO imported_transactions (file_sha256, line, wallet, ts, sent_amount, sent_currency, received_amount, received_currency,
           fee_amount, fee_currency, net_worth_amount, net_worth_currency, label, description, tx_hash, raw)
           VALUES ('before', ${t.line}, 'old', ${t.ts}, ${t.sentAmount}, ${t.sentCurrency}, ${t.receivedAmount}, ${t.receivedCurrency}, ${t.feeAmount},
-            ${t.feeCurrency}, ${t.netWorthAmount}, ${t.netWorthCurrency}, ${t.label}, ${t.description}, ${t.txHash}, ${JSON.stringify(t.raw)})`.execute(db);
+            ${t.feeCurrency}, ${t.netWorthAmount}, ${t.netWorthCurrency}, ${t.label}, ${t.description}, ${t.txHash}, ${t.rawJson})`.execute(db);
       }
       const keysBefore = (await sql<{ line_key: string }>`SELECT line_key FROM imported_transactions ORDER BY line`.execute(db)).rows;
       await migrate(empty.url);
