@@ -4,6 +4,7 @@ import { migrate } from '../db/migrate.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { fileSource } from '../imports/fileSource.js';
 import { importFx } from '../imports/importFx.js';
+import { lineProgress } from './progress/lineProgress.js';
 import { importTransactions } from '../imports/importTransactions.js';
 
 /**
@@ -48,7 +49,13 @@ export function importCommand(_setExit: (code: number) => void): Command {
     .requiredOption('--wallet <name>', 'the wallet these transactions belong to (used like an account: --account NAME)')
     .action(async (file: string, flags: { wallet: string }) => {
       const src = await fileSource(file);
-      const r = await withDb((db) => importTransactions(db, src, flags.wallet));
+      // A status line on a terminal while a large file is read and checked; nothing off one.
+      const progress = lineProgress(process.stderr, 'import');
+      const n = (x: number) => x.toLocaleString('en-US');
+      progress.update(`reading ${src.name}`);
+      const r = await withDb((db) => importTransactions(db, src, flags.wallet, new Date(), (p) => progress.update(p.stage === 'reading'
+        ? `${n(p.lines)} lines of ${src.name} read`
+        : `${n(p.lines)} lines read; checking the whole file (repeated lines and TxHashes)`))).finally(() => progress.stop());
       if (r.already) {
         process.stdout.write(`${src.name} was already imported on ${r.already.importedAt} as wallet ${r.already.wallet}; nothing changed\n`);
         return;

@@ -65,8 +65,9 @@ const COPY_NEW = `COPY imported_transactions (file_sha256, line, wallet, ts, sen
  * @example
  * const r = await importTransactions(db, await fileSource('coinbase.csv'), 'coinbase'); // r.inserted, r.skipped
  */
-export async function importTransactions(db: Kysely<any>, src: FileSource, wallet: string, now = new Date()): Promise<TransactionsImportResult> {
-  const r = await storeFile(db, src, wallet, now);
+export async function importTransactions(db: Kysely<any>, src: FileSource, wallet: string, now = new Date(),
+  onProgress?: (progress: ImportProgress) => void): Promise<TransactionsImportResult> {
+  const r = await storeFile(db, src, wallet, now, onProgress ?? (() => undefined));
   // A large import leaves the planner's statistics of imported_transactions stale until
   // autovacuum comes by (never, where it is off): gains then read the valued ledger by a nested
   // loop of one index lookup per row, planned for a thousand rows (issue 24 item 5). A failure
@@ -84,10 +85,20 @@ export async function importTransactions(db: Kysely<any>, src: FileSource, walle
   return r;
 }
 
+/**
+ * How far an import is (the CLI's status line on a terminal): `reading` while the file's lines
+ * are read, checked and stored (lines read so far), `checking` while the whole file is checked
+ * (the same content twice, TxHashes repeated or already in the wallet).
+ */
+export interface ImportProgress {
+  stage: 'reading' | 'checking';
+  lines: number;
+}
+
 /** New lines from which an import refreshes the table's planner statistics. */
 const ANALYZE_FROM = 10_000;
 
-async function storeFile(db: Kysely<any>, src: FileSource, wallet: string, now: Date): Promise<TransactionsImportResult> {
+async function storeFile(db: Kysely<any>, src: FileSource, wallet: string, now: Date, onProgress: (progress: ImportProgress) => void): Promise<TransactionsImportResult> {
   checkWallet(wallet);
   return withTransaction(db, async ({ client }) => {
     await checkWalletClash(client, wallet);
@@ -105,7 +116,8 @@ async function storeFile(db: Kysely<any>, src: FileSource, wallet: string, now: 
     if (!already) await client.query(`INSERT INTO imported_files (sha256, kind, file_name, wallet, rows) VALUES ($1, 'transactions', $2, $3, 0)`, [sha256, src.name, wallet]);
     const lookup = lookUp ? await walletLookup(db, wallet) : null;
     try {
-      const { transactions, inserted } = await storeLines(client, src, { sha256, wallet, now, already: already !== null, lookup });
+      const { transactions, inserted } = await storeLines(client, src, { sha256, wallet, now, already: already !== null, lookup, onProgress });
+      onProgress({ stage: 'checking', lines: transactions });
       if (lookup) await lookup.handOver(client);
       const lines = already ? '(SELECT line, k, tx_hash FROM import_lines)'
         : `(SELECT line, line_key AS k, tx_hash FROM imported_transactions WHERE file_sha256 = '${sha256.replace(/'/g, "''")}' UNION ALL SELECT line, k, tx_hash FROM import_lines)`;
@@ -149,6 +161,7 @@ interface StoreOptions {
   /** The file was imported before: its lines are checked and kept in import_lines, none stored. */
   readonly already: boolean;
   readonly lookup: WalletLookup | null;
+  readonly onProgress: (progress: ImportProgress) => void;
 }
 
 /**
@@ -246,6 +259,7 @@ async function storeLines(client: pg.PoolClient, src: FileSource, o: StoreOption
         batch.chars += text.length;
         if (batch.chars >= BATCH_CHARS) await ask();
       }
+      o.onProgress({ stage: 'reading', lines: transactions });
     }
     if (o.lookup) {
       await ask();

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
-import { importTransactions } from '../../src/imports/importTransactions.js';
+import { importTransactions, type ImportProgress } from '../../src/imports/importTransactions.js';
 import { createDb } from '../../src/db/createDb.js';
 import { memoryFile } from '../support/memoryFile.js';
 
@@ -47,6 +47,19 @@ describe('import transactions into a wallet that holds lines', () => {
     const before = await stored('held');
     await expect(importTransactions(fresh.db, memoryFile('far.csv', csv(lines), 64 * 1024), 'held', now)).rejects.toThrow('far.csv line 12002: the same transaction as line 2');
     expect(await stored('held')).toBe(before);
+  });
+
+  it('tells how far it is: lines read as the file is read (in 64 KB pieces here), then the whole-file checks', async () => {
+    const lines = Array.from({ length: 3_000 }, (_, i) => line(50_000 + i));
+    const seen: ImportProgress[] = [];
+    const r = await importTransactions(fresh.db, memoryFile('progress.csv', csv(lines), 64 * 1024), 'progress', now, (p) => seen.push(p));
+    expect(r.transactions).toBe(3_000);
+    const reading = seen.filter((p) => p.stage === 'reading').map((p) => p.lines);
+    expect(reading.length, 'more than one piece of the file').toBeGreaterThan(1);
+    expect(reading.every((n, i) => i === 0 || n >= reading[i - 1]!), `${reading}`).toBe(true);
+    expect(new Set(reading).size, `${reading}`).toBeGreaterThan(1);
+    expect(reading.at(-1)).toBe(3_000);
+    expect(seen.at(-1)).toEqual({ stage: 'checking', lines: 3_000 });
   });
 
   it('works on a pool of one connection too', async () => {
