@@ -32,9 +32,9 @@ export class GainsStore {
   private income: unknown[][] = [];
   private problems: unknown[][] = [];
   private seq = { match: 0, income: 0, problem: 0, holding: 0 };
-  // Batches sent and not yet answered. Each is awaited before the next is sent: a second query on
-  // a client still busy with one prints pg's DeprecationWarning into the user's output (pg 9 will
-  // refuse it), and the overlap gained little (BENCHMARKS.md, issue 24).
+  // The batch sent and not yet answered: at most one. The next batch is sent once it is answered,
+  // so the matcher works while PostgreSQL stores the last batch, and the client never holds two
+  // queries at once (pg's DeprecationWarning for that would reach the user's output; pg 9 refuses it).
   private inFlight: Promise<unknown>[] = [];
 
   private constructor(private readonly client: pg.ClientBase, readonly runId: string) {}
@@ -87,13 +87,18 @@ export class GainsStore {
     await this.settle(0);
   }
 
-  // Sends a batch without waiting for it, then waits until at most `limit` batches are unanswered.
-  // A failed batch fails the next call (and close), in the caller's transaction.
+  // Waits for the batch before, then sends this one without waiting for its answer. A failed batch
+  // fails the next call (and close), in the caller's transaction.
   private async send(text: string, values: unknown[]): Promise<void> {
+    await this.settle(0);
     const sent = this.client.query(text, values);
     sent.catch(() => {});
     this.inFlight.push(sent);
-    await this.settle(0);
+  }
+
+  /** Waits until no batch is in flight, ignoring a failure (the caller is failing already). */
+  async settled(): Promise<void> {
+    await Promise.allSettled(this.inFlight);
   }
 
   private async settle(limit: number): Promise<void> {

@@ -13,6 +13,7 @@ import { defaultReportsDir } from '../reports/runReports.js';
 import type { ManifestFile } from '../reports/reportManifest.js';
 import { GainsDecimal, ZERO } from './gainsDecimal.js';
 import { LedgerStream } from './ledgerStream.js';
+import { queryBatches } from './queryBatches.js';
 import type { LedgerOutcome, ValuedRow } from './ledgerEvents.js';
 import { ruleSet } from './ruleSets.js';
 import type { RuleSetName } from './ruleSets.js';
@@ -87,6 +88,7 @@ export interface RunGainsResult {
   files: ManifestFile[];
 }
 
+// Rows per batch handed to the matcher (queryBatches).
 const FETCH = 5_000;
 
 /**
@@ -144,6 +146,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
   const writer = createClient({ url: options.databaseUrl, name: 'gains-write' });
   const detach = cancelOnAbort([reader, writer], options.signal);
   let connected = false;
+  let opened: GainsStore | undefined;
   try {
     options.signal?.throwIfAborted();
     await reader.connect();
@@ -152,7 +155,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     await checkZone(reader, options.tz);
     await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     await writer.query('BEGIN');
-    const store = await GainsStore.open(writer, {
+    const store = opened = await GainsStore.open(writer, {
       rules: options.rules, taxYear: options.year, fiat, tz: options.tz, account, pools, from, to, includeDemo,
     });
     const matcher = rules.matcher(pools === 'wallet' ? 'wallet' : 'universal', selections);
@@ -173,15 +176,6 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
       }
     };
 
-    await reader.query({
-      text: `DECLARE gains_rows NO SCROLL CURSOR FOR ${VALUED_LEDGER_SQL}`,
-      values: [fiat, options.tz, account, readTo, includeDemo],
-    }).catch((err: unknown) => {
-      throw new TradeledgerError('GAINS_QUERY_FAILED', `reading the valued ledger failed: ${err instanceof Error ? err.message : String(err)}`, {
-        kind: 'database', cause: err, hint: 'Run `tradeledger db migrate`; if it persists, run SELECT * FROM ledger_valued(\'GBP\') LIMIT 1 in psql.',
-      });
-    });
-
     // The corrections in force on the rows read (sql/migrations/0067_ledger_corrections.sql): the manifest says how many each file reflects.
     const corrections = new Set<string>();
     const stream = new LedgerStream(fiat);
@@ -197,21 +191,36 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
         await store.problem(p);
       }
     };
-    for (;;) {
-      const { rows } = await reader.query<Omit<ValuedRow, 'ms'> & { ms: string }>(`FETCH ${FETCH} FROM gains_rows`);
-      for (const raw of rows) {
-        const row: ValuedRow = { ...raw, ms: Number(raw.ms) };
+    // One pass over the valued ledger, streamed (queryBatches: no cursor and no FETCH round trip per
+    // batch; the socket waits while a batch is matched, so memory stays at about one batch), each
+    // row's text straight into a ValuedRow in VALUED_LEDGER_SQL's column order.
+    let handled: unknown;
+    const onRows = async (rows: (string | null)[][]) => {
+      for (const r of rows) {
+        const row: ValuedRow = {
+          account_uid: r[0]!, wallet: r[1]!, coin: r[2]!, ms: Number(r[3]), day: r[4]!, amount: r[5]!, kind: r[6]!, source: r[7]!,
+          source_id: r[8]!, leg: r[9]!, counterparty: r[10]!, order_id: r[11]!, value: r[12]!, price_source: r[13]!, label: r[14]!,
+          description: r[15]!, correction_id: r[16]!, classification: r[17]!, other_side: r[18]!,
+        };
         if (row.correction_id) corrections.add(row.correction_id);
         for (const o of stream.push(row)) await handle(o);
       }
       if (rows.length > 0) {
         progress.stage = 'matching';
         progress.rows += rows.length;
-        progress.day = rows[rows.length - 1]!.day;
+        progress.day = rows[rows.length - 1]![4]!;
         options.onProgress?.({ ...progress });
       }
-      if (rows.length < FETCH) break;
-    }
+    };
+    await queryBatches(reader, { text: VALUED_LEDGER_SQL, values: [fiat, options.tz, account, readTo, includeDemo] }, FETCH,
+      (rows) => onRows(rows).catch((err: unknown) => { handled = err; throw err; }),
+    ).catch((err: unknown) => {
+      // Only the query's own failure is the valued ledger's; what matching or storing threw is itself.
+      if (err === handled) throw err;
+      throw new TradeledgerError('GAINS_QUERY_FAILED', `reading the valued ledger failed: ${err instanceof Error ? err.message : String(err)}`, {
+        kind: 'database', cause: err, hint: 'Run `tradeledger db migrate`; if it persists, run SELECT * FROM ledger_valued(\'GBP\') LIMIT 1 in psql.',
+      });
+    });
     for (const o of stream.finish()) await handle(o);
     await take(matcher.finish());
     const demoAccounts = await readDemoAccounts(reader, account);
@@ -246,6 +255,8 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     return { runId: store.runId, outDir, summary: result, files };
   } catch (err) {
     // A query on a client that never connected waits for the connection forever.
+    // The batch the store may still have in flight is answered first: one query at a time on a client.
+    await opened?.settled();
     if (connected) await writer.query('ROLLBACK').catch(() => {});
     await output.discard();
     throw err;
