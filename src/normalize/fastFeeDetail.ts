@@ -393,7 +393,7 @@ function mergeByCoin(rows: Row[]): Row[] {
 
 /**
  * The value of a feeDetail string by `JSON.parse`, when that is what lossless-json's parse would
- * give with each number as its text: every number canonical, no backslash, no whitespace outside
+ * give with each number as its text: every number canonical (`canonicalNumber`), no backslash, no whitespace outside
  * strings, no repeated key. Undefined otherwise, and for text that is not JSON.
  */
 function parseCanonical(text: string): unknown {
@@ -418,11 +418,7 @@ function parseCanonical(text: string): unknown {
         if ((d >= 48 && d <= 57) || d === 46 || d === 101 || d === 69 || d === 43 || d === 45) j++;
         else break;
       }
-      // "0" (the usual c, d, r) is canonical; any other number is checked.
-      if (j !== i + 1 || c !== 48) {
-        const token = text.slice(i, j);
-        if (String(Number(token)) !== token) return undefined;
-      }
+      if (!canonicalNumber(text, i, j)) return undefined;
       i = j;
     } else if (c <= 32) {
       return undefined;
@@ -438,6 +434,49 @@ function parseCanonical(text: string): unknown {
   }
   if (value === null || typeof value !== 'object') return undefined;
   return countKeys(value) === keys ? value : undefined;
+}
+
+/**
+ * True when the JSON number text[start, end) is one that `String(Number(x))` writes back as it
+ * stands: plain notation, no leading zeros, no trailing zeros after the point, not `-0`, at most
+ * 15 significant digits (a double tells every such decimal apart, so the shortest text that reads
+ * back as the same double is this one) and not below 10^-6 (where JavaScript writes `1e-7`).
+ * Character checks only, no conversion; it may refuse a number that would pass (17 digits), never
+ * the other way (test/normalize/fastFeeDetail.test.ts compares it with `String(Number(x))`).
+ *
+ * @example
+ * canonicalNumber('-0.0123', 0, 7) // true
+ * canonicalNumber('1.10', 0, 4)    // false
+ */
+export function canonicalNumber(text: string, start: number, end: number): boolean {
+  let k = start;
+  if (text.charCodeAt(k) === 45) k++;
+  const wholeStart = k;
+  const first = text.charCodeAt(k);
+  if (first === 48) k++;
+  else if (first >= 49 && first <= 57) {
+    k++;
+    while (k < end && isDigit(text.charCodeAt(k))) k++;
+  } else return false;
+  const wholeDigits = k - wholeStart;
+  if (k === end) {
+    // An integer: "-0" is written "0".
+    return wholeDigits <= 15 && !(first === 48 && wholeStart > start);
+  }
+  if (text.charCodeAt(k) !== 46) return false;
+  k++;
+  const fractionStart = k;
+  while (k < end && isDigit(text.charCodeAt(k))) k++;
+  if (k !== end || k === fractionStart || text.charCodeAt(end - 1) === 48) return false;
+  if (first !== 48) return wholeDigits + (end - fractionStart) <= 15;
+  // 0.xxx: the zeros after the point are not significant, and six of them is below 10^-6.
+  let zeros = 0;
+  while (text.charCodeAt(fractionStart + zeros) === 48) zeros++;
+  return zeros < 6 && end - fractionStart - zeros <= 15;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
 
 function countKeys(value: unknown): number {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exactFeeDetail, parseFeeDetail } from '../../src/normalize/parseFeeDetail.js';
 import type { FeeContext } from '../../src/normalize/parseFeeDetail.js';
-import { fastFeeDetail } from '../../src/normalize/fastFeeDetail.js';
+import { canonicalNumber, fastFeeDetail } from '../../src/normalize/fastFeeDetail.js';
 import { legacyFeeForms, modernFeeForms, spotFeeDetail } from '../../src/sandbox/data/generators/spotFeeDetail.js';
 
 // The fast path must give exactly what the general path gives (every field, every key, in order)
@@ -210,5 +210,45 @@ describe('fastFeeDetail gives what the general path gives, or declines', () => {
       if (same(input, pick(contexts)) === 'fast') fast++;
     }
     expect(fast).toBeGreaterThan(n / 10);
+  });
+});
+
+describe('canonicalNumber: a JSON number that String(Number(x)) writes back unchanged', () => {
+  const agrees = (x: string) => {
+    // Never true where String(Number(x)) differs; the other way round it may refuse (and then the
+    // general path runs).
+    if (canonicalNumber(x, 0, x.length)) expect(String(Number(x)), x).toBe(x);
+  };
+
+  it.each([
+    ['0', true], ['-0', false], ['0.0', false], ['-0.0', false], ['1', true], ['-1', true], ['10', true], ['1.10', false], ['1.', false],
+    ['.5', false], ['01', false], ['-01.5', false], ['0.5', true], ['-0.5', true], ['0.000001', true], ['0.0000015', true], ['0.0000001', false],
+    ['1e5', false], ['1E5', false], ['-8.9E-8', false], ['5e-7', false], ['123456789012345', true], ['1234567890123456', false],
+    ['0.123456789012345', true], ['0.1234567890123456', false], ['0.000123456789012345', true], ['12345678.1234567', true],
+    ['12345678.12345678', false], ['0.30000000000000004', false], ['-', false], ['--1', false], ['1-', false], ['1.2.3', false],
+  ])('%s -> %s', (x, expected) => {
+    expect(canonicalNumber(x, 0, x.length)).toBe(expected);
+    agrees(x);
+  });
+
+  it('reads the number inside a longer text', () => {
+    expect(canonicalNumber('{"t":-0.25}', 5, 10)).toBe(true);
+    expect(canonicalNumber('{"t":-0.250}', 5, 11)).toBe(false);
+  });
+
+  it('random numbers: true only where String(Number(x)) gives x back', () => {
+    let seed = 7;
+    const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+    const digits = (n: number) => Array.from({ length: n }, () => String(Math.floor(rand() * 10))).join('');
+    let accepted = 0;
+    for (let i = 0; i < 20000; i++) {
+      const sign = rand() < 0.5 ? '-' : '';
+      const whole = rand() < 0.5 ? '0' : digits(1 + Math.floor(rand() * 18));
+      const fraction = rand() < 0.3 ? '' : `.${digits(1 + Math.floor(rand() * 20))}`;
+      const x = `${sign}${whole}${fraction}`;
+      agrees(x);
+      if (canonicalNumber(x, 0, x.length)) accepted++;
+    }
+    expect(accepted).toBeGreaterThan(1000);
   });
 });
