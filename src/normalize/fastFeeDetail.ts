@@ -1,3 +1,4 @@
+import { toDecimalString } from './decimalString.js';
 import type { FeeFormat } from './feeFormat.js';
 import type { FeeRow } from './feeRow.js';
 import type { FeeContext, ParsedFeeDetail } from './parseFeeDetail.js';
@@ -28,20 +29,18 @@ import type { FeeContext, ParsedFeeDetail } from './parseFeeDetail.js';
  * fastFeeDetail('{"newFees":{"c":0,"d":0,"r":-1.10,"t":-1.10}}', { receivedCoin: 'USDT' }); // undefined (1.10 is kept as written)
  */
 export function fastFeeDetail(input: unknown, context: FeeContext = {}): ParsedFeeDetail | undefined {
+  // No fee yet ("", blank, null, absent): readFeeDetail's empty form.
+  if (input === undefined || input === null || (typeof input === 'string' && input.trim() === '')) return { rows: [], format: 'empty', problems: [] };
   let value: unknown;
-  let numbersAreText: boolean;
   if (typeof input === 'string') {
-    value = parseCanonical(input);
+    value = parseKeepingNumbers(input);
     if (value === undefined) return undefined;
-    numbersAreText = true;
   } else {
     // An object or array from the response body (spot fills, futures fills): its numbers are JS
     // numbers, which the general path refuses as amounts, so any number here means "not sure".
-    if (input === undefined || input === null) return undefined;
     value = input;
-    numbersAreText = false;
   }
-  const shape = readShape(value, numbersAreText);
+  const shape = readShape(value);
   if (shape === undefined) return undefined;
   if (shape.parts.length === 0) return { rows: [], format: shape.format, problems: [] };
   return rowsOf(shape, context);
@@ -65,7 +64,7 @@ interface PendingNew { kind: 'newFees'; amounts: [string, string, string, string
 interface PendingCoin { kind: 'coinFee'; coin: string; deduction: boolean; totalDeductionFee: string | null; totalFee: string | null; raw: Record<string, string> }
 type Pending = PendingNew | PendingCoin;
 
-function readShape(value: unknown, numbersAreText: boolean): Shape | undefined {
+function readShape(value: unknown): Shape | undefined {
   const amounts: Amounts = { texts: [] };
   let format: FeeFormat;
   const pending: Pending[] = [];
@@ -74,7 +73,7 @@ function readShape(value: unknown, numbersAreText: boolean): Shape | undefined {
     if (value.length > MAX_PARTS) return undefined;
     format = 'fill-array';
     for (let i = 0; i < value.length; i++) {
-      const part = readCoinFee(value[i], `[${i}]`, 'feeCoin', numbersAreText, amounts);
+      const part = readCoinFee(value[i], `[${i}]`, 'feeCoin', amounts);
       if (part === undefined) return undefined;
       pending.push(part);
     }
@@ -84,12 +83,12 @@ function readShape(value: unknown, numbersAreText: boolean): Shape | undefined {
     if (keys.length === 0) return { format: 'empty', parts: [], scale: 0 };
     if (keys.includes('newFees')) {
       format = 'new';
-      const part = readNewFees(value['newFees'], 'newFees', numbersAreText, amounts);
+      const part = readNewFees(value['newFees'], 'newFees', amounts);
       if (part === undefined) return undefined;
       pending.push(part);
     } else if ('feeCoin' in value) {
       format = 'fill-object';
-      const part = readCoinFee(value, '', 'feeCoin', numbersAreText, amounts);
+      const part = readCoinFee(value, '', 'feeCoin', amounts);
       if (part === undefined) return undefined;
       pending.push(part);
     } else {
@@ -104,14 +103,14 @@ function readShape(value: unknown, numbersAreText: boolean): Shape | undefined {
       if (nested.length > 0) {
         format = 'new';
         for (const key of nested) {
-          const part = readNewFees((value[key] as Record<string, unknown>)['newFees'], `${key}.newFees`, numbersAreText, amounts);
+          const part = readNewFees((value[key] as Record<string, unknown>)['newFees'], `${key}.newFees`, amounts);
           if (part === undefined) return undefined;
           pending.push(part);
         }
       } else {
         format = 'legacy';
         for (const key of keys) {
-          const part = readCoinFee(value[key], key, 'feeCoinCode', numbersAreText, amounts);
+          const part = readCoinFee(value[key], key, 'feeCoinCode', amounts);
           if (part === undefined) return undefined;
           pending.push(part);
         }
@@ -133,7 +132,7 @@ function readShape(value: unknown, numbersAreText: boolean): Shape | undefined {
   return { format, parts, scale };
 }
 
-function readNewFees(value: unknown, path: string, numbersAreText: boolean, amounts: Amounts): PendingNew | undefined {
+function readNewFees(value: unknown, path: string, amounts: Amounts): PendingNew | undefined {
   if (!isPlainObject(value)) return undefined;
   const raw: Record<string, string> = {};
   const read: [string, string, string, string] = ['0', '0', '0', '0'];
@@ -144,14 +143,14 @@ function readNewFees(value: unknown, path: string, numbersAreText: boolean, amou
       if (i === 3) return undefined;
       continue;
     }
-    const amount = readAmount(v, names[i]!, raw, numbersAreText, amounts);
+    const amount = readAmount(v, names[i]!, raw, amounts);
     if (amount === undefined) return undefined;
     read[i] = amount;
   }
   return { kind: 'newFees', amounts: read, raw };
 }
 
-function readCoinFee(value: unknown, path: string, coinField: 'feeCoin' | 'feeCoinCode', numbersAreText: boolean, amounts: Amounts): PendingCoin | undefined {
+function readCoinFee(value: unknown, path: string, coinField: 'feeCoin' | 'feeCoinCode', amounts: Amounts): PendingCoin | undefined {
   if (!isPlainObject(value)) return undefined;
   const coin = value[coinField];
   if (typeof coin !== 'string' || coin.trim() === '') return undefined;
@@ -163,30 +162,35 @@ function readCoinFee(value: unknown, path: string, coinField: 'feeCoin' | 'feeCo
   const names = pathsOf(path, coinFeeFields);
   const tdf = value['totalDeductionFee'];
   if (!isAbsent(tdf)) {
-    const read = readAmount(tdf, names[0]!, raw, numbersAreText, amounts);
+    const read = readAmount(tdf, names[0]!, raw, amounts);
     if (read === undefined) return undefined;
     totalDeductionFee = read;
   }
   const tf = value['totalFee'];
   if (!isAbsent(tf)) {
-    const read = readAmount(tf, names[1]!, raw, numbersAreText, amounts);
+    const read = readAmount(tf, names[1]!, raw, amounts);
     if (read === undefined) return undefined;
     totalFee = read;
   }
   return { kind: 'coinFee', coin: coin.trim(), deduction, totalDeductionFee, totalFee, raw };
 }
 
-// A present amount as toDecimalString would normalise it, its wire text kept in raw; undefined
-// for anything but plain decimal text (and for a JS number from a response body).
-function readAmount(value: unknown, path: string, raw: Record<string, string>, numbersAreText: boolean, amounts: Amounts): string | undefined {
+// A present amount as toDecimalString normalises it, its wire text kept in raw; undefined for
+// what toDecimalString refuses (and for a JS number from a response body).
+function readAmount(value: unknown, path: string, raw: Record<string, string>, amounts: Amounts): string | undefined {
   let text: string;
   if (typeof value === 'string') text = value;
-  // (A JSON.parse number here has a canonical text, so 0 is never -0.)
-  else if (typeof value === 'number' && numbersAreText) text = value === 0 ? '0' : String(value);
+  else if (value instanceof NumberText) text = value.text;
   else return undefined;
-  if (text.length > 40 || !plainAmount.test(text)) return undefined;
+  let normal: string;
+  if (text.length <= 40 && plainAmount.test(text)) normal = normalDecimal(text);
+  else {
+    // Exponents, blanks, a plus sign: toDecimalString itself (decimal.js), for this amount only.
+    const parsed = toDecimalString(text);
+    if (!parsed.ok) return undefined;
+    normal = parsed.value;
+  }
   raw[path] = text;
-  const normal = normalDecimal(text);
   amounts.texts.push(normal);
   return normal;
 }
@@ -228,10 +232,11 @@ function isAbsent(value: unknown): boolean {
   return value === undefined || value === null || value === '';
 }
 
-// A JSON object that the general path would also read as one: not an array, and not shaped like a
-// lossless-json number ({ isLosslessNumber, value }), which the general path takes for a number.
+// A JSON object that the general path would also read as one: not an array, not a number, and not
+// shaped like a lossless-json number ({ isLosslessNumber, value }), which the general path takes
+// for a number.
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !('isLosslessNumber' in value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof NumberText) && !('isLosslessNumber' in value);
 }
 
 function readFlag(value: unknown): boolean | null {
@@ -389,20 +394,30 @@ function mergeByCoin(rows: Row[]): Row[] {
   return [...merged.values()];
 }
 
-// ---- the JSON text: JSON.parse where it gives what lossless-json gives ----
+// ---- the JSON text: JSON.parse, each number given back its own text ----
+
+/** A JSON number of a feeDetail string, as written (lossless-json's LosslessNumber, for this path). */
+class NumberText {
+  constructor(readonly text: string) {}
+}
 
 /**
- * The value of a feeDetail string by `JSON.parse`, when that is what lossless-json's parse would
- * give with each number as its text: every number canonical (`canonicalNumber`), no backslash, no whitespace outside
- * strings, no repeated key. Undefined otherwise, and for text that is not JSON.
+ * The value of a feeDetail string as lossless-json's parse gives it (objects, arrays, strings,
+ * and every number as its own text), by `JSON.parse` and one walk: the numbers' texts are taken
+ * from the text in order, and the walk meets the numbers in the same order (arrays by index,
+ * objects by insertion order, which holds while no key starts with a digit: an integer key would
+ * be listed first). Undefined (the general path runs) for text with a backslash or whitespace
+ * outside strings, a repeated key (lossless-json refuses one, `JSON.parse` keeps the last), a key
+ * starting with a digit, a top level that is not an object or array, and text that is not JSON.
  */
-function parseCanonical(text: string): unknown {
+function parseKeepingNumbers(text: string): unknown {
   const n = text.length;
   if (n === 0 || n > 4000 || text.indexOf('\\') >= 0) return undefined;
   // Each key is a string followed directly by ':' (no whitespace is allowed outside strings, and
   // without backslashes a string ends at the next quote); JSON.parse drops repeated keys, so its
   // objects hold fewer keys than the text names exactly when one repeats.
   let keys = 0;
+  const numbers: string[] = [];
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -418,7 +433,7 @@ function parseCanonical(text: string): unknown {
         if ((d >= 48 && d <= 57) || d === 46 || d === 101 || d === 69 || d === 43 || d === 45) j++;
         else break;
       }
-      if (!canonicalNumber(text, i, j)) return undefined;
+      numbers.push(text.slice(i, j));
       i = j;
     } else if (c <= 32) {
       return undefined;
@@ -433,61 +448,29 @@ function parseCanonical(text: string): unknown {
     return undefined;
   }
   if (value === null || typeof value !== 'object') return undefined;
-  return countKeys(value) === keys ? value : undefined;
+  const walk = { numbers, next: 0, keys: 0 };
+  if (!giveNumbersTheirText(value as Record<string, unknown>, walk)) return undefined;
+  return walk.keys === keys && walk.next === numbers.length ? value : undefined;
 }
 
-/**
- * True when the JSON number text[start, end) is one that `String(Number(x))` writes back as it
- * stands: plain notation, no leading zeros, no trailing zeros after the point, not `-0`, at most
- * 15 significant digits (a double tells every such decimal apart, so the shortest text that reads
- * back as the same double is this one) and not below 10^-6 (where JavaScript writes `1e-7`).
- * Character checks only, no conversion; it may refuse a number that would pass (17 digits), never
- * the other way (test/normalize/fastFeeDetail.test.ts compares it with `String(Number(x))`).
- *
- * @example
- * canonicalNumber('-0.0123', 0, 7) // true
- * canonicalNumber('1.10', 0, 4)    // false
- */
-export function canonicalNumber(text: string, start: number, end: number): boolean {
-  let k = start;
-  if (text.charCodeAt(k) === 45) k++;
-  const wholeStart = k;
-  const first = text.charCodeAt(k);
-  if (first === 48) k++;
-  else if (first >= 49 && first <= 57) {
-    k++;
-    while (k < end && isDigit(text.charCodeAt(k))) k++;
-  } else return false;
-  const wholeDigits = k - wholeStart;
-  if (k === end) {
-    // An integer: "-0" is written "0".
-    return wholeDigits <= 15 && !(first === 48 && wholeStart > start);
+// Replaces every number in a JSON.parse result by its text, in document order; false for a key
+// that starts with a digit (its place in the object's key order is not its place in the text).
+function giveNumbersTheirText(node: Record<string, unknown> | unknown[], walk: { numbers: string[]; next: number; keys: number }): boolean {
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const v = node[i];
+      if (typeof v === 'number') node[i] = new NumberText(walk.numbers[walk.next++] ?? '');
+      else if (typeof v === 'object' && v !== null && !giveNumbersTheirText(v as Record<string, unknown>, walk)) return false;
+    }
+    return true;
   }
-  if (text.charCodeAt(k) !== 46) return false;
-  k++;
-  const fractionStart = k;
-  while (k < end && isDigit(text.charCodeAt(k))) k++;
-  if (k !== end || k === fractionStart || text.charCodeAt(end - 1) === 48) return false;
-  if (first !== 48) return wholeDigits + (end - fractionStart) <= 15;
-  // 0.xxx: the zeros after the point are not significant, and six of them is below 10^-6.
-  let zeros = 0;
-  while (text.charCodeAt(fractionStart + zeros) === 48) zeros++;
-  return zeros < 6 && end - fractionStart - zeros <= 15;
-}
-
-function isDigit(code: number): boolean {
-  return code >= 48 && code <= 57;
-}
-
-function countKeys(value: unknown): number {
-  if (typeof value !== 'object' || value === null) return 0;
-  let count = 0;
-  if (Array.isArray(value)) {
-    for (const item of value) count += countKeys(item);
-    return count;
+  for (const key in node) {
+    walk.keys++;
+    const first = key.charCodeAt(0);
+    if (first >= 48 && first <= 57) return false;
+    const v = node[key];
+    if (typeof v === 'number') node[key] = new NumberText(walk.numbers[walk.next++] ?? '');
+    else if (typeof v === 'object' && v !== null && !giveNumbersTheirText(v as Record<string, unknown>, walk)) return false;
   }
-  for (const key in value) {
-    count += 1 + countKeys((value as Record<string, unknown>)[key]);
-  }
-  return count;
+  return true;
 }
