@@ -1,4 +1,5 @@
 import { ExactDecimal } from './decimal.js';
+import { fastFeeDetail } from './fastFeeDetail.js';
 import { readFeeDetail } from './readFeeDetail.js';
 import type { CoinFeePart, NewFeesPart } from './readFeeDetail.js';
 import type { FeeFormat } from './feeFormat.js';
@@ -32,6 +33,19 @@ export interface ParsedFeeDetail {
  * // [{ coin: 'BGB', paid: '0.5', platformDeducted: '0.5', payableInReceivedCoin: '0.001', receivedCoin: 'BTC', ... }]
  */
 export function parseFeeDetail(input: unknown, context: FeeContext = {}): ParsedFeeDetail {
+  return fastFeeDetail(input, context) ?? exactFeeDetail(input, context);
+}
+
+/**
+ * parseFeeDetail's general path: any input, read by lossless-json (every number kept as its text)
+ * and computed in decimal.js. parseFeeDetail takes it whenever the fast path
+ * (`fastFeeDetail.ts`: plain JSON.parse and integers, for the usual feeDetail) is not sure to give
+ * the same result; test/normalize/fastFeeDetail.test.ts holds the two equal.
+ *
+ * @example
+ * exactFeeDetail('{"newFees":{"c":0,"d":0,"r":-1.10,"t":-1.10}}', { receivedCoin: 'USDT' }).rows[0]?.raw; // { 'newFees.r': '-1.10', 'newFees.t': '-1.10' }
+ */
+export function exactFeeDetail(input: unknown, context: FeeContext = {}): ParsedFeeDetail {
   const shape = readFeeDetail(input);
   if (shape.problems.length > 0) return { rows: [], format: shape.format, problems: shape.problems };
   const settings: Settings = {

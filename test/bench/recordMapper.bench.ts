@@ -64,7 +64,8 @@ if (oldTree) {
   const oldStreams = (await import(`${oldTree}/src/extract/streamRegistry.ts`)).historyStreams as { name: string }[];
   sides.old = (name, raw) => {
     const r = old.toRow({ coinsOf }, oldStreams.find((s) => s.name === name)!, partition, raw);
-    return { ...r.row, fees: r.fees };
+    // Before issue 14 toRow gave `{ row, fees }`; since, a LeanRow as this tree's does.
+    return 'row' in r ? { ...r.row, fees: r.fees } : r;
   };
   let differing = 0;
   for (const [name, records] of Object.entries(pages)) {

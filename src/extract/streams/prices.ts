@@ -7,6 +7,7 @@ import { asList } from '../asList.js';
 import { candleCells, type CandleRequest } from '../candleRequests.js';
 import { emptyCounts, type StreamCounts } from '../streamCounts.js';
 import { poolOf } from '../../db/createDb.js';
+import { textArrayLiteral } from '../../db/sqlText.js';
 import type { Arrival } from '../ledgerArrivals.js';
 
 const LIMIT = 200;
@@ -221,7 +222,9 @@ async function fetchRange(run: AccountRun, q: CandleRequest, counts: StreamCount
   const complete = Math.min(q.endTime, Math.floor(run.now / HOUR) * HOUR);
   const r = await poolOf(run.db).query<{ inserted: number; written: number }>({
     ...candleStatement,
-    values: [q.symbol, run.runId, ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => candles.map((c) => c[i] ?? null)), candles.map((c) => JSON.stringify(c)), String(q.from), String(complete)],
+    // The arrays as the literal pg would write for them (textArrayLiteral: same bytes, less CPU).
+    values: [q.symbol, run.runId, ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => textArrayLiteral(candles.map((c) => c[i] ?? null))),
+      textArrayLiteral(candles.map((c) => JSON.stringify(c))), String(q.from), String(complete)],
   });
   const { inserted, written } = r.rows[0]!;
   counts.inserted += inserted;
