@@ -2,6 +2,7 @@ import { toDecimalString } from './decimalString.js';
 import type { FeeFormat } from './feeFormat.js';
 import type { FeeRow } from './feeRow.js';
 import type { FeeContext, ParsedFeeDetail } from './parseFeeDetail.js';
+import { isAbsent, readFlag } from './readFeeDetail.js';
 
 /**
  * parseFeeDetail's fast path: the same result, for the usual feeDetail, at a fraction of the cost
@@ -228,24 +229,11 @@ function pathsOf(path: string, fields: readonly string[]): readonly string[] {
   return names;
 }
 
-function isAbsent(value: unknown): boolean {
-  return value === undefined || value === null || value === '';
-}
-
 // A JSON object that the general path would also read as one: not an array, not a number, and not
 // shaped like a lossless-json number ({ isLosslessNumber, value }), which the general path takes
 // for a number.
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof NumberText) && !('isLosslessNumber' in value);
-}
-
-function readFlag(value: unknown): boolean | null {
-  if (typeof value === 'boolean') return value;
-  if (typeof value !== 'string') return null;
-  const text = value.trim().toLowerCase();
-  if (text === 'yes' || text === 'true') return true;
-  if (text === 'no' || text === 'false') return false;
-  return null;
 }
 
 // ---- numbers: integers at one scale ----

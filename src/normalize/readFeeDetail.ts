@@ -123,11 +123,13 @@ function readAmount(value: unknown, path: string, raw: Record<string, string>): 
   return { value: parsed.value };
 }
 
-function isAbsent(value: unknown): boolean {
+/** An amount or coin field that is not there: absent, null or ''. */
+export function isAbsent(value: unknown): boolean {
   return value === undefined || value === null || value === '';
 }
 
-function readFlag(value: unknown): boolean | null {
+/** A deduction flag as the exchange writes it (true/false, 'yes'/'no', any case); null when it is neither. */
+export function readFlag(value: unknown): boolean | null {
   if (typeof value === 'boolean') return value;
   if (typeof value !== 'string') return null;
   const text = value.trim().toLowerCase();
