@@ -50,8 +50,19 @@ export async function tablesDueForAnalyze(run: RunQuery): Promise<string[]> {
  */
 export async function refreshPlannerStatistics(run: RunQuery): Promise<string[]> {
   const tables = await tablesDueForAnalyze(run);
-  if (tables.length === 0) return tables;
+  if (tables.length > 0) await analyzeAtRefreshTarget(run, tables);
+  return tables;
+}
+
+/**
+ * ANALYZEs the tables named at {@link refreshStatisticsTarget}, inside the caller's transaction
+ * (`run` must be one connection: the setting is SET LOCAL). The sync's refresh and a large
+ * import (imported_transactions) both take this sample.
+ *
+ * @example
+ * await db.transaction().execute((trx) => analyzeAtRefreshTarget((t) => sql.raw(t).execute(trx).then((r) => r.rows as Record<string, unknown>[]), ['imported_transactions']));
+ */
+export async function analyzeAtRefreshTarget(run: RunQuery, tables: readonly string[]): Promise<void> {
   await run(`SET LOCAL default_statistics_target = ${refreshStatisticsTarget}`);
   await run(`ANALYZE ${tables.map(sqlIdentifier).join(', ')}`);
-  return tables;
 }

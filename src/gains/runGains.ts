@@ -89,7 +89,7 @@ export interface RunGainsResult {
 }
 
 // Rows per batch handed to the matcher (queryBatches).
-const FETCH = 5_000;
+const BATCH_ROWS = 5_000;
 
 /**
  * The valued ledger as gains read it, in time order: $1 fiat, $2 zone, $3 account ('' for all),
@@ -191,7 +191,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
         await store.problem(p);
       }
     };
-    // One pass over the valued ledger, streamed (queryBatches: no cursor and no FETCH round trip per
+    // One pass over the valued ledger, streamed (queryBatches: no cursor and no round trip per
     // batch; the socket waits while a batch is matched, so memory stays at about one batch), each
     // row's text straight into a ValuedRow in VALUED_LEDGER_SQL's column order.
     let handled: unknown;
@@ -212,7 +212,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
         options.onProgress?.({ ...progress });
       }
     };
-    await queryBatches(reader, { text: VALUED_LEDGER_SQL, values: [fiat, options.tz, account, readTo, includeDemo] }, FETCH,
+    await queryBatches(reader, { text: VALUED_LEDGER_SQL, values: [fiat, options.tz, account, readTo, includeDemo] }, BATCH_ROWS,
       (rows) => onRows(rows).catch((err: unknown) => { handled = err; throw err; }),
     ).catch((err: unknown) => {
       // Only the query's own failure is the valued ledger's; what matching or storing threw is itself.

@@ -7,7 +7,7 @@ import { TradeledgerError } from '../errors.js';
 import { withTransaction } from '../db/withTransaction.js';
 import { poolOf } from '../db/createDb.js';
 import { sidecarClient } from '../db/pools.js';
-import { refreshStatisticsTarget } from '../db/plannerStatistics.js';
+import { analyzeAtRefreshTarget } from '../db/plannerStatistics.js';
 import { badInput } from './badInput.js';
 import { csvBatches } from './csvRows.js';
 import type { FileSource } from './fileSource.js';
@@ -72,15 +72,13 @@ export async function importTransactions(db: Kysely<any>, src: FileSource, walle
   // autovacuum comes by (never, where it is off): gains then read the valued ledger by a nested
   // loop of one index lookup per row, planned for a thousand rows (issue 24 item 5). A failure
   // here changes no data, so it is not the import's.
-  // At the sync's reduced sample (refreshStatisticsTarget: 3,000 rows, not 30,000): the row
+  // At the sync's reduced sample (analyzeAtRefreshTarget: 3,000 rows, not 30,000): the row
   // count and the few wallets and coins are what those plans need, and the default's sorts of
   // 30,000 hashes per key column cost 0.55-0.7 s after a 200,000-line import, against 0.05-0.06
   // (session 11). Autovacuum, where it runs, later replaces them with its own.
   if (r.inserted >= ANALYZE_FROM) {
-    await db.transaction().execute(async (trx) => {
-      await sql.raw(`SET LOCAL default_statistics_target = ${refreshStatisticsTarget}`).execute(trx);
-      await sql`ANALYZE imported_transactions`.execute(trx);
-    }).catch(() => undefined);
+    await db.transaction().execute((trx) => analyzeAtRefreshTarget((t) => sql.raw(t).execute(trx).then((q) => q.rows as Record<string, unknown>[]), ['imported_transactions']))
+      .catch(() => undefined);
   }
   return r;
 }
