@@ -143,12 +143,18 @@ export async function storedHealthCounts(run: RunQuery): Promise<Record<string, 
 
 /**
  * Computes the counts and stores them under the bookkeeping key, both read in the caller's one
- * snapshot (`run` inside a REPEATABLE READ transaction), replacing the counts of older keys.
+ * snapshot (`run` inside a REPEATABLE READ transaction), replacing the counts of older keys. Sets
+ * `jit = off` for the rest of that transaction.
  *
  * @example
  * await db.transaction().setIsolationLevel('repeatable read').execute((trx) => storeHealthCounts((t, v) => trx.executeQuery(CompiledQuery.raw(t, v)).then((r) => r.rows)));
  */
 export async function storeHealthCounts(run: RunQuery): Promise<void> {
+  // No JIT for these statements: their plans cost past jit_optimize_above_cost (the ledger view's
+  // hundreds of expressions), and compiling them took 2-4 s per statement at 1M records, more than
+  // it saved: the reconciliation counts 7.0-10.1 -> 4.6-5.4 CPU-s, data_quality's 2.7-3.0 ->
+  // 2.35-2.5 (BENCHMARKS.md, issue 24 item 2, session 12). SET LOCAL ends with the caller's transaction.
+  await run(`SET LOCAL jit = off`);
   const key = String((await run(`SELECT account_health_key() AS key`))[0]!.key);
   const counts = await computeHealthCounts(run, false);
   await run(`DELETE FROM account_health_counts WHERE key <> $1`, [key]);
