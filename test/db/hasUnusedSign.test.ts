@@ -3,23 +3,15 @@
 // through its own executor for every row of the ledger. Its answer must be the old body's on every
 // array, and the ledger's plan must hold the expression, not a call (a call is what cost a third
 // of every ledger read at 1M records).
-import pg from 'pg';
+import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 
 let fresh: FreshDatabase;
-let client: pg.Client;
-
-beforeAll(async () => {
-  fresh = await freshDatabase();
-  client = new pg.Client({ connectionString: fresh.url });
-  await client.connect();
-});
-afterAll(async () => {
-  await client?.end();
-  await fresh?.drop();
-});
+beforeAll(async () => { fresh = await freshDatabase(); });
+afterAll(async () => { await fresh?.drop(); });
+const client = { query: <R>(text: string, values: unknown[] = []) => fresh.db.executeQuery<R>(CompiledQuery.raw(text, values)) };
 
 const words = 'a sign the API never uses for this field';
 // The problem checkRecord writes (src/normalize/checkRecord.ts, unusedSign) and its neighbours.

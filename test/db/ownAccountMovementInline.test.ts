@@ -4,23 +4,15 @@
 // did) must give the same answer on every row, tax_transactions' own_account must be that answer,
 // and the six-argument form must not run as a call per row (what cost tax_transactions a third of
 // its time at 1M records).
-import pg from 'pg';
+import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 
 let fresh: FreshDatabase;
-let client: pg.Client;
-
-beforeAll(async () => {
-  fresh = await freshDatabase();
-  client = new pg.Client({ connectionString: fresh.url });
-  await client.connect();
-});
-afterAll(async () => {
-  await client?.end();
-  await fresh?.drop();
-});
+beforeAll(async () => { fresh = await freshDatabase(); });
+afterAll(async () => { await fresh?.drop(); });
+const client = { query: <R>(text: string, values: unknown[] = []) => fresh.db.executeQuery<R>(CompiledQuery.raw(text, values)) };
 
 const sources = ['spot_fills', 'deposits', 'withdrawals', 'transfers', 'margin_records', 'futures_bills', 'imported_transactions'];
 const kinds = ['deposit', 'withdrawal', 'transfer_in', 'transfer_out', 'trade_buy', 'fee'];
