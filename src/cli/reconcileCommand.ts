@@ -35,8 +35,14 @@ export function reconcileCommand(_setExit: (code: number) => void): Command {
       const client = createClient({ url, name: 'reconcile' });
       await client.connect();
       try {
+        // One snapshot for the printed rows and the files, as a report has, and no JIT: the
+        // reconciliation view's plan costs past PostgreSQL's JIT thresholds and compiling it
+        // took seconds at 1M records for no gain (BENCHMARKS.md, issue 24, session 12).
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        await client.query('SET LOCAL jit = off');
         const rows = await readReconciliation(client, flags.account ?? '');
         const files = flags.out === undefined ? undefined : await writeReconciliationFiles(client, flags.account ?? '', flags.out, flags.force ?? false);
+        await client.query('COMMIT');
         if (flags.json) {
           process.stdout.write(`${JSON.stringify({ counts: reconciliationCounts(rows), rows, ...(files ? { files } : {}) })}\n`);
           return;
