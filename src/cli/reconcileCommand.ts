@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { createClient } from '../db/pools.js';
 import { migrate } from '../db/migrate.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
+import { withoutJit } from '../db/withoutJit.js';
 import { readReconciliation, reconciliationCounts, reconciliationText, writeReconciliationFiles } from '../reports/reconcile.js';
 
 interface ReconcileFlags {
@@ -35,11 +36,9 @@ export function reconcileCommand(_setExit: (code: number) => void): Command {
       const client = createClient({ url, name: 'reconcile' });
       await client.connect();
       try {
-        // One snapshot for the printed rows and the files, as a report has, and no JIT: the
-        // reconciliation view's plan costs past PostgreSQL's JIT thresholds and compiling it
-        // took seconds at 1M records for no gain (BENCHMARKS.md, issue 24, session 12).
+        // One snapshot for the printed rows and the files, as a report has, and no JIT.
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-        await client.query('SET LOCAL jit = off');
+        await client.query(withoutJit);
         const rows = await readReconciliation(client, flags.account ?? '');
         const files = flags.out === undefined ? undefined : await writeReconciliationFiles(client, flags.account ?? '', flags.out, flags.force ?? false);
         await client.query('COMMIT');

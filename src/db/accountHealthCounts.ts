@@ -7,6 +7,7 @@
  * bookkeeping key (account_health_key(), sql/migrations/0071_account_health_counts.sql) they belong to; a reader with that key takes
  * them as they are (issue 24 item 6).
  */
+import { withoutJit } from './withoutJit.js';
 
 /** Per account uid. */
 export interface HealthCounts {
@@ -150,11 +151,8 @@ export async function storedHealthCounts(run: RunQuery): Promise<Record<string, 
  * await db.transaction().setIsolationLevel('repeatable read').execute((trx) => storeHealthCounts((t, v) => trx.executeQuery(CompiledQuery.raw(t, v)).then((r) => r.rows)));
  */
 export async function storeHealthCounts(run: RunQuery): Promise<void> {
-  // No JIT for these statements: their plans cost past jit_optimize_above_cost (the ledger view's
-  // hundreds of expressions), and compiling them took 2-4 s per statement at 1M records, more than
-  // it saved: the reconciliation counts 7.0-10.1 -> 4.6-5.4 CPU-s, data_quality's 2.7-3.0 ->
-  // 2.35-2.5 (BENCHMARKS.md, issue 24 item 2, session 12). SET LOCAL ends with the caller's transaction.
-  await run(`SET LOCAL jit = off`);
+  // The reconciliation counts without JIT: 7.0-10.1 -> 4.6-5.4 CPU-s at 1M records.
+  await run(withoutJit);
   const key = String((await run(`SELECT account_health_key() AS key`))[0]!.key);
   const counts = await computeHealthCounts(run, false);
   await run(`DELETE FROM account_health_counts WHERE key <> $1`, [key]);

@@ -20,6 +20,7 @@ import { checkReportAccount } from './checkReportAccount.js';
 import { formatCoverage } from './formatCoverage.js';
 import { demoTreatment, readDemoAccounts } from './demoAccounts.js';
 import type { ManifestFile, ReportManifest } from './reportManifest.js';
+import { withoutJit } from '../db/withoutJit.js';
 
 /** The project's reports/ folder of queries. */
 export const defaultReportsDir = fileURLToPath(new URL('../../reports/', import.meta.url));
@@ -101,12 +102,9 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
     options.signal?.throwIfAborted();
     await client.connect().catch((err: unknown) => { throw databaseError(err, options.databaseUrl); });
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    // No JIT in a report's transaction. The report queries read whole views (ledger, data_quality,
-    // reconciliation) whose plans cost past jit_optimize_above_cost, and PostgreSQL then compiled
-    // each one for seconds, the LIMIT 0 that describes a COPY's columns (copyPlan) included, for
-    // no gain: `report --year 2025` at 1M synced records 96 -> 77 s, files byte-identical
-    // (BENCHMARKS.md, issue 24, session 12). SET LOCAL ends with the transaction.
-    await client.query('SET LOCAL jit = off');
+    // Without JIT (copyPlan's LIMIT 0 column probes included): `report --year 2025` at 1M synced
+    // records 96 -> 77 s, files byte-identical.
+    await client.query(withoutJit);
     // Checked before the folder is touched: an unknown account must not replace a good report
     // with empty files.
     await checkReportAccount(client, account);

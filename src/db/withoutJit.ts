@@ -1,0 +1,15 @@
+/**
+ * The statement that turns JIT off for the rest of the current transaction, for transactions
+ * whose statements read whole views (ledger, data_quality, reconciliation, tax_transactions):
+ * the sync's end-of-run counts, a report, `tradeledger reconcile`. Their plans cost past
+ * PostgreSQL's jit_optimize_above_cost (the ledger view alone has hundreds of expressions), and
+ * compiling them took 2-4 s per statement at 1M synced records, more than it saved, even for a
+ * `LIMIT 0` that is planned and never run (BENCHMARKS.md, issue 24, session 12). SET LOCAL ends
+ * with the transaction, so it never reaches a pooled connection's next user, and it needs no
+ * startup parameter (which PgBouncer in transaction mode refuses).
+ *
+ * @example
+ * await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+ * await client.query(withoutJit);
+ */
+export const withoutJit = 'SET LOCAL jit = off';
