@@ -6,17 +6,11 @@
 //   BENCH_KEEP=1 npx tsx test/bench/valuation.bench.ts        # prints "kept postgres://..."
 //   PGURL=postgres://... ROUNDS=2 npx tsx test/bench/copyCpu.bench.ts "SELECT * FROM ledger" "SELECT * FROM ledger_valued('USD')"
 //   PRE="SET jit = off" ...                                   # a statement run before each query
-import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-
-function backendCpuSeconds(pid: number): number {
-  // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100/s).
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
+import { processCpuSeconds } from './support/processCpu.js';
 
 const url = process.env.PGURL;
 if (!url) throw new Error('set PGURL to the database to query');
@@ -28,14 +22,14 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 2); round++) {
     try {
       if (process.env.PRE) await client.query(process.env.PRE);
       const pid = Number((await client.query('SELECT pg_backend_pid() AS p')).rows[0].p);
-      const cpu0 = backendCpuSeconds(pid);
+      const cpu0 = processCpuSeconds(pid);
       const t0 = performance.now();
       let bytes = 0;
       const stream = client.query(copyTo(`COPY (${query}) TO STDOUT`));
       await pipeline(stream, new Writable({ write(chunk: Buffer, _e, done) { bytes += chunk.length; done(); } }));
       const wall = (performance.now() - t0) / 1000;
       const label = query.replace(/\s+/g, ' ').slice(0, 70);
-      console.log(`${wall.toFixed(2)} s wall, ${(backendCpuSeconds(pid) - cpu0).toFixed(2)} s backend CPU, ${bytes} bytes: ${label}`);
+      console.log(`${wall.toFixed(2)} s wall, ${(processCpuSeconds(pid) - cpu0).toFixed(2)} s backend CPU, ${bytes} bytes: ${label}`);
     } finally {
       await client.end();
     }

@@ -36,6 +36,7 @@ import { CsvGuard as CsvGuardBefore } from './support/csvGuardBefore.js';
 import { machineInfo } from './support/machineInfo.js';
 import { markdownTable } from './support/markdownTable.js';
 import { streamQueryToCsv as streamQueryToCsvBefore } from './support/streamQueryToCsvBefore.js';
+import { processCpuSeconds } from './support/processCpu.js';
 import { defaultReportsDir } from '../../src/reports/runReports.js';
 
 const adminUrl = withDefaultUser(process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://127.0.0.1:5432/test');
@@ -82,9 +83,7 @@ async function sha256(file: string): Promise<string> {
 // A server process's user+system CPU in ms from /proc (same machine only), or null.
 async function backendCpuMs(pid: number): Promise<number | null> {
   try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+    return processCpuSeconds(pid) * 1000;
   } catch {
     return null;
   }

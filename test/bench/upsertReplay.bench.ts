@@ -29,6 +29,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { withDefaultUser } from '../../src/db/withDefaultUser.js';
 import { machineInfo } from './support/machineInfo.js';
 import { markdownTable } from './support/markdownTable.js';
+import { processCpuSeconds } from './support/processCpu.js';
 
 interface Captured { text: string; values: unknown[] }
 
@@ -67,12 +68,6 @@ async function admin(text: string): Promise<void> {
   try { await c.query(text); } finally { await c.end(); }
 }
 
-function backendCpuS(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-}
-
 // The upsert without its ON CONFLICT clauses: a plain INSERT of the batch (and of its fee rows).
 function plainInsert(text: string): string {
   return text
@@ -99,14 +94,14 @@ async function runVariant(variant: string): Promise<(string | number)[]> {
       const named = has('named');
       const insertFirst = has('insertFirst');
       let fallbacks = 0;
-      const cpu0 = backendCpuS(pid);
+      const cpu0 = processCpuSeconds(pid);
       const t0 = performance.now();
       let candleCpuS = 0;
       for (const b of batches) {
         if (b.text.includes('INSERT INTO price_candles')) {
-          const c0 = backendCpuS(pid);
+          const c0 = processCpuSeconds(pid);
           await client.query(named ? { name: nameOf(b.text), text: b.text, values: b.values } : { text: b.text, values: b.values });
-          candleCpuS += backendCpuS(pid) - c0;
+          candleCpuS += processCpuSeconds(pid) - c0;
           continue;
         }
         if (insertFirst && b.text.includes('ROWS FROM')) {
@@ -122,7 +117,7 @@ async function runVariant(variant: string): Promise<(string | number)[]> {
         await client.query(named ? { name: nameOf(b.text), text: b.text, values: b.values } : { text: b.text, values: b.values });
       }
       const wallS = (performance.now() - t0) / 1000;
-      const cpuS = backendCpuS(pid) - cpu0;
+      const cpuS = processCpuSeconds(pid) - cpu0;
       const size = (await client.query<{ mb: string }>(`SELECT round(pg_database_size(current_database()) / 1e6) AS mb`)).rows[0]!.mb;
       const historyCpuS = cpuS - candleCpuS;
       return [variant, batches.length, records + candles, Number(wallS.toFixed(2)), Number(cpuS.toFixed(2)), Number((historyCpuS * 1e6 / records).toFixed(1)), Number((candleCpuS * 1e6 / Math.max(candles, 1)).toFixed(1)), fallbacks, size];

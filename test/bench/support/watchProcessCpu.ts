@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { processCpuSeconds } from './processCpu.js';
 
 /**
  * Adds up the CPU time (user + system) of every process whose command line matches, sampling
@@ -12,18 +13,15 @@ import { readdirSync, readFileSync } from 'node:fs';
  * const seconds = pgCpu.stop();
  */
 export function watchProcessCpu(match: (cmdline: string) => boolean): { stop: () => number; pids: () => number[] } {
-  const ticks = new Map<number, number>();
+  const seconds = new Map<number, number>(); // CPU seconds per process id
   const sample = () => {
     for (const entry of readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
       try {
         const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
         const leader = /parallel worker for PID (\d+)/.exec(cmd)?.[1];
-        if (!match(cmd) && !(leader !== undefined && ticks.has(Number(leader)))) continue;
-        // Fields after the ")" that closes the command name: utime and stime are the 12th and 13th.
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+        if (!match(cmd) && !(leader !== undefined && seconds.has(Number(leader)))) continue;
+        seconds.set(Number(entry), processCpuSeconds(Number(entry)));
       } catch {
         // The process ended between listing and reading.
       }
@@ -33,11 +31,11 @@ export function watchProcessCpu(match: (cmdline: string) => boolean): { stop: ()
   sample();
   return {
     /** The process ids seen so far (for `perf report --pid`). */
-    pids: () => [...ticks.keys()],
+    pids: () => [...seconds.keys()],
     stop: () => {
       sample();
       clearInterval(timer);
-      return [...ticks.values()].reduce((a, b) => a + b, 0) / 100;
+      return [...seconds.values()].reduce((a, b) => a + b, 0);
     },
   };
 }
