@@ -120,20 +120,13 @@ async function storeFile(db: Kysely<any>, src: FileSource, wallet: string, now: 
       const lines = already ? '(SELECT line, k, tx_hash FROM import_lines)'
         : `(SELECT line, line_key AS k, tx_hash FROM imported_transactions WHERE file_sha256 = '${sha256.replace(/'/g, "''")}' UNION ALL SELECT line, k, tx_hash FROM import_lines)`;
 
-      // The same content twice in one file: two lines the ledger could not tell apart.
-      const twice = await client.query<{ line: number; first: number }>(
-        `WITH lines AS MATERIALIZED ${lines}
-         SELECT max(line) FILTER (WHERE n = 2) AS line, min(line) AS first
-         FROM (SELECT k, line, row_number() OVER (PARTITION BY k ORDER BY line) AS n
-               FROM lines WHERE k IN (SELECT k FROM lines GROUP BY k HAVING count(*) > 1)) x
-         GROUP BY k ORDER BY 1 LIMIT 1`);
-      if (twice.rows[0]) throw badInput({ file: src.name, line: twice.rows[0].line }, `the same transaction as line ${twice.rows[0].first}`, SAME_LINE_HINT);
+      const checks = await client.query<FileCheckRow>(fileChecksSql(lines, !already));
+      const twice = checks.rows.find((x) => x.kind === 'twice');
+      if (twice) throw badInput({ file: src.name, line: twice.line }, `the same transaction as line ${twice.first}`, SAME_LINE_HINT);
 
       const none = { count: 0, examples: [] };
       if (already) return { transactions, inserted: 0, skipped: transactions, wallet, repeatedTxHashes: none, txHashesInWallet: none, already };
-      const repeated = await client.query<{ tx_hash: string; lines: number[]; total: string }>(
-        `SELECT tx_hash, (array_agg(line ORDER BY line))[1:5] AS lines, count(*) OVER () AS total
-         FROM ${lines} l WHERE tx_hash IS NOT NULL GROUP BY tx_hash HAVING count(*) > 1 ORDER BY min(line) LIMIT ${EXAMPLES}`);
+      const repeated = checks.rows.filter((x) => x.kind === 'repeated');
       // New lines whose TxHash the wallet held before this file (none when it held no line).
       const known = !lookUp ? { rows: [] } : await client.query<{ line: number; tx_hash: string; total: string }>(
         `SELECT s.line, s.tx_hash, count(*) OVER () AS total FROM imported_transactions s
@@ -143,13 +136,49 @@ async function storeFile(db: Kysely<any>, src: FileSource, wallet: string, now: 
       await client.query('UPDATE imported_files SET rows = $2 WHERE sha256 = $1', [sha256, transactions]);
       return {
         transactions, inserted, skipped: transactions - inserted, wallet, already: null,
-        repeatedTxHashes: { count: Number(repeated.rows[0]?.total ?? 0), examples: repeated.rows.map((x) => ({ txHash: x.tx_hash, lines: x.lines })) },
+        repeatedTxHashes: { count: Number(repeated[0]?.total ?? 0), examples: repeated.map((x) => ({ txHash: x.tx_hash!, lines: x.lines! })) },
         txHashesInWallet: { count: Number(known.rows[0]?.total ?? 0), examples: known.rows.map((x) => ({ line: x.line, txHash: x.tx_hash })) },
       };
     } finally {
       await lookup?.close();
     }
   });
+}
+
+/** A row of {@link fileChecksSql}: the first line repeating another's content, or a repeated TxHash. */
+export interface FileCheckRow {
+  kind: 'twice' | 'repeated';
+  /** twice: the line that repeats an earlier one; repeated: the TxHash's first line. */
+  line: number;
+  /** twice: the earlier line it repeats. */
+  first: number | null;
+  tx_hash: string | null;
+  /** repeated: the TxHash's first five lines. */
+  lines: number[] | null;
+  /** repeated: how many TxHashes are repeated in all. */
+  total: string | null;
+}
+
+/**
+ * The checks of a whole file, in one statement over its lines (`lines`: a subquery of line, k,
+ * tx_hash): the same content twice (two lines the ledger could not tell apart: the one row of
+ * kind 'twice', the earliest line that repeats another), and, when `repeatedTxHashes`, TxHashes on
+ * more than one line (up to EXAMPLES rows of kind 'repeated', by first line). Each groups the lines
+ * once by hash and sorts only the groups it reports: a sorted array_agg per key was half of the
+ * two statements this replaces (issue 24; test/imports/fileChecks.test.ts holds it to them).
+ */
+export function fileChecksSql(lines: string, repeatedTxHashes: boolean): string {
+  return `WITH lines AS MATERIALIZED ${lines},
+   dup AS (SELECT k, min(line) AS first FROM lines GROUP BY k HAVING count(*) > 1),
+   twice AS (SELECT min(l.line) AS line, d.first FROM dup d JOIN lines l ON l.k = d.k AND l.line > d.first
+             GROUP BY d.k, d.first ORDER BY 1 LIMIT 1),
+   rep AS (SELECT tx_hash, min(line) AS first, count(*) OVER () AS total FROM lines
+           WHERE ${repeatedTxHashes ? 'tx_hash IS NOT NULL' : 'false'} GROUP BY tx_hash HAVING count(*) > 1 ORDER BY 2 LIMIT ${EXAMPLES})
+   SELECT 'twice' AS kind, line, first, NULL::text AS tx_hash, NULL::int[] AS lines, NULL::bigint AS total FROM twice
+   UNION ALL
+   SELECT 'repeated', r.first, NULL, r.tx_hash, (array_agg(l.line ORDER BY l.line))[1:5], r.total
+   FROM rep r JOIN lines l ON l.tx_hash = r.tx_hash GROUP BY r.tx_hash, r.first, r.total
+   ORDER BY 1, 2`;
 }
 
 interface StoreOptions {
@@ -201,7 +230,7 @@ async function storeLines(client: pg.PoolClient, src: FileSource, o: StoreOption
     if (!more) await drained();
   };
   // With a lookup: the batch being read, and the one the wallet is being asked about.
-  let batch: Batch = { lines: [], keys: [], txHashes: [], rows: [], chars: 0 };
+  let batch: Batch = { lines: [], times: [], keys: [], txHashes: [], rows: [], chars: 0 };
   type Asked = { batch: Batch; held: Promise<Set<number>> };
   let asked = null as Asked | null;
   const settle = async () => {
@@ -218,7 +247,7 @@ async function storeLines(client: pg.PoolClient, src: FileSource, o: StoreOption
   const ask = async () => {
     await settle();
     const b = batch;
-    batch = { lines: [], keys: [], txHashes: [], rows: [], chars: 0 };
+    batch = { lines: [], times: [], keys: [], txHashes: [], rows: [], chars: 0 };
     const held = o.lookup!.held(b);
     held.catch(() => {}); // awaited by the next settle
     asked = { batch: b, held };
@@ -251,6 +280,7 @@ async function storeLines(client: pg.PoolClient, src: FileSource, o: StoreOption
           continue;
         }
         batch.lines.push(t.line);
+        batch.times.push(t.ts);
         batch.keys.push(k);
         batch.txHashes.push(t.txHash);
         batch.rows.push(text);
@@ -286,6 +316,8 @@ async function storeLines(client: pg.PoolClient, src: FileSource, o: StoreOption
 
 interface Batch {
   lines: number[];
+  /** Each line's time (ISO text): the wallet's index is (wallet, ts, line_key), and a key fixes its time. */
+  times: string[];
   keys: string[];
   txHashes: (string | null)[];
   rows: string[];
@@ -299,6 +331,20 @@ interface WalletLookup {
   handOver(client: pg.PoolClient): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * Which lines of a batch the wallet already holds ($1 wallet; $2 lines, $3 keys, $4 TxHashes, $5
+ * times, one element a line), kept in import_skipped. One index probe per key, as a subplan: a
+ * semi-join would be planned by the table's statistics, and right after an import they are stale
+ * (a hash of the whole wallet per batch). The probe gives the line's time too: the index is
+ * (wallet, ts, line_key) (sql/migrations/0079), and the key is a hash of the line's fields, its
+ * time among them, so the answer is the one the key alone gives.
+ */
+export const WALLET_HELD_SQL = `WITH held AS (
+  SELECT u.line, u.k, u.tx_hash FROM unnest($2::int[], $3::text[], $4::text[], $5::timestamptz[]) AS u(line, k, tx_hash, ts)
+  WHERE (SELECT true FROM imported_transactions t WHERE t.wallet = $1 AND t.ts = u.ts AND t.line_key = u.k LIMIT 1)),
+kept AS (INSERT INTO import_skipped SELECT line, k, tx_hash FROM held)
+SELECT line FROM held`;
 
 /**
  * A second connection that asks whether the wallet holds a batch's keys. It sees the committed
@@ -322,14 +368,8 @@ async function walletLookup(db: Kysely<any>, wallet: string): Promise<WalletLook
   }
   return {
     async held(b) {
-      // One index probe per key, as a subplan: a semi-join would be planned by the table's
-      // statistics, and right after an import they are stale (a hash of the whole wallet per batch).
-      const r = await conn.query<{ line: number }>(
-        `WITH held AS (
-           SELECT u.line, u.k, u.tx_hash FROM unnest($2::int[], $3::text[], $4::text[]) AS u(line, k, tx_hash)
-           WHERE (SELECT true FROM imported_transactions t WHERE t.wallet = $1 AND t.line_key = u.k LIMIT 1)),
-         kept AS (INSERT INTO import_skipped SELECT line, k, tx_hash FROM held)
-         SELECT line FROM held`, [wallet, b.lines, b.keys, b.txHashes]).catch((err: unknown) => { broken = true; throw err; });
+      const r = await conn.query<{ line: number }>(WALLET_HELD_SQL, [wallet, b.lines, b.keys, b.txHashes, b.times])
+        .catch((err: unknown) => { broken = true; throw err; });
       return new Set(r.rows.map((x) => x.line));
     },
     async handOver(client) {

@@ -27,10 +27,9 @@ CREATE TABLE imported_transactions (
   CONSTRAINT imported_transactions_received_amount_check CHECK (received_amount > 0::numeric),
   CONSTRAINT imported_transactions_sent_amount_check CHECK (sent_amount > 0::numeric)
 );
-CREATE INDEX imported_transactions_line_key ON public.imported_transactions USING btree (wallet, line_key);
 CREATE UNIQUE INDEX imported_transactions_source_id ON public.imported_transactions USING btree (source_id);
 CREATE INDEX imported_transactions_tx_hash ON public.imported_transactions USING btree (wallet, tx_hash) WHERE (tx_hash IS NOT NULL);
-CREATE INDEX imported_transactions_wallet ON public.imported_transactions USING btree (wallet, ts);
+CREATE INDEX imported_transactions_wallet ON public.imported_transactions USING btree (wallet, ts, line_key);
 
 COMMENT ON TABLE imported_transactions IS 'Koinly universal CSV rows brought by tradeledger import transactions; in the ledger under their wallet name.';
 COMMENT ON COLUMN imported_transactions.file_sha256 IS 'the file the line came from (imported_files.sha256; checked per statement by triggers instead of a foreign key, sql/migrations/0076)';
