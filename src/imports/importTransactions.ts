@@ -7,6 +7,7 @@ import { TradeledgerError } from '../errors.js';
 import { withTransaction } from '../db/withTransaction.js';
 import { poolOf } from '../db/createDb.js';
 import { sidecarClient } from '../db/pools.js';
+import { textArrayLiteral } from '../db/sqlText.js';
 import { analyzeAtRefreshTarget } from '../db/plannerStatistics.js';
 import { badInput } from './badInput.js';
 import { csvBatches } from './csvRows.js';
@@ -368,7 +369,10 @@ async function walletLookup(db: Kysely<any>, wallet: string): Promise<WalletLook
   }
   return {
     async held(b) {
-      const r = await conn.query<{ line: number }>(WALLET_HELD_SQL, [wallet, b.lines, b.keys, b.txHashes, b.times])
+      // The arrays as literals (textArrayLiteral: the bytes node-postgres would write, without its
+      // two RegExp replaces per element).
+      const r = await conn.query<{ line: number }>(WALLET_HELD_SQL,
+        [wallet, textArrayLiteral(b.lines.map(String)), textArrayLiteral(b.keys), textArrayLiteral(b.txHashes), textArrayLiteral(b.times)])
         .catch((err: unknown) => { broken = true; throw err; });
       return new Set(r.rows.map((x) => x.line));
     },
