@@ -2,6 +2,9 @@
 // - fileChecksSql: the checks of a whole file (the same content twice, TxHashes repeated) in one
 //   statement that groups the lines once, where two statements sorted an array per key. Its answer
 //   must be the two old statements' (written out below as they were) on every set of lines.
+// - KNOWN_TX_HASHES_SQL: new lines whose TxHash the wallet already had, by one pass over the
+//   wallet's lines grouped by TxHash, where a probe per line used the (wallet, tx_hash) index that
+//   sql/migrations/0079 dropped. Its answer must be the probe's.
 // - WALLET_HELD_SQL: "does the wallet already hold this line?" asks by (wallet, ts, line_key), the
 //   index sql/migrations/0079 left in place of (wallet, line_key) and (wallet, ts). It must answer
 //   as before and probe that index by all three columns (by wallet alone it would read the whole
@@ -9,7 +12,7 @@
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
-import { fileChecksSql, importTransactions, WALLET_HELD_SQL, type FileCheckRow } from '../../src/imports/importTransactions.js';
+import { fileChecksSql, importTransactions, KNOWN_TX_HASHES_SQL, WALLET_HELD_SQL, type FileCheckRow } from '../../src/imports/importTransactions.js';
 import { memoryFile } from '../support/memoryFile.js';
 
 let fresh: FreshDatabase;
@@ -84,6 +87,47 @@ describe('fileChecksSql', () => {
   });
 });
 
+// The statement KNOWN_TX_HASHES_SQL replaced (src/imports/importTransactions.ts before session 13).
+const OLD_KNOWN = `SELECT s.line, s.tx_hash, count(*) OVER () AS total FROM imported_transactions s
+  WHERE s.file_sha256 = $2 AND s.tx_hash IS NOT NULL
+    AND EXISTS (SELECT 1 FROM imported_transactions t WHERE t.wallet = $1 AND t.tx_hash = s.tx_hash AND t.file_sha256 <> $2)
+  ORDER BY s.line LIMIT 3`;
+
+describe('KNOWN_TX_HASHES_SQL', () => {
+  it('names the same new lines as the probe per line on 200 wallets (TxHashes in earlier files, in other wallets, repeated, absent)', async () => {
+    let withHits = 0;
+    let withMany = 0;
+    for (let seed = 1; seed <= 200; seed++) {
+      const r = random(1000 + seed);
+      await q('DELETE FROM imported_transactions');
+      await q('DELETE FROM imported_files');
+      // Three files into wallet kw (the last one new), one into another wallet; TxHashes from a
+      // small alphabet, so they meet across files and wallets, and some lines have none.
+      const files = [['f1', 'kw'], ['f2', 'kw'], ['other', 'ow'], ['new', 'kw']] as const;
+      const hashes = 1 + Math.floor(r() * 12);
+      for (const [sha, wallet] of files) {
+        await q(`INSERT INTO imported_files (sha256, kind, file_name, wallet, rows) VALUES ($1, 'transactions', $1, $2, 0)`, [sha, wallet]);
+        const n = Math.floor(r() * 25);
+        if (n === 0) continue;
+        const lines = Array.from({ length: n }, (_, i) => 2 + i);
+        await q(`INSERT INTO imported_transactions (file_sha256, line, wallet, ts, received_amount, received_currency, description, tx_hash, raw)
+                 SELECT $1, l, $2, '2024-01-01Z'::timestamptz + l * interval '1 minute', 1, 'BTC', $1 || l, h, '{}'
+                 FROM unnest($3::int[], $4::text[]) AS u(l, h)`,
+        [sha, wallet, lines, lines.map(() => (r() < 0.25 ? null : `0x${Math.floor(r() * hashes)}`))]);
+      }
+      const old = await q<{ line: number; tx_hash: string; total: string }>(OLD_KNOWN, ['kw', 'new']);
+      const now = await q<{ line: number; tx_hash: string; total: string }>(KNOWN_TX_HASHES_SQL, ['kw', 'new']);
+      expect(now, `seed ${seed}`).toEqual(old);
+      if (old.length > 0) withHits++;
+      if (old.length === 3 && Number(old[0]!.total) > 3) withMany++;
+    }
+    expect(withHits).toBeGreaterThan(50);
+    expect(withMany).toBeGreaterThan(20);
+    await q('DELETE FROM imported_transactions');
+    await q('DELETE FROM imported_files');
+  });
+});
+
 describe('WALLET_HELD_SQL', () => {
   const HEADER = 'Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash';
   const line = (i: number) => `2024-01-${String(1 + (i % 28)).padStart(2, '0')} ${String(i % 24).padStart(2, '0')}:${String(i % 60).padStart(2, '0')} UTC,,,${i}.5,BTC,,,,,,held ${i},`;
@@ -95,7 +139,7 @@ describe('WALLET_HELD_SQL', () => {
     // Three of the wallet's lines (their own keys and times), and two it does not hold: a key it
     // holds asked with another wallet, and a key it does not hold at a time it does.
     const stored = await q<{ line: number; line_key: string; ts: string }>(
-      `SELECT line, line_key, to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS ts FROM imported_transactions WHERE line IN (2, 500, 2001) ORDER BY line`);
+      `SELECT line, line_key, to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS ts FROM imported_transactions WHERE wallet = 'held-wallet' AND line IN (2, 500, 2001) ORDER BY line`);
     expect(stored).toHaveLength(3);
     const batch = {
       lines: [10, 11, 12, 13],

@@ -28,7 +28,6 @@ CREATE TABLE imported_transactions (
   CONSTRAINT imported_transactions_sent_amount_check CHECK (sent_amount > 0::numeric)
 );
 CREATE UNIQUE INDEX imported_transactions_source_id ON public.imported_transactions USING btree (source_id);
-CREATE INDEX imported_transactions_tx_hash ON public.imported_transactions USING btree (wallet, tx_hash) WHERE (tx_hash IS NOT NULL);
 CREATE INDEX imported_transactions_wallet ON public.imported_transactions USING btree (wallet, ts, line_key);
 
 COMMENT ON TABLE imported_transactions IS 'Koinly universal CSV rows brought by tradeledger import transactions; in the ledger under their wallet name.';
