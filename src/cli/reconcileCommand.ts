@@ -3,7 +3,7 @@ import { createClient } from '../db/pools.js';
 import { migrate } from '../db/migrate.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { withoutJit } from '../db/withoutJit.js';
-import { readReconciliation, reconciliationCounts, reconciliationText, writeReconciliationFiles } from '../reports/reconcile.js';
+import { readReconciliation, reconciliationCounts, reconciliationText, unsyncedSubAccounts, unsyncedSubAccountsNotes, writeReconciliationFiles } from '../reports/reconcile.js';
 
 interface ReconcileFlags {
   account?: string;
@@ -41,12 +41,14 @@ export function reconcileCommand(_setExit: (code: number) => void): Command {
         await client.query(withoutJit);
         const rows = await readReconciliation(client, flags.account ?? '');
         const files = flags.out === undefined ? undefined : await writeReconciliationFiles(client, flags.account ?? '', flags.out, flags.force ?? false);
+        const unsynced = await unsyncedSubAccounts(client, rows);
         await client.query('COMMIT');
         if (flags.json) {
-          process.stdout.write(`${JSON.stringify({ counts: reconciliationCounts(rows), rows, ...(files ? { files } : {}) })}\n`);
+          process.stdout.write(`${JSON.stringify({ counts: reconciliationCounts(rows), rows, ...(files ? { files } : {}), ...(unsynced.length > 0 ? { unsyncedSubAccounts: unsynced } : {}) })}\n`);
           return;
         }
         process.stdout.write(reconciliationText(rows));
+        for (const note of unsyncedSubAccountsNotes(unsynced)) process.stderr.write(`tradeledger: note: ${note}\n`);
         if (files) process.stdout.write(`wrote ${files.dir}: reconciliation.csv (${files.reconciliationRows} rows), opening-balances.csv (${files.openingLines} lines)\n`);
       } finally {
         await client.end();

@@ -107,6 +107,47 @@ export function reconciliationText(rows: readonly ReconciliationRow[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** An account with unexplained balances whose sub-accounts (seen in its sub-account list) are not synced. */
+export interface UnsyncedSubAccounts {
+  account: string;
+  unexplained: number;
+  subAccounts: string[];
+}
+
+/**
+ * The accounts among `rows` with unexplained balances that have sub-accounts this database does
+ * not sync (sub_account_snapshots, less accounts). A transfer a sub-account initiated is listed in
+ * that sub-account's own transfer history only (spec E19: "Only records where the caller is the
+ * initiator are returned"), so its account's ledger lacks it and reconciliation finds the balance
+ * unexplained until the sub-account is synced too (docs/ledger.md, Reconciliation).
+ *
+ * @example
+ * for (const u of await unsyncedSubAccounts(client, rows)) console.log(u.account, u.subAccounts);
+ */
+export async function unsyncedSubAccounts(client: pg.ClientBase, rows: readonly ReconciliationRow[]): Promise<UnsyncedSubAccounts[]> {
+  const unexplained = new Map<string, number>();
+  for (const r of rows) if (r.status === 'unexplained') unexplained.set(r.account, (unexplained.get(r.account) ?? 0) + 1);
+  if (unexplained.size === 0) return [];
+  const { rows: subs } = await client.query<{ main_uid: string; subs: string[] }>(
+    `SELECT s.main_uid, array_agg(DISTINCT s.sub_account_uid ORDER BY s.sub_account_uid) AS subs
+     FROM sub_account_snapshots s
+     WHERE s.main_uid = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.uid = s.sub_account_uid)
+     GROUP BY s.main_uid ORDER BY s.main_uid`, [[...unexplained.keys()]]);
+  return subs.map((x) => ({ account: x.main_uid, unexplained: unexplained.get(x.main_uid)!, subAccounts: x.subs }));
+}
+
+/**
+ * The notes `tradeledger reconcile` prints for {@link unsyncedSubAccounts}, one per account.
+ *
+ * @example
+ * unsyncedSubAccountsNotes([{ account: '100', unexplained: 2, subAccounts: ['101'] }])[0]; // '2 unexplained balance(s) of account 100, ...'
+ */
+export function unsyncedSubAccountsNotes(accounts: readonly UnsyncedSubAccounts[]): string[] {
+  return accounts.map((u) => `${u.unexplained} unexplained balance(s) of account ${u.account}, whose sub-account(s) ${u.subAccounts.join(', ')} `
+    + 'are not synced: a transfer a sub-account initiated is in its own history only, so this ledger may lack it. '
+    + 'Add them under "subAccounts" in the config (README), sync, and run reconcile again.');
+}
+
 /**
  * Writes reconciliation.csv and opening-balances.csv (the Koinly-format template of the implied
  * opening balances, reports/opening-balances.sql) into `outDir`; existing files only with `force`.
