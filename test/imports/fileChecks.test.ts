@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { fileChecksSql, importTransactions, KNOWN_TX_HASHES_SQL, WALLET_HELD_SQL, type FileCheckRow } from '../../src/imports/importTransactions.js';
 import { memoryFile } from '../support/memoryFile.js';
+import { rng as random } from '../support/seededRandom.js';
 
 let fresh: FreshDatabase;
 beforeAll(async () => { fresh = await freshDatabase(); });
@@ -28,17 +29,6 @@ const OLD_TWICE = (lines: string) => `WITH lines AS MATERIALIZED ${lines}
   GROUP BY k ORDER BY 1 LIMIT 1`;
 const OLD_REPEATED = (lines: string) => `SELECT tx_hash, (array_agg(line ORDER BY line))[1:5] AS lines, count(*) OVER () AS total
   FROM ${lines} l WHERE tx_hash IS NOT NULL GROUP BY tx_hash HAVING count(*) > 1 ORDER BY min(line) LIMIT 3`;
-
-/** A small deterministic generator (mulberry32), so a failing case can be found again. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('fileChecksSql', () => {
   it('gives the two old statements\' answers on 300 sets of lines (none, unique, repeated keys and TxHashes)', async () => {
