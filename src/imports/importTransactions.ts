@@ -15,6 +15,7 @@ import type { FileSource } from './fileSource.js';
 import { fileSha256, fileText, type FileDigest } from './fileText.js';
 import { lineKey } from './lineKey.js';
 import { koinlyLineReader, SAME_LINE_HINT, type KoinlyTransaction } from './koinlyTransactions.js';
+import { RepeatWatch } from './repeatWatch.js';
 
 /** A few examples of something the run reports, and how many there are in all. */
 export interface Examples<T> {
@@ -115,13 +116,16 @@ async function storeFile(db: Kysely<any>, src: FileSource, wallet: string, now: 
     if (!already) await client.query(`INSERT INTO imported_files (sha256, kind, file_name, wallet, rows) VALUES ($1, 'transactions', $2, $3, 0)`, [sha256, src.name, wallet]);
     const lookup = lookUp ? await walletLookup(db, wallet) : null;
     try {
-      const { transactions, inserted } = await storeLines(client, src, { sha256, wallet, now, already: already !== null, lookup, onProgress });
+      const { transactions, inserted, mayRepeat } = await storeLines(client, src, { sha256, wallet, now, already: already !== null, lookup, onProgress });
       onProgress({ stage: 'checking', lines: transactions });
       if (lookup) await lookup.handOver(client);
       const lines = already ? '(SELECT line, k, tx_hash FROM import_lines)'
         : `(SELECT line, line_key AS k, tx_hash FROM imported_transactions WHERE file_sha256 = '${sha256.replace(/'/g, "''")}' UNION ALL SELECT line, k, tx_hash FROM import_lines)`;
 
-      const checks = await client.query<FileCheckRow>(fileChecksSql(lines, !already));
+      // Every line's key and TxHash went through storeLines' RepeatWatch: when neither can have
+      // come twice, the check of the whole file could only answer "none", and is left out.
+      const checks = mayRepeat.keys || (mayRepeat.txHashes && !already)
+        ? await client.query<FileCheckRow>(fileChecksSql(lines, !already)) : { rows: [] as FileCheckRow[] };
       const twice = checks.rows.find((x) => x.kind === 'twice');
       if (twice) throw badInput({ file: src.name, line: twice.line }, `the same transaction as line ${twice.first}`, SAME_LINE_HINT);
 
@@ -209,7 +213,7 @@ interface StoreOptions {
  * a batch's lines are held until the wallet has been asked about them (while the next batch is
  * read), and only those it lacks are sent.
  */
-async function storeLines(client: pg.PoolClient, src: FileSource, o: StoreOptions): Promise<{ transactions: number; inserted: number }> {
+async function storeLines(client: pg.PoolClient, src: FileSource, o: StoreOptions): Promise<StoredLines> {
   const copy = client.query(copyFrom(o.already ? 'COPY import_lines (line, k, tx_hash) FROM STDIN' : COPY_NEW));
   // A lost connection fails the COPY at any moment, also while a line is being read: kept
   // here (an unheard 'error' event would crash the process) and thrown at the next step.
@@ -271,6 +275,8 @@ async function storeLines(client: pg.PoolClient, src: FileSource, o: StoreOption
   let read: ((row: { line: number; fields: readonly string[] }) => KoinlyTransaction) | undefined;
   let transactions = 0;
   let inserted = 0;
+  const keys = new RepeatWatch();
+  const txHashes = new RepeatWatch();
   try {
     for await (const rows of csvBatches(src.name, fileText(src, out))) {
       for (const row of rows) {
@@ -281,6 +287,8 @@ async function storeLines(client: pg.PoolClient, src: FileSource, o: StoreOption
         const t = read(row);
         const k = lineKey(t);
         transactions++;
+        keys.addHex(k);
+        if (t.txHash !== null) txHashes.addText(t.txHash);
         if (o.already) {
           if (add(`${t.line}\t${k}\t${c(t.txHash)}\n`)) await flush();
           continue;
@@ -323,7 +331,14 @@ async function storeLines(client: pg.PoolClient, src: FileSource, o: StoreOption
       kind: 'config', hint: 'Import the file again once nothing is writing to it.',
     });
   }
-  return { transactions, inserted };
+  return { transactions, inserted, mayRepeat: { keys: keys.repeated, txHashes: txHashes.repeated } };
+}
+
+interface StoredLines {
+  transactions: number;
+  inserted: number;
+  /** Whether some line's content or TxHash may be on an earlier line of the file (RepeatWatch: never false when one is). */
+  mayRepeat: { keys: boolean; txHashes: boolean };
 }
 
 interface Batch {
