@@ -106,6 +106,38 @@ describe('import transactions', () => {
     expect(await snapshot()).toBe(before);
   });
 
+  it('stores long and non-ASCII lines as written, wherever a line falls in the COPY\'s pieces', async () => {
+    // The importer writes each line as UTF-8 into pieces of ~512 KB (importTransactions.ts):
+    // lines that straddle a piece's end, lines longer than a piece, and characters of 2, 3 and 4
+    // bytes (a surrogate pair) must all arrive whole. Descriptions also carry COPY's escapes.
+    const header = koinly.split('\n')[0]!;
+    const descriptions: string[] = [];
+    const lines: string[] = [];
+    for (let i = 0; i < 2400; i++) {
+      // 900,000+ UTF-16 units: longer than a piece; 30,000+ units of 2 and 3 bytes: a line whose
+      // bytes are more than its length says, near a piece's end.
+      const long = i % 600 === 7 ? 'ß€😀\\\t'.repeat(150_000 + i) : i % 50 === 3 ? 'ü€'.repeat(15_000 + i) : '';
+      const d = `line ${i} ${'é'.repeat(i % 50)}${'😀'.repeat(i % 7)}${'€'.repeat(i % 300)}${long} tab\\t back\\\\`;
+      descriptions.push(d);
+      lines.push(`2025-04-01 ${String(Math.floor(i / 60) % 24).padStart(2, '0')}:${String(i % 60).padStart(2, '0')} UTC,,,${i + 1},BTC,,,,,,"${d}",`);
+    }
+    const text = `${header}\n${lines.join('\n')}\n`;
+    const check = async (wallet: string) => {
+      const { rows } = await sql<{ line: number; description: string; raw_description: string }>`
+        SELECT line, description, raw->>'Description' AS raw_description FROM imported_transactions WHERE wallet = ${wallet} ORDER BY line`.execute(fresh.db);
+      expect(rows.length).toBe(2400);
+      const wrong = rows.filter((r) => r.description !== descriptions[r.line - 2] || r.raw_description !== descriptions[r.line - 2]).map((r) => r.line);
+      expect(wrong).toEqual([]);
+    };
+    expect(await importTransactions(fresh.db, memoryFile('long.csv', text, 100_000), 'long', now)).toMatchObject({ inserted: 2400 });
+    await check('long');
+    // A wallet that holds lines already: the new ones go through the lookup, then the same pieces
+    // (a trailing blank line makes it another file; the file's bytes decide "imported before").
+    await importTransactions(fresh.db, memoryFile('first.csv', `${header}\n${lines[0]}\n`), 'long2', now);
+    expect(await importTransactions(fresh.db, memoryFile('long2.csv', `${text}\n`, 100_000), 'long2', now)).toMatchObject({ inserted: 2399, skipped: 1 });
+    await check('long2');
+  });
+
   it('stores nothing of a file with one bad line, and refuses a wallet name that looks like a UID', async () => {
     const before = await snapshot();
     const bad = `${koinly.split('\n')[0]}\n2025-03-04 09:00 UTC,1,BTC,,,,,,,,,\n2025-03-04 10:00 UTC,1,BTC,,,,,,,,,\n2025-03-04 09:00 UTC,1,BTC,,,,,,,,,\n`;
