@@ -13,7 +13,7 @@ import { defaultReportsDir } from '../reports/runReports.js';
 import type { ManifestFile } from '../reports/reportManifest.js';
 import { GainsDecimal, ZERO } from './gainsDecimal.js';
 import { LedgerStream } from './ledgerStream.js';
-import { queryBatches } from './queryBatches.js';
+import { queryBatchesInTurn } from './queryBatches.js';
 import type { LedgerOutcome, ValuedRow } from './ledgerEvents.js';
 import { ruleSet } from './ruleSets.js';
 import type { RuleSetName } from './ruleSets.js';
@@ -64,6 +64,11 @@ export interface RunGainsOptions {
   onProgress?: (progress: GainsProgress) => void;
   /** Aborting ends the run's connections at once; the run then fails and writes nothing. */
   signal?: AbortSignal;
+  /**
+   * How many slices of time the valued ledger is read in (1: one query). Default: one per
+   * SLICE_ROWS rows the ledger's tables hold, at most MAX_SLICES. Tests and benchmarks set it.
+   */
+  readSlices?: number;
 }
 
 /**
@@ -86,6 +91,8 @@ export interface RunGainsResult {
   outDir: string;
   summary: GainsSummary;
   files: ManifestFile[];
+  /** How many slices of time the valued ledger was read in (RunGainsOptions.readSlices). */
+  readSlices: number;
 }
 
 // Rows per batch handed to the matcher (queryBatches).
@@ -93,7 +100,9 @@ const BATCH_ROWS = 5_000;
 
 /**
  * The valued ledger as gains read it, in time order: $1 fiat, $2 zone, $3 account ('' for all),
- * $4 the local date to read up to (exclusive), $5 include demo. Rows in ValuedRow's shape.
+ * $4 the local date to read up to (exclusive), $5 include demo, and the slice of time read,
+ * [$6, $7) ('-infinity' and 'infinity' for all of it). Rows in ValuedRow's shape. An imported
+ * line's ledger rows have its own time, so the label join reads only the slice's lines.
  */
 export const VALUED_LEDGER_SQL = `
 SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigint::text AS ms,
@@ -102,13 +111,60 @@ SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigin
        -- a correction's classification (sql/migrations/0067_ledger_corrections.sql) speaks instead of an imported line's label
        CASE WHEN v.classification IS NOT NULL THEN correction_label(v.classification) ELSE it.label END AS label,
        it.description, v.correction_id::text AS correction_id, v.classification, v.other_side
-FROM ledger_valued($1, '-infinity', $4::timestamp AT TIME ZONE $2, $5::boolean) v
+FROM ledger_valued($1, $6::timestamptz, least($7::timestamptz, $4::timestamp AT TIME ZONE $2), $5::boolean) v
 LEFT JOIN imported_transactions it ON v.source = 'imported_transactions' AND it.source_id = v.source_id
+  AND it.ts >= $6::timestamptz AND it.ts < $7::timestamptz
 WHERE ($3 = '' OR v.account_uid = $3
        -- an imported opening balance (sql/schema/views/reconciliation.sql) belongs to the account it opens
        OR (v.source = 'imported_transactions' AND v.order_id LIKE 'opening-balance:' || $3 || ':%'))
-  AND v.ts < ($4::timestamp AT TIME ZONE $2)
+  AND v.ts < ($4::timestamp AT TIME ZONE $2) AND v.ts >= $6::timestamptz AND v.ts < $7::timestamptz
 ORDER BY v.ts, v.source, v.source_id, v.leg`;
+
+// The ledger is read in slices of time when it is large: one per SLICE_ROWS rows of its tables
+// (PostgreSQL's estimate), at most MAX_SLICES. Each slice is valued and sorted by itself, on one of
+// two connections in one snapshot, the next while the last is matched: the run waited 2.4-2.5 s
+// for the whole sorted ledger of 400,100 rows before its first row (issue 24, BENCHMARKS.md).
+const SLICE_ROWS = 25_000;
+const MAX_SLICES = 16;
+
+/**
+ * The earliest time of the ledger's source tables (each by its time index), the end of the read
+ * ($1 the local date, $2 the zone) in epoch milliseconds, and the rows those tables hold. Only the
+ * slices' sizes depend on it: the first slice starts at -infinity and the last ends at the read's
+ * end, so a table missing here changes no row that is read.
+ */
+const SLICE_PLAN_SQL = `
+SELECT (extract(epoch FROM (SELECT min(t) FROM (
+          SELECT min(c_time) AS t FROM deposits UNION ALL SELECT min(c_time) FROM withdrawals
+          UNION ALL SELECT min(ts) FROM transfers UNION ALL SELECT min(ts) FROM margin_records
+          UNION ALL SELECT min(c_time) FROM futures_bills UNION ALL SELECT min(c_time) FROM spot_fills
+          UNION ALL SELECT min(c_time) FROM fees UNION ALL SELECT min(ts) FROM imported_transactions) m)) * 1000)::float8 AS first_ms,
+       (extract(epoch FROM ($1::timestamp AT TIME ZONE $2)) * 1000)::float8 AS end_ms,
+       (SELECT coalesce(sum(greatest(c.reltuples, 0)), 0) FROM pg_class c
+        WHERE c.oid IN ('deposits'::regclass, 'withdrawals'::regclass, 'transfers'::regclass, 'margin_records'::regclass,
+                        'futures_bills'::regclass, 'spot_fills'::regclass, 'fees'::regclass, 'imported_transactions'::regclass))::float8 AS rows`;
+
+/**
+ * The bounds of `slices` slices of time from `firstMs` to `endMs`, equally long: '-infinity',
+ * then the inner bounds as ISO times, then 'infinity'. One slice (['-infinity', 'infinity'])
+ * when there is nothing to cut.
+ *
+ * @example
+ * sliceBounds(Date.parse('2024-01-01Z'), Date.parse('2025-01-01Z'), 2); // ['-infinity', '2024-07-02T00:00:00.000Z', 'infinity']
+ */
+export function sliceBounds(firstMs: number | null, endMs: number, slices: number): string[] {
+  const inner: string[] = [];
+  if (firstMs !== null && Number.isFinite(firstMs) && Number.isFinite(endMs) && firstMs < endMs) {
+    let last = firstMs;
+    for (let k = 1; k < slices; k++) {
+      const at = Math.floor(firstMs + ((endMs - firstMs) * k) / slices);
+      if (at <= last || at >= endMs) continue;
+      inner.push(new Date(at).toISOString());
+      last = at;
+    }
+  }
+  return ['-infinity', ...inner, 'infinity'];
+}
 
 /**
  * Computes a tax year's gains: streams the valued ledger (ledger_valued) in time order from the
@@ -144,7 +200,10 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
   // whose writer was refused ("too many clients") kept its reader open and never exited.
   const reader = createClient({ url: options.databaseUrl, name: 'gains-read' });
   const writer = createClient({ url: options.databaseUrl, name: 'gains-write' });
+  // A second reader, in the first one's snapshot, for a ledger read in slices (made only then).
+  let reader2: pg.Client | undefined;
   const detach = cancelOnAbort([reader, writer], options.signal);
+  let detach2 = () => {};
   let connected = false;
   let opened: GainsStore | undefined;
   try {
@@ -154,6 +213,18 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     connected = true;
     await checkZone(reader, options.tz);
     await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const bounds = await readBounds(reader, options, readTo);
+    if (bounds.length > 2) {
+      // The slices after the first are read on a second connection too, in the same snapshot, so
+      // that every slice sees the same ledger (pg_export_snapshot: valid while this transaction is open).
+      const snapshot = String((await reader.query<{ s: string }>('SELECT pg_export_snapshot() AS s')).rows[0]!.s);
+      if (!/^[0-9A-Fa-f-]+$/.test(snapshot)) throw new Error(`unexpected snapshot id ${snapshot}`);
+      reader2 = createClient({ url: options.databaseUrl, name: 'gains-read-2' });
+      detach2 = cancelOnAbort([reader2], options.signal);
+      await reader2.connect();
+      await reader2.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await reader2.query(`SET TRANSACTION SNAPSHOT '${snapshot}'`);
+    }
     await writer.query('BEGIN');
     const store = opened = await GainsStore.open(writer, {
       rules: options.rules, taxYear: options.year, fiat, tz: options.tz, account, pools, from, to, includeDemo,
@@ -212,7 +283,8 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
         options.onProgress?.({ ...progress });
       }
     };
-    await queryBatches(reader, { text: VALUED_LEDGER_SQL, values: [fiat, options.tz, account, readTo, includeDemo] }, BATCH_ROWS,
+    const slices = bounds.slice(1).map((to, i) => ({ text: VALUED_LEDGER_SQL, values: [fiat, options.tz, account, readTo, includeDemo, bounds[i], to] }));
+    await queryBatchesInTurn(reader2 ? [reader, reader2] : [reader], slices, BATCH_ROWS,
       (rows) => onRows(rows).catch((err: unknown) => { handled = err; throw err; }),
     ).catch((err: unknown) => {
       // Only the query's own failure is the valued ledger's; what matching or storing threw is itself.
@@ -224,6 +296,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     for (const o of stream.finish()) await handle(o);
     await take(matcher.finish());
     const demoAccounts = await readDemoAccounts(reader, account);
+    if (reader2) await reader2.query('COMMIT');
     await reader.query('COMMIT');
     // A selection no disposal took (a later year's, or a mistyped id) is said, not silently dropped.
     for (const e of selections?.unused() ?? []) {
@@ -252,7 +325,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
 
     const files = await writeFiles(writer, store.runId, options, output, result, corrections.size);
     await output.commit();
-    return { runId: store.runId, outDir, summary: result, files };
+    return { runId: store.runId, outDir, summary: result, files, readSlices: bounds.length - 1 };
   } catch (err) {
     // A query on a client that never connected waits for the connection forever.
     // The batch the store may still have in flight is answered first: one query at a time on a client.
@@ -262,9 +335,19 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     throw err;
   } finally {
     detach();
+    detach2();
     await reader.end().catch(() => {});
+    await reader2?.end().catch(() => {});
     await writer.end().catch(() => {});
   }
+}
+
+// The slices' bounds: `options.readSlices` of them, or as many as the ledger's size asks for.
+async function readBounds(reader: pg.Client, options: RunGainsOptions, readTo: string): Promise<string[]> {
+  if (options.readSlices === 1) return sliceBounds(null, 0, 1);
+  const plan = (await reader.query<{ first_ms: number | null; end_ms: number; rows: number }>(SLICE_PLAN_SQL, [readTo, options.tz])).rows[0]!;
+  const slices = options.readSlices ?? Math.min(MAX_SLICES, Math.max(1, Math.floor(plan.rows / SLICE_ROWS)));
+  return sliceBounds(plan.first_ms, plan.end_ms, slices);
 }
 
 async function writeFiles(client: pg.Client, runId: string, options: RunGainsOptions, output: ReportOutput, summary: GainsSummary, corrections: number): Promise<ManifestFile[]> {

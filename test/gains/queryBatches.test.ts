@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
-import { queryBatches } from '../../src/gains/queryBatches.js';
+import { queryBatches, queryBatchesInTurn } from '../../src/gains/queryBatches.js';
 
 let fresh: FreshDatabase;
 let client: pg.Client;
@@ -79,6 +79,65 @@ describe('queryBatches', () => {
   it('rejects with the query\'s own error', async () => {
     await expect(queryBatches(client, { text: 'SELECT 1 / (i - 3000) FROM generate_series(1, 5000) i', values: [] }, 1_000, async () => undefined))
       .rejects.toThrow('division by zero');
+    await stillUsable();
+  });
+});
+
+// queryBatchesInTurn: gains read a large ledger in slices of time on two connections, the next
+// slice computed while the last is matched. The slices' rows must reach the handler as one query's
+// would: in the slices' order, whatever their sizes, the batches' timing or an empty slice.
+describe('queryBatchesInTurn', () => {
+  let second: pg.Client;
+  let third: pg.Client;
+  beforeAll(async () => {
+    second = new pg.Client({ connectionString: fresh.url });
+    third = new pg.Client({ connectionString: fresh.url });
+    await second.connect();
+    await third.connect();
+  });
+  afterAll(async () => {
+    await second?.end();
+    await third?.end();
+  });
+  const slice = (from: number, to: number) => ({ text: 'SELECT i FROM generate_series($1::int, $2::int - 1) i ORDER BY i', values: [from, to] });
+
+  it('hands on every slice\'s rows in the slices\' order, empty slices and slow batches included', async () => {
+    const bounds = [0, 1, 7_000, 7_000, 7_001, 19_000, 19_000, 40_000, 40_003];
+    const queries = bounds.slice(1).map((to, i) => slice(bounds[i]!, to));
+    // On two connections (as gains reads) and on three (two slices ahead: an empty slice must
+    // still wait for every slice before it).
+    for (const clients of [[client, second], [client, second, third]]) {
+      const seen: number[] = [];
+      let calls = 0;
+      await queryBatchesInTurn(clients, queries, 1_000, async (rows) => {
+        // Every other batch is slow, so the other connections' slices are ready long before their turn.
+        if (calls++ % 2 === 0) await new Promise((r) => setTimeout(r, 5));
+        for (const r of rows) seen.push(Number(r[0]));
+      });
+      expect(seen.length).toBe(40_003);
+      expect(seen.every((v, i) => v === i), `${clients.length} clients`).toBe(true);
+    }
+    await stillUsable();
+  });
+
+  it('a failing slice stops the rest: the rows before it are handed on, none after, and its error is the one thrown', async () => {
+    const queries = [slice(0, 3_000), { text: 'SELECT 1 / (i - i) FROM generate_series(1, 10) i', values: [] }, slice(3_000, 6_000), slice(6_000, 9_000), slice(9_000, 12_000)];
+    const seen: number[] = [];
+    const err = await queryBatchesInTurn([client, second], queries, 500, async (rows) => { for (const r of rows) seen.push(Number(r[0])); }).catch((e: unknown) => e);
+    expect(String(err)).toMatch(/division by zero/);
+    expect(seen).toEqual(Array.from({ length: 3_000 }, (_, i) => i));
+    await stillUsable();
+    expect((await second.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
+
+  it('what the handler throws is what the read throws, and no later slice is handled', async () => {
+    const queries = [slice(0, 2_000), slice(2_000, 4_000), slice(4_000, 6_000)];
+    let batches = 0;
+    const err = await queryBatchesInTurn([client, second], queries, 500, async () => {
+      if (++batches === 5) throw new Error('matching failed');
+    }).catch((e: unknown) => e);
+    expect(err).toEqual(new Error('matching failed'));
+    expect(batches).toBe(5);
     await stillUsable();
   });
 });

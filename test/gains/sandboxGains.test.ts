@@ -12,6 +12,7 @@ import type { ValuedRow } from '../../src/gains/ledgerEvents.js';
 import { GainsDecimal } from '../../src/gains/gainsDecimal.js';
 import { bindNamedParameters } from '../../src/reports/bindNamedParameters.js';
 import { defaultReportsDir } from '../../src/reports/runReports.js';
+import { gainsOutcome } from './gainsOutcome.js';
 
 const env = sandboxWithDatabase();
 
@@ -79,6 +80,23 @@ describe('gains after a sandbox sync', () => {
     close(cost.plus(held), paid);
     close(proceeds, received);
     close(gains, proceeds.minus(cost));
+  });
+
+  // Issue 24: a large ledger is read in slices of time (runGains, queryBatchesInTurn); the slices
+  // must be the one query they replace, over every source an exchange account's ledger has.
+  it('reads the synced ledger in 7 slices of time with the same files and rows as in one query', async () => {
+    const result = await runSync(testSyncOptions(env.sandbox, env.fresh.db));
+    expect(result.status).toBe('ok');
+    const years = await sql<{ y: number; n: number }>`SELECT extract(year FROM ts)::int AS y, count(*)::int AS n FROM ledger GROUP BY 1 ORDER BY 2 DESC LIMIT 1`.execute(env.fresh.db);
+    const year = years.rows[0]!.y;
+    for (const rules of ['uk', 'us', 'fifo'] as const) {
+      const options = { databaseUrl: env.fresh.url, rules, year, fiat: 'USD', tz: 'UTC' };
+      const one = await gainsOutcome(env.fresh.db, { ...options, readSlices: 1 });
+      expect(one.disposals, rules).toBeGreaterThan(0);
+      const sliced = await gainsOutcome(env.fresh.db, { ...options, readSlices: 7 });
+      expect(sliced.slices).toBe(7);
+      expect({ ...sliced, slices: 1 }, `${rules} ${year}`).toEqual(one);
+    }
   });
 
   // The sandbox's books balance from an opening balance the world declares (every coin came in as a

@@ -28,6 +28,7 @@ CREATE TABLE imported_transactions (
   CONSTRAINT imported_transactions_sent_amount_check CHECK (sent_amount > 0::numeric)
 );
 CREATE UNIQUE INDEX imported_transactions_source_id ON public.imported_transactions USING btree (source_id);
+CREATE INDEX imported_transactions_ts ON public.imported_transactions USING btree (ts);
 CREATE INDEX imported_transactions_wallet ON public.imported_transactions USING btree (wallet, ts, line_key);
 
 COMMENT ON TABLE imported_transactions IS 'Koinly universal CSV rows brought by tradeledger import transactions; in the ledger under their wallet name.';
