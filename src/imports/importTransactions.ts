@@ -38,11 +38,10 @@ export interface TransactionsImportResult {
   readonly txHashesInWallet: Examples<{ readonly line: number; readonly txHash: string }>;
 }
 
-// The new lines go to PostgreSQL in pieces of about this many characters (a few thousand
-// lines), and a wallet that already holds lines is asked about a batch of this size at a time:
-// memory holds a piece or two batches, whatever the file's size.
+// The new lines go to PostgreSQL in pieces of about BATCH_BYTES (a thousand lines or so, in a
+// buffer with room for a few more), and a wallet that already holds lines is asked about a batch
+// of about BATCH_CHARS at a time: memory holds a piece or two batches, whatever the file's size.
 const BATCH_CHARS = 512 * 1024;
-// The COPY's pieces: sent once BATCH_BYTES are written, in a buffer with room for a few more lines.
 const BATCH_BYTES = 512 * 1024;
 const PIECE_BYTES = BATCH_BYTES + 64 * 1024;
 const EXAMPLES = 3;
