@@ -52,7 +52,8 @@ const ownAccount = new Set<string>();
 
 const readRows = async (db: Kysely<any>): Promise<ValuedRow[]> => {
   const { rows } = await sql.raw<Omit<ValuedRow, 'ms'> & { ms: string }>(
-    VALUED_LEDGER_SQL.replace(/\$1/g, "'USD'").replace(/\$2/g, "'UTC'").replace(/\$3/g, "''").replace(/\$4/g, "'2100-01-01'").replace(/\$5/g, 'false'),
+    VALUED_LEDGER_SQL.replace(/\$1/g, "'USD'").replace(/\$2/g, "'UTC'").replace(/\$3/g, "''").replace(/\$4/g, "'2100-01-01'").replace(/\$5/g, 'false')
+      .replace(/\$6/g, "'-infinity'").replace(/\$7/g, "'infinity'"), // the whole ledger in one slice
   ).execute(db);
   return rows.map((r) => ({ ...r, ms: Number(r.ms) }));
 };
