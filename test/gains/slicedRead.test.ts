@@ -5,10 +5,13 @@
 // 1, 2, 6 and 16 slices, for each rule set, on a ledger with rows exactly at, just before and just
 // after the slices' bounds (to the microsecond), several rows in one instant, and labels (the join
 // that gives an imported line's label reads only the slice's lines).
+import { mkdtemp, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
-import { sliceBounds } from '../../src/gains/runGains.js';
+import { runGains, sliceBounds } from '../../src/gains/runGains.js';
 import { ruleSet, type RuleSetName } from '../../src/gains/ruleSets.js';
 import { addDays } from '../../src/normalize/calendarDate.js';
 import { insertImported, type ImportedRow } from './importedLedger.js';
@@ -83,5 +86,26 @@ describe('the valued ledger read in slices of time', () => {
       expect(sliced.slices, `${k} slices asked`).toBe(k);
       expect({ ...sliced, slices: 1 }, `${rules} in ${k} slices`).toEqual(one);
     }
+  }, 120_000);
+
+  it.each(['aborted', 'failing'])('a run in slices that is %s stops, writes no file and leaves none of its three connections open', async (how) => {
+    const out = path.join(await mkdtemp(path.join(tmpdir(), 'gains-stop-')), 'out');
+    const stop = new AbortController();
+    let matching = 0;
+    const run = runGains({
+      databaseUrl: fresh.url, rules: 'uk', year: YEAR, fiat: 'GBP', tz: TZ, outDir: out, readSlices: 16, signal: stop.signal,
+      onProgress: (p) => {
+        if (p.stage !== 'matching' || ++matching !== 1) return;
+        if (how === 'aborted') stop.abort(); else throw new Error('the matcher failed');
+      },
+    });
+    await expect(run).rejects.toThrow(how === 'aborted' ? /./ : 'the matcher failed');
+    expect(matching).toBeGreaterThan(0);
+    expect(await readdir(out).catch(() => [])).toEqual([]);
+    // The server ends a backend a moment after its socket closes: wait for it (bounded, for a hang).
+    const open = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND application_name LIKE 'tradeledger-gains-%'`.execute(fresh.db)).rows[0]!.n;
+    for (let i = 0; i < 300 && await open() > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await open()).toBe(0);
   }, 120_000);
 });
