@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
@@ -17,6 +17,7 @@ export async function gainsOutcome(db: Kysely<any>, options: Omit<RunGainsOption
   const out = await mkdtemp(path.join(tmpdir(), 'gains-outcome-'));
   const r = await runGains({ ...options, outDir: out });
   const manifest = JSON.parse(await readFile(path.join(out, 'manifest.json'), 'utf8')) as { files: { file: string; sha256: string; rows: number }[] };
+  await rm(out, { recursive: true, force: true });
   const stored: Record<string, string> = {};
   for (const table of ['gains_matches', 'gains_match_rows', 'gains_income', 'gains_problems', 'gains_holdings']) {
     const { rows } = await sql<{ h: string | null; n: number }>`

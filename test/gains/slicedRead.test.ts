@@ -5,7 +5,7 @@
 // 1, 2, 6 and 16 slices, for each rule set, on a ledger with rows exactly at, just before and just
 // after the slices' bounds (to the microsecond), several rows in one instant, and labels (the join
 // that gives an imported line's label reads only the slice's lines).
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,7 +89,8 @@ describe('the valued ledger read in slices of time', () => {
   }, 120_000);
 
   it.each(['aborted', 'failing'])('a run in slices that is %s stops, writes no file and leaves none of its three connections open', async (how) => {
-    const out = path.join(await mkdtemp(path.join(tmpdir(), 'gains-stop-')), 'out');
+    const scratch = await mkdtemp(path.join(tmpdir(), 'gains-stop-'));
+    const out = path.join(scratch, 'out');
     const stop = new AbortController();
     let matching = 0;
     const run = runGains({
@@ -102,6 +103,7 @@ describe('the valued ledger read in slices of time', () => {
     await expect(run).rejects.toThrow(how === 'aborted' ? /./ : 'the matcher failed');
     expect(matching).toBeGreaterThan(0);
     expect(await readdir(out).catch(() => [])).toEqual([]);
+    await rm(scratch, { recursive: true, force: true });
     // The server ends a backend a moment after its socket closes: wait for it (bounded, for a hang).
     const open = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
       WHERE datname = current_database() AND application_name LIKE 'tradeledger-gains-%'`.execute(fresh.db)).rows[0]!.n;
