@@ -7,18 +7,19 @@ import { freshDatabase, type FreshDatabase } from '../support/database.js';
 import { queryBatches, queryBatchesInTurn } from '../../src/gains/queryBatches.js';
 
 let fresh: FreshDatabase;
+// client reads; watcher looks at pg_stat_activity; second and third read slices beside client.
 let client: pg.Client;
 let watcher: pg.Client;
+let second: pg.Client;
+let third: pg.Client;
 beforeAll(async () => {
   fresh = await freshDatabase();
-  client = new pg.Client({ connectionString: fresh.url });
-  watcher = new pg.Client({ connectionString: fresh.url });
-  await client.connect();
-  await watcher.connect();
+  const connect = () => new pg.Client({ connectionString: fresh.url });
+  [client, watcher, second, third] = [connect(), connect(), connect(), connect()];
+  for (const c of [client, watcher, second, third]) await c.connect();
 });
 afterAll(async () => {
-  await client?.end();
-  await watcher?.end();
+  for (const c of [client, watcher, second, third]) await c?.end();
   await fresh?.drop();
 });
 
@@ -87,18 +88,6 @@ describe('queryBatches', () => {
 // slice computed while the last is matched. The slices' rows must reach the handler as one query's
 // would: in the slices' order, whatever their sizes, the batches' timing or an empty slice.
 describe('queryBatchesInTurn', () => {
-  let second: pg.Client;
-  let third: pg.Client;
-  beforeAll(async () => {
-    second = new pg.Client({ connectionString: fresh.url });
-    third = new pg.Client({ connectionString: fresh.url });
-    await second.connect();
-    await third.connect();
-  });
-  afterAll(async () => {
-    await second?.end();
-    await third?.end();
-  });
   const slice = (from: number, to: number) => ({ text: 'SELECT i FROM generate_series($1::int, $2::int - 1) i ORDER BY i', values: [from, to] });
 
   it('hands on every slice\'s rows in the slices\' order, empty slices and slow batches included', async () => {
