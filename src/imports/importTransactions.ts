@@ -312,7 +312,7 @@ async function storeLines(client: pg.PoolClient, src: FileSource, o: StoreOption
         const k = lineKey(t);
         transactions++;
         keys.addHex(k);
-        if (t.txHash !== null) txHashes.addText(t.txHash);
+        if (!o.already && t.txHash !== null) txHashes.addText(t.txHash); // a file imported before is not checked for TxHashes
         if (o.already) {
           if (add(`${t.line}\t${k}\t${c(t.txHash)}\n`)) await flush();
           continue;
