@@ -84,6 +84,8 @@ const incomeLabels = new Set(['income', 'reward', 'staking', 'airdrop', 'mining'
 const spendLabels = new Set(['gift', 'donation', 'cost', 'payment', 'lost', 'stolen', 'burn', 'margin fee', 'loan fee', 'tax', 'realized gain', 'realized pnl', 'futures fee', 'funding fee']);
 // Outgoing labels that are also an expense of the year (income.csv, negative).
 const expenseLabels = new Set(['cost', 'margin fee', 'loan fee', 'tax', 'realized gain', 'realized pnl', 'futures fee', 'funding fee']);
+// The kinds handled before the row-by-row branches of ledgerEvents, which take none of them.
+const settledKinds = new Set(['trade_buy', 'trade_sell', 'exchange_in', 'exchange_out', 'fee', 'transfer_in', 'transfer_out']);
 // Loan principal ([K1] "Loan tags ... Loan, Margin loan"; [K4] "Loan repayment"): neither an
 // acquisition nor a disposal, as the ledger's borrow and repay.
 const loanLabels = new Set(['loan', 'margin loan', 'loan repayment', 'margin repayment']);
@@ -104,6 +106,20 @@ const sign = (amount: string): number => {
     if (c >= 49 && c <= 57) return amount.charCodeAt(0) === 45 ? -1 : 1;
   }
   return 0;
+};
+/**
+ * |text| as a decimal, equal to `new GainsDecimal(text).abs()`: the text without its '-' read
+ * once, rather than read with it and then copied by abs() (issue 24 item 5: a third of the
+ * decimals a gains run made were these copies). decimal.js reads a leading '-' by slicing it off
+ * and setting the sign, so both give the same digits and exponent with sign +1; a second sign
+ * ('--1', '-+1') is left in, so such text is refused as before.
+ *
+ * @example
+ * absOf('-12.50').toFixed(); // '12.5'
+ */
+export const absOf = (text: string): GainsDecimal => {
+  const second = text.charCodeAt(1);
+  return new GainsDecimal(text.charCodeAt(0) === 45 && second !== 45 && second !== 43 ? text.slice(1) : text);
 };
 const refOf = (r: ValuedRow) => `${r.source}|${r.source_id}|${r.leg}`;
 // An imported opening balance (opening-balances.csv, TxHash opening-balance:<uid>:<wallet>:<coin>,
@@ -135,7 +151,8 @@ const poolOf = (r: ValuedRow) => {
  */
 export function ledgerEvents(rows: ValuedRow[], fiat: string, transfers?: OwnTransfers): LedgerOutcome {
   const out: LedgerOutcome = { events: [], income: [], problems: [] };
-  const isFiat = (coin: string) => coin.toUpperCase() === fiat.toUpperCase();
+  const upperFiat = fiat.toUpperCase();
+  const isFiat = (coin: string) => coin === upperFiat || coin.toUpperCase() === upperFiat;
   // Valued on first use, so a row whose value nothing needs (a move) is never flagged unpriced.
   const values = new Map<ValuedRow, GainsDecimal>();
   const v = (r: ValuedRow): GainsDecimal => {
@@ -146,13 +163,13 @@ export function ledgerEvents(rows: ValuedRow[], fiat: string, transfers?: OwnTra
 
   const acquire = (r: ValuedRow, cost: GainsDecimal) => {
     if (isFiat(r.coin)) return;
-    out.events.push({ type: 'acquire', asset: r.coin, quantity: new GainsDecimal(r.amount).abs(), cost, ts: r.ms, day: r.day, pool: poolOf(r), ref: refOf(r) });
+    out.events.push({ type: 'acquire', asset: r.coin, quantity: absOf(r.amount), cost, ts: r.ms, day: r.day, pool: poolOf(r), ref: refOf(r) });
   };
   // `costs`: the fees taken off `proceeds` (incidental costs of disposal), kept for gross figures.
   const dispose = (r: ValuedRow, proceeds: GainsDecimal, costs: GainsDecimal = ZERO) => {
     if (isFiat(r.coin)) return;
     out.events.push({
-      type: 'dispose', asset: r.coin, quantity: new GainsDecimal(r.amount).abs(), proceeds, ts: r.ms, day: r.day, pool: poolOf(r), ref: refOf(r),
+      type: 'dispose', asset: r.coin, quantity: absOf(r.amount), proceeds, ts: r.ms, day: r.day, pool: poolOf(r), ref: refOf(r),
       ...(costs.isZero() ? {} : { costs }),
     });
   };
@@ -190,23 +207,25 @@ export function ledgerEvents(rows: ValuedRow[], fiat: string, transfers?: OwnTra
   const transferOut = rows.find((r) => r.kind === 'transfer_out');
   const transferIn = rows.find((r) => r.kind === 'transfer_in');
   if (transferOut && transferIn) {
-    out.events.push({ type: 'move', asset: transferOut.coin, quantity: new GainsDecimal(transferOut.amount).abs(), ts: transferOut.ms, day: transferOut.day, pool: poolOf(transferOut), toPool: poolOf(transferIn), ref: refOf(transferOut) });
+    out.events.push({ type: 'move', asset: transferOut.coin, quantity: absOf(transferOut.amount), ts: transferOut.ms, day: transferOut.day, pool: poolOf(transferOut), toPool: poolOf(transferIn), ref: refOf(transferOut) });
   } else if (transferOut || transferIn) {
     // One side only (a margin or futures wallet records its own side): through a transit pool.
     const r = (transferOut ?? transferIn)!;
-    const quantity = new GainsDecimal(r.amount).abs();
+    const quantity = absOf(r.amount);
     const base = { type: 'move' as const, asset: r.coin, quantity, ts: r.ms, day: r.day, ref: refOf(r) };
     out.events.push(transferOut ? { ...base, pool: poolOf(r), toPool: TRANSIT } : { ...base, pool: TRANSIT, toPool: poolOf(r) });
   }
 
   for (const r of rows) {
+    // Trade legs, fees and transfers were all handled above; none of the branches below takes them.
+    if (settledKinds.has(r.kind)) continue;
     const label = (r.label ?? '').trim().toLowerCase();
     const tradeLeg = label === '' && tradeLegDescription.test(r.description ?? '') && !r.classification;
     const corrected = r.kind === 'deposit' || r.kind === 'withdrawal' ? r.classification ?? null : null;
     if (corrected && !isFiat(r.coin) && (corrected === 'own_wallet' || corrected === 'not_taxable' || corrected === 'gift_received')) {
       // An accountant's classification (docs/ledger.md#corrections): the row is what they say,
       // and no longer flagged as an assumption.
-      const quantity = new GainsDecimal(r.amount).abs();
+      const quantity = absOf(r.amount);
       if (r.kind === 'withdrawal') {
         // Out to the client's own wallet, or out without a disposal: the coins (and their cost) leave this pool.
         const external = corrected === 'own_wallet' ? `external:${r.other_side ?? r.counterparty ?? 'unknown'}` : 'external:not_taxable';
@@ -231,7 +250,7 @@ export function ledgerEvents(rows: ValuedRow[], fiat: string, transfers?: OwnTra
     } else if (r.kind === 'withdrawal' && tradeLeg) {
       dispose(r, v(r));
     } else if (r.kind === 'deposit') {
-      const quantity = new GainsDecimal(r.amount).abs();
+      const quantity = absOf(r.amount);
       const own = !incomeLabels.has(label) && !isFiat(r.coin) ? transfers?.deposited(r.coin, quantity, r.order_id, r.ms, poolOf(r)) : undefined;
       if (own) {
         out.events.push({ type: 'move', asset: r.coin, quantity, ts: r.ms, day: r.day, pool: own.from.pool, toPool: poolOf(r), ref: refOf(r) });
@@ -246,7 +265,7 @@ export function ledgerEvents(rows: ValuedRow[], fiat: string, transfers?: OwnTra
         dispose(r, label === 'lost' || label === 'stolen' ? ZERO : v(r));
         if (expenseLabels.has(label)) out.income.push(incomeItem(r, label, v(r).neg(), out));
       } else if (!isFiat(r.coin)) {
-        const quantity = new GainsDecimal(r.amount).abs();
+        const quantity = absOf(r.amount);
         const external = `external:${r.counterparty ?? 'unknown'}`;
         out.events.push({ type: 'move', asset: r.coin, quantity, ts: r.ms, day: r.day, pool: poolOf(r), toPool: external, ref: refOf(r) });
         transfers?.withdrawn({ coin: r.coin, quantity, txid: r.order_id ?? '', pool: external, fromPool: poolOf(r), ms: r.ms });
@@ -270,15 +289,15 @@ export function ledgerEvents(rows: ValuedRow[], fiat: string, transfers?: OwnTra
 // a fee the unit price of a leg in the same coin (it was charged at the trade's price). Else 0,
 // flagged.
 function valueOf(r: ValuedRow, rows: ValuedRow[], out: LedgerOutcome): GainsDecimal {
-  if (r.value !== null) return new GainsDecimal(r.value).abs();
+  if (r.value !== null) return absOf(r.value);
   const tradeSide = (x: ValuedRow) => (x.kind === 'trade_buy' || x.kind === 'exchange_in' ? 1 : x.kind === 'trade_sell' || x.kind === 'exchange_out' ? -1 : 0);
   const side = tradeSide(r);
   if (side !== 0) {
     const other = rows.filter((x) => tradeSide(x) === -side && x.value !== null);
-    if (other.length > 0) return other.reduce((s, x) => s.plus(new GainsDecimal(x.value!).abs()), ZERO);
+    if (other.length > 0) return other.reduce((s, x) => s.plus(absOf(x.value!)), ZERO);
   }
   const sibling = rows.find((x) => x !== r && x.coin === r.coin && x.value !== null && sign(x.amount) !== 0);
-  if (sibling) return new GainsDecimal(sibling.value!).div(sibling.amount).abs().times(new GainsDecimal(r.amount).abs());
+  if (sibling) return new GainsDecimal(sibling.value!).div(sibling.amount).abs().times(absOf(r.amount));
   if (side !== 0) {
     // Both sides unpriced, but a fee with a price can still give the fee coin's leg its price.
     const other = rows.filter((x) => tradeSide(x) === -side);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ledgerEvents } from '../../src/gains/ledgerEvents.js';
+import { absOf, ledgerEvents } from '../../src/gains/ledgerEvents.js';
+import { GainsDecimal } from '../../src/gains/gainsDecimal.js';
 import type { ValuedRow } from '../../src/gains/ledgerEvents.js';
 import { OwnTransfers } from '../../src/gains/ownTransfers.js';
 
@@ -146,5 +147,23 @@ describe('own-account movements between imported wallets and accounts', () => {
       const plain = ledgerEvents([imp({ kind: 'withdrawal', coin: 'ETH', amount: '-1', value: '-3000', label: '', description: 'withdrawal spot 1001 withdrawals:w1' })], 'USD');
       expect(plain.events.map((e) => e.type)).toEqual(['move']);
     });
+  });
+});
+
+describe('absOf: a magnitude read once', () => {
+  // Held equal to what it replaces, digit array, exponent and sign (decimal.js internals), on
+  // PostgreSQL's numeric text and on spellings it never writes; and refused where that refuses.
+  const parts = (x: GainsDecimal) => { const i = x as unknown as { s: number; e: number; d: number[] | null }; return { s: i.s, e: i.e, d: i.d }; };
+  const texts = ['0', '-0', '0.000', '-0.000', '1', '-1', '12.50', '-12.50', '-0.00000001', '0.1234567', '-1234567.1234567', '12345678901234567890.123456789',
+    '-99999999999999999999999999999999999999999999999999999999999999999999', '1e-7', '-1E+5', '+5', '.5', '-.5', '5.', 'Infinity', '-Infinity', 'NaN', '-NaN'];
+  for (let k = 0; k < 200; k++) texts.push(`${k % 3 === 0 ? '-' : ''}${(k * 7919) % 100000}.${String((k * 104729) % 1e8).padStart(8, '0')}`);
+  it('gives what new GainsDecimal(text).abs() gives', () => {
+    for (const t of texts) expect(parts(absOf(t)), t).toEqual(parts(new GainsDecimal(t).abs()));
+  });
+  it('refuses the text that refuses, a second sign included', () => {
+    for (const t of ['--1', '-+1', '+-1', '-', '', 'abc', '1..2', '- 1']) {
+      expect(() => new GainsDecimal(t).abs(), t).toThrow();
+      expect(() => absOf(t), t).toThrow();
+    }
   });
 });
