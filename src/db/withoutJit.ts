@@ -1,3 +1,5 @@
+import type pg from 'pg';
+
 /**
  * The statement that turns JIT off for the rest of the current transaction, for transactions
  * whose statements read whole views (ledger, data_quality, reconciliation, tax_transactions):
@@ -13,3 +15,36 @@
  * await client.query(withoutJit);
  */
 export const withoutJit = 'SET LOCAL jit = off';
+
+/**
+ * Runs one read-only statement on a connection of `pool` with JIT off (`withoutJit`, in a
+ * transaction of its own), for a pool's reads of whole views: the accounts' health that
+ * `tradeledger status` and the portal read live until a sync stores it. With JIT on, the
+ * disposals-without-cost count alone compiled for 4.3 s before finding no row (200,000 imported
+ * lines; BENCHMARKS.md, issue 24, session 15). A connection whose transaction could not be ended
+ * is closed, not handed back to the pool.
+ *
+ * @example
+ * const { rows } = await queryWithoutJit(pool, 'SELECT count(*) FROM data_quality');
+ */
+export async function queryWithoutJit(pool: pg.Pool, text: string, values?: unknown[]): Promise<pg.QueryResult> {
+  const client = await pool.connect();
+  // Set when the connection may be left inside a transaction (or is gone): then release destroys it.
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query(withoutJit);
+    const result = await client.query(text, values);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    try {
+      await client.query('ROLLBACK');
+    } catch {
+      broken = err instanceof Error ? err : new Error(String(err));
+    }
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}

@@ -90,4 +90,20 @@ describe('tradeledger status: warnings ranked by what they do to a tax figure', 
     expect(r.stdout).toMatch(/^ {2}matching: none$/m);
     expect(r.stdout).toContain("history gap all: before 2023-03-01 (the first sync's default start");
   });
+
+  it("counts the no-cost disposals of an account's own gains run beside those of a run over every account", async () => {
+    // The run over every account (account '') finds U's disposal through its ledger rows; a run
+    // for U alone names U itself. Each newest run per scope counts, as before.
+    const own = await mkdtemp(path.join(tmpdir(), 'tl-status-warn-u-'));
+    try {
+      await runGains({ databaseUrl: fresh.url, rules: 'fifo', year: 2025, fiat: 'USD', tz: 'UTC', outDir: own, account: 'U' });
+    } finally {
+      await rm(own, { recursive: true, force: true });
+    }
+    const r = await cli(['status', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const { warnings } = JSON.parse(r.stdout) as { warnings: { account: string; warnings: { code: string; text: string }[] }[] };
+    expect(warnings.find((w) => w.account === 'U')!.warnings.find((w) => w.code === 'disposal_without_cost')!.text).toMatch(/^2 disposals in the newest gains run had no cost/);
+    expect(warnings.find((w) => w.account === 'M')!.warnings).toEqual([]);
+  });
 });
