@@ -1,0 +1,23 @@
+// The unpriced warning names every cause docs/valuation.md gives for a row without a value in the
+// warning's fiat: besides a missing candle, fill price or stablecoin quote, an imported line
+// valued in another currency (a Koinly Net Worth in GBP) needs the ECB rate of its day ("Net
+// Worth Amount, converted from Net Worth Currency by the ECB rate of the day"), so a UK user's
+// import read in USD without an FX file is told what fixes it.
+import { describe, expect, it } from 'vitest';
+import { rankedWarnings } from '../../src/portal/accountWarnings.js';
+import type { AccountHealth } from '../../src/portal/accountHealth.js';
+
+const health: AccountHealth = {
+  uid: 'bench', lastSync: null, watermark: null, streams: 0, failedStreams: [], gaps: [], flaggedRecords: 0, unclassifiedRows: 0,
+  unpricedRows: 400100, unpricedFiat: 'USD', reconciliationDifferences: 0, openingBalances: 0, unsettledRecords: 0, overdueRecords: 0,
+  unsettledSince: null, disposalsWithoutCost: 0,
+};
+
+describe('the unpriced warning', () => {
+  it('names the fiat it counts in, the ECB rate among the causes, and the FX import among the fixes', () => {
+    const w = rankedWarnings(health, { imported: true });
+    expect(w.map((x) => `${x.severity} ${x.code}`)).toEqual(['red unpriced']);
+    expect(w[0]!.text).toBe('400100 ledger row(s) have no USD value (no candle, fill price, stablecoin quote, or ECB rate for a value in another currency): USD values and USD gains leave them out.');
+    expect(w[0]!.fix).toContain('tradeledger import fx eurofxref-hist.csv');
+  });
+});
