@@ -73,8 +73,11 @@ export function demoCommand(setExit: (code: number) => void): Command {
             return;
           }
           process.stdout.write(`${summaryLine(await valuationSummary(db, 'USD'))}\n`);
-          // The sandbox's history ends now, so this year's reports always have data in them.
-          const year = String(utcYear(Date.now()));
+          // The sandbox's history ends now, so this year's reports always have data in them. One
+          // reading of the clock for the reports and the gains: read twice, a demo running across
+          // New Year (UTC) would put the next year's gains in this year's folder.
+          const now = Date.now();
+          const year = String(utcYear(now));
           const period = reportPeriod({ year, tz: 'UTC' });
           const includeDemo = flags.includeDemo ?? false;
           let demoNames: string[] = [];
@@ -90,7 +93,7 @@ export function demoCommand(setExit: (code: number) => void): Command {
             say(`  ${outDir}  (${manifest.files.length} file${manifest.files.length === 1 ? '' : 's'}, ${rows} rows)`);
           }
           say('Capital gains of the current tax year (tradeledger gains):');
-          for (const line of await demoGains(url, Date.now(), root, includeDemo)) say(line);
+          for (const line of await demoGains(url, now, root, includeDemo)) say(line);
           process.stdout.write([
             ...(demoNames.length === 0 ? [] : includeDemo
               ? [`Demo-trading account ${demoNames.join(', ')}: included on request, valued 0.`]

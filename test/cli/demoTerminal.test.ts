@@ -8,6 +8,7 @@ import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 import { ScreenModel } from './screenModel.js';
 import { reportFormats } from '../../src/reports/reportFormats.js';
+import { utcYear } from '../../src/normalize/calendarDate.js';
 
 const bin = fileURLToPath(new URL('../../bin/tradeledger.js', import.meta.url));
 const rows = 24;
@@ -39,7 +40,9 @@ describe('tradeledger demo on a 24-line terminal', () => {
   });
 
   it('keeps the live display inside the terminal and leaves the final summary readable', async () => {
+    const started = Date.now();
     const r = await onTerminal(`${process.execPath} ${bin} demo --scale tiny`, { DATABASE_URL: fresh.url }, cwd);
+    const ended = Date.now();
     expect(r.code, r.output.slice(-3000)).toBe(0);
     const screen = new ScreenModel(rows, columns);
     screen.write(r.output);
@@ -50,10 +53,13 @@ describe('tradeledger demo on a 24-line terminal', () => {
     expect(screen.all().filter((l) => /^sync \d\d:\d\d {2}[\d,]+ records/.test(l))).toHaveLength(1);
 
     // The final screen ends with the demo's summary, whole: where the reports and the data are.
-    const year = String(new Date().getUTCFullYear());
+    // The demo's year is the one the clock shows while it runs: across New Year (UTC), the year
+    // it started in or the next (not necessarily the year after it ended).
     const visible = screen.visible();
-    const start = visible.indexOf(`Reports for ${year} (UTC), each folder with its manifest.json:`);
+    const start = visible.findIndex((l) => /^Reports for \d{4} \(UTC\), each folder with its manifest\.json:$/.test(l));
     expect(start, visible.join('\n')).toBeGreaterThanOrEqual(0);
+    const year = visible[start]!.slice('Reports for '.length, 'Reports for '.length + 4);
+    expect([String(utcYear(started)), String(utcYear(ended))]).toContain(year);
     const folders = visible.slice(start + 1, start + 1 + reportFormats.length);
     expect(folders.map((l) => /^ {2}(\/\S+)\/([a-z]+) {2}\(\d+ files?, \d+ rows\)$/.exec(l)?.[2])).toEqual([...reportFormats]);
     for (const l of folders) expect(l).toContain(path.join(cwd, 'tradeledger-reports', year));

@@ -5,6 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../src/api/endpoints.js';
 import { exitCodes } from '../../src/errors.js';
+import { utcYear } from '../../src/normalize/calendarDate.js';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 import { control, standardKeys, startTestSandbox } from '../support/sandbox.js';
@@ -43,6 +44,9 @@ const plainNumber = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 describe('CSV injection: exchange-controlled text never reaches a spreadsheet as a formula', () => {
   it('neutralises formula-like cells in every report format, keeps numbers, and counts them in the manifest', async () => {
     const { main } = standardKeys(sandbox);
+    // The withdrawals are dated by the sandbox's clock, the real one: before the first is made, and
+    // after the sync, may fall in two years when a run crosses New Year (UTC).
+    const firstYear = utcYear(sandbox.world.now());
     for (const h of hostile) {
       const w = await call(sandbox.baseUrl, main, '/api/v2/spot/wallet/withdrawal', {
         body: { coin: 'USDT', transferType: 'on_chain', chain: 'TRC20', address: h.address, size: '25', clientOid: h.clientOid },
@@ -55,11 +59,14 @@ describe('CSV injection: exchange-controlled text never reaches a spreadsheet as
     const synced = await runCli(['sync', '--config', file, '--streams', 'withdrawals,deposits', '--since', String(sandbox.world.now() - 30 * DAY_MS)], cliEnv);
     expect(synced.code, synced.stderr.slice(-2000)).toBe(exitCodes.ok);
 
-    const year = String(new Date(sandbox.world.now()).getUTCFullYear());
+    // The year of the withdrawals; across New Year, the two years they may fall in (a year taken
+    // after the sync alone would miss those made on 31 December).
+    const lastYear = utcYear(sandbox.world.now());
+    const period = firstYear === lastYear ? ['--year', String(lastYear)] : ['--from', `${firstYear}-01-01`, '--to', `${lastYear + 1}-01-01`];
     const cells: Record<string, string[]> = {};
     for (const format of ['native', 'koinly', 'cointracking', 'cointracker']) {
       const dir = path.join(outRoot, format);
-      const r = await runCli(['report', '--year', year, '--format', format, '--out', dir], cliEnv);
+      const r = await runCli(['report', ...period, '--format', format, '--out', dir], cliEnv);
       expect(r.code, r.stderr).toBe(exitCodes.ok);
       const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as { files: { file: string; neutralisedCells: number }[] };
       for (const name of (await readdir(dir)).filter((f) => f.endsWith('.csv'))) {
