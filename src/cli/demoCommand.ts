@@ -73,9 +73,11 @@ export function demoCommand(setExit: (code: number) => void): Command {
             return;
           }
           process.stdout.write(`${summaryLine(await valuationSummary(db, 'USD'))}\n`);
-          // The sandbox's history ends now, so this year's reports always have data in them. One
-          // reading of the clock for the reports and the gains: read twice, a demo running across
-          // New Year (UTC) would put the next year's gains in this year's folder.
+          // The sandbox's history ends now, so this year's ledger has rows; at --scale tiny the
+          // newest taxable records are some eight weeks old, so from 1 January to late February the
+          // tool files of the year can be empty (test/cli/demoCommand.test.ts). One reading of the
+          // clock for the reports and the gains: read twice, a demo running across New Year (UTC)
+          // would put the next year's gains in this year's folder.
           const now = Date.now();
           const year = String(utcYear(now));
           const period = reportPeriod({ year, tz: 'UTC' });
