@@ -23,11 +23,23 @@ export interface Tx<DB = any> {
  * });
  */
 export async function withTransaction<DB, T>(db: Kysely<DB>, fn: (tx: Tx<DB>) => Promise<T>): Promise<T> {
-  const client = await poolOf(db).connect();
+  return poolTransaction(poolOf(db), 'BEGIN', (client) => fn({ db: kyselyOnClient<DB>(client), client }));
+}
+
+/**
+ * Runs `fn` on one connection of `pool` inside a transaction opened by `begin` ('BEGIN',
+ * 'BEGIN READ ONLY', ...): COMMIT when it resolves, ROLLBACK when it throws. A connection whose
+ * rollback failed is closed, never handed back to the pool inside a transaction.
+ *
+ * @example
+ * const n = await poolTransaction(pool, 'BEGIN READ ONLY', async (client) => (await client.query('SELECT 1 AS n')).rows[0].n);
+ */
+export async function poolTransaction<T>(pool: pg.Pool, begin: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
   let broken = false;
   try {
-    await client.query('BEGIN');
-    const result = await fn({ db: kyselyOnClient<DB>(client), client });
+    await client.query(begin);
+    const result = await fn(client);
     await client.query('COMMIT');
     return result;
   } catch (err) {

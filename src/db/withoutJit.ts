@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { poolTransaction } from './withTransaction.js';
 
 /**
  * The statement that turns JIT off for the rest of the current transaction, for transactions
@@ -22,29 +23,14 @@ export const withoutJit = 'SET LOCAL jit = off';
  * `tradeledger status` and the portal read live until a sync stores it. With JIT on, the
  * disposals-without-cost count alone compiled for 4.3 s before finding no row (200,000 imported
  * lines; BENCHMARKS.md, issue 24, session 15). A connection whose transaction could not be ended
- * is closed, not handed back to the pool.
+ * is closed, not handed back to the pool (poolTransaction).
  *
  * @example
  * const { rows } = await queryWithoutJit(pool, 'SELECT count(*) FROM data_quality');
  */
 export async function queryWithoutJit(pool: pg.Pool, text: string, values?: unknown[]): Promise<pg.QueryResult> {
-  const client = await pool.connect();
-  // Set when the connection may be left inside a transaction (or is gone): then release destroys it.
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN READ ONLY');
+  return poolTransaction(pool, 'BEGIN READ ONLY', async (client) => {
     await client.query(withoutJit);
-    const result = await client.query(text, values);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    try {
-      await client.query('ROLLBACK');
-    } catch {
-      broken = err instanceof Error ? err : new Error(String(err));
-    }
-    throw err;
-  } finally {
-    client.release(broken);
-  }
+    return client.query(text, values);
+  });
 }
