@@ -109,8 +109,8 @@ const sign = (amount: string): number => {
 };
 /**
  * |text| as a decimal, equal to `new GainsDecimal(text).abs()`: the text without its '-' read
- * once, rather than read with it and then copied by abs() (issue 24 item 5: a third of the
- * decimals a gains run made were these copies). decimal.js reads a leading '-' by slicing it off
+ * once, rather than read with it and then copied by abs() (issue 24 item 5: every quantity and
+ * value of a gains run was made twice this way). decimal.js reads a leading '-' by slicing it off
  * and setting the sign, so both give the same digits and exponent with sign +1; a second sign
  * ('--1', '-+1') is left in, so such text is refused as before.
  *

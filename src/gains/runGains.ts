@@ -98,7 +98,8 @@ export interface RunGainsResult {
 // Rows per batch handed to the matcher (queryBatches). A batch is alive while it is matched, so
 // every young-generation collection in that time copies it: at 5,000 rows (~5 MB of strings and
 // arrays) a 400,000-row run spent ~1 s in 175 scavenges and promoted ~100 MB per 1.5 s; at 500 the
-// process took 11-17% less CPU and ~45 MB less peak memory (issue 24, BENCHMARKS.md).
+// process took about a fifth less CPU (medians 5.90 -> 4.70 CPU-s, uk) and ~45 MB less peak memory
+// (issue 24, BENCHMARKS.md, session 15).
 const BATCH_ROWS = 500;
 
 /**
