@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,13 +23,23 @@ beforeAll(async () => {
     { ts: '2024-09-29T23:30:00Z', sent: ['17500', 'GBP'], received: ['500', 'TOKE'], netWorth: ['17500', 'GBP'] },
   ]);
 });
-afterAll(async () => { await fresh?.drop(); });
+// Every folder a run wrote, removed at the end (the file left ~20 in /tmp per run before).
+const outDirs: string[] = [];
+const outDir = async (): Promise<string> => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'gains-'));
+  outDirs.push(dir);
+  return dir;
+};
+afterAll(async () => {
+  await fresh?.drop();
+  await Promise.all(outDirs.map((d) => rm(d, { recursive: true, force: true })));
+});
 
 const csv = async (dir: string, file: string) => parse(await readFile(path.join(dir, file), 'utf8'), { columns: true }) as Record<string, string>[];
 
 describe('runGains over the valued ledger', () => {
   it('UK in UTC: the 29 September purchase is within 30 days (CRYPTO22255: £92,500 gain)', async () => {
-    const out = await mkdtemp(path.join(tmpdir(), 'gains-'));
+    const out = await outDir();
     const { summary } = await runGains({ databaseUrl: fresh.url, rules: 'uk', year: 2024, fiat: 'GBP', tz: 'UTC', outDir: out });
     const rows = await csv(out, 'gains.csv');
     expect(rows.map((r) => [r.matching, r.quantity, r.cost, r.date_acquired])).toEqual([
@@ -42,7 +52,7 @@ describe('runGains over the valued ledger', () => {
   });
 
   it('tells how far it is: reading until the first rows come, then rows read and the year\'s matches, then writing', async () => {
-    const out = await mkdtemp(path.join(tmpdir(), 'gains-'));
+    const out = await outDir();
     const seen: GainsProgress[] = [];
     await runGains({ databaseUrl: fresh.url, rules: 'uk', year: 2024, fiat: 'GBP', tz: 'UTC', outDir: out, onProgress: (p) => seen.push(p) });
     const ledgerRows = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ledger`.execute(fresh.db)).rows[0]!.n;
@@ -56,7 +66,7 @@ describe('runGains over the valued ledger', () => {
   });
 
   it('UK in Europe/London: the same purchase is 30 September, 31 days on, so all 4,000 come from the pool', async () => {
-    const out = await mkdtemp(path.join(tmpdir(), 'gains-'));
+    const out = await outDir();
     const { summary, runId } = await runGains({ databaseUrl: fresh.url, rules: 'uk', year: 2024, fiat: 'GBP', tz: 'Europe/London', outDir: out });
     const rows = await csv(out, 'gains.csv');
     expect(rows.map((r) => [r.matching, r.quantity, r.date_disposed])).toEqual([['s104', '4000', '2024-08-30']]);
@@ -77,7 +87,7 @@ describe('runGains over the valued ledger', () => {
   });
 
   it('US 2024: a short-term Part I row; before 2025 the form has no digital-asset boxes, so no 1099 is box C', async () => {
-    const out = await mkdtemp(path.join(tmpdir(), 'gains-'));
+    const out = await outDir();
     await runGains({ databaseUrl: fresh.url, rules: 'us', year: 2024, fiat: 'GBP', tz: 'UTC', outDir: out });
     const rows = await csv(out, 'form-8949.csv');
     expect(rows.map((r) => [r.part, r.box, r.description, r.date_acquired, r.date_sold, r.proceeds, r.cost, r.gain_or_loss])).toEqual([
@@ -88,24 +98,24 @@ describe('runGains over the valued ledger', () => {
   });
 
   it('Australia: the income year from 1 July holds the August sale, without the 12-month discount; Canada: ACB', async () => {
-    const au = await runGains({ databaseUrl: fresh.url, rules: 'au', year: 2024, fiat: 'GBP', tz: 'Australia/Sydney', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
+    const au = await runGains({ databaseUrl: fresh.url, rules: 'au', year: 2024, fiat: 'GBP', tz: 'Australia/Sydney', outDir: await outDir() });
     expect(au.summary.period).toEqual({ from: '2024-07-01', to: '2025-07-01', tz: 'Australia/Sydney' });
     expect(au.summary.cgtDiscount).toMatchObject({ discountableGains: '0', otherGains: '102857.142857142857', losses: '0' });
-    const ca = await runGains({ databaseUrl: fresh.url, rules: 'ca', year: 2024, fiat: 'GBP', tz: 'America/Toronto', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
+    const ca = await runGains({ databaseUrl: fresh.url, rules: 'ca', year: 2024, fiat: 'GBP', tz: 'America/Toronto', outDir: await outDir() });
     expect(Object.keys(ca.summary.byClass)).toEqual(['acb']);
     expect(Number(ca.summary.total.cost)).toBeCloseTo(200000 * 4000 / 14000, 6);
   });
 
   it('--account limits the run to one account or imported wallet', async () => {
-    const other = await runGains({ databaseUrl: fresh.url, rules: 'fifo', year: 2024, fiat: 'GBP', tz: 'UTC', account: 'someone-else', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
+    const other = await runGains({ databaseUrl: fresh.url, rules: 'fifo', year: 2024, fiat: 'GBP', tz: 'UTC', account: 'someone-else', outDir: await outDir() });
     expect(other.summary.total.disposals).toBe(0);
-    const mine = await runGains({ databaseUrl: fresh.url, rules: 'fifo', year: 2024, fiat: 'GBP', tz: 'UTC', account: 'ledger-x', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
+    const mine = await runGains({ databaseUrl: fresh.url, rules: 'fifo', year: 2024, fiat: 'GBP', tz: 'UTC', account: 'ledger-x', outDir: await outDir() });
     expect(mine.summary.total.disposals).toBe(1);
   });
 
   it('a rerun with the same parameters replaces the earlier run', async () => {
     const before = await sql<{ n: number }>`SELECT count(*)::int AS n FROM gains_runs`.execute(fresh.db);
-    await runGains({ databaseUrl: fresh.url, rules: 'us', year: 2024, fiat: 'GBP', tz: 'UTC', outDir: await mkdtemp(path.join(tmpdir(), 'gains-')) });
+    await runGains({ databaseUrl: fresh.url, rules: 'us', year: 2024, fiat: 'GBP', tz: 'UTC', outDir: await outDir() });
     const after = await sql<{ n: number }>`SELECT count(*)::int AS n FROM gains_runs`.execute(fresh.db);
     expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
   });
@@ -119,7 +129,7 @@ describe('runGains over the valued ledger', () => {
       { ts: '2025-03-01T12:00:00Z', sent: ['10', 'TOKU'], received: ['1500', 'GBP'], netWorth: ['1500', 'GBP'] },
     ]);
     const box = async (brokerReporting?: Record<string, 'basis-reported' | 'basis-not-reported' | 'none'>) => {
-      const out = await mkdtemp(path.join(tmpdir(), 'gains-'));
+      const out = await outDir();
       await runGains({ databaseUrl: fresh.url, rules: 'us', year: 2025, fiat: 'GBP', tz: 'UTC', account: 'ledger-us', outDir: out, brokerReporting });
       return (await csv(out, 'form-8949.csv')).map((r) => [r.part, r.box, r.pool]);
     };
