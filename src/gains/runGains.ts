@@ -124,6 +124,20 @@ WHERE ($3 = '' OR v.account_uid = $3
   AND v.ts < ($4::timestamp AT TIME ZONE $2) AND v.ts >= $6::timestamptz AND v.ts < $7::timestamptz
 ORDER BY v.ts, v.source, v.source_id, v.leg`;
 
+/**
+ * One row of VALUED_LEDGER_SQL (text or null, in its column order) as a ValuedRow.
+ *
+ * @example
+ * const row = valuedRow(textRow); row.amount; // '-1.5'
+ */
+export function valuedRow(r: (string | null)[]): ValuedRow {
+  return {
+    account_uid: r[0]!, wallet: r[1]!, coin: r[2]!, ms: Number(r[3]), day: r[4]!, amount: r[5]!, kind: r[6]!, source: r[7]!,
+    source_id: r[8]!, leg: r[9]!, counterparty: r[10]!, order_id: r[11]!, value: r[12]!, price_source: r[13]!, label: r[14]!,
+    description: r[15]!, correction_id: r[16]!, classification: r[17]!, other_side: r[18]!,
+  };
+}
+
 // The ledger is read in slices of time when it is large: one per SLICE_ROWS rows of its tables
 // (PostgreSQL's estimate), at most MAX_SLICES. Each slice is valued and sorted by itself, on one of
 // two connections in one snapshot, the next while the last is matched: the run waited 2.4-2.5 s
@@ -272,11 +286,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     let handled: unknown;
     const onRows = async (rows: (string | null)[][]) => {
       for (const r of rows) {
-        const row: ValuedRow = {
-          account_uid: r[0]!, wallet: r[1]!, coin: r[2]!, ms: Number(r[3]), day: r[4]!, amount: r[5]!, kind: r[6]!, source: r[7]!,
-          source_id: r[8]!, leg: r[9]!, counterparty: r[10]!, order_id: r[11]!, value: r[12]!, price_source: r[13]!, label: r[14]!,
-          description: r[15]!, correction_id: r[16]!, classification: r[17]!, other_side: r[18]!,
-        };
+        const row = valuedRow(r);
         if (row.correction_id) corrections.add(row.correction_id);
         for (const o of stream.push(row)) await handle(o);
       }

@@ -11,7 +11,7 @@
 //   LEDGER_DB=... node .bench-tmp/leb.mjs uk 10
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { VALUED_LEDGER_SQL } from '../../src/gains/runGains.js';
+import { VALUED_LEDGER_SQL, valuedRow } from '../../src/gains/runGains.js';
 import { LedgerStream } from '../../src/gains/ledgerStream.js';
 import type { LedgerOutcome, ValuedRow } from '../../src/gains/ledgerEvents.js';
 import { ruleSet } from '../../src/gains/ruleSets.js';
@@ -30,11 +30,6 @@ await client.end();
 const raw = res.rows as (string | null)[][];
 console.log(`${raw.length} rows`);
 
-const toRow = (r: (string | null)[]): ValuedRow => ({
-  account_uid: r[0]!, wallet: r[1]!, coin: r[2]!, ms: Number(r[3]), day: r[4]!, amount: r[5]!, kind: r[6]!, source: r[7]!,
-  source_id: r[8]!, leg: r[9]!, counterparty: r[10]!, order_id: r[11]!, value: r[12]!, price_source: r[13]!, label: r[14]!,
-  description: r[15]!, correction_id: r[16]!, classification: r[17]!, other_side: r[18]!,
-});
 
 interface Stream { push(row: ValuedRow): LedgerOutcome[]; finish(): LedgerOutcome[] }
 
@@ -55,7 +50,7 @@ function pass(make: () => Stream, hash: boolean): { ms: number; digest: string }
       if (h) for (const p of o.problems) h.update(`p|${p.problem}|${p.ref}|${p.detail}\n`);
     }
   };
-  for (const r of raw) take(stream.push(toRow(r)));
+  for (const r of raw) take(stream.push(valuedRow(r)));
   take(stream.finish());
   const ms = matcher.finish();
   matches += ms.length;
