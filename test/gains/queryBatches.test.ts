@@ -43,28 +43,38 @@ describe('queryBatches', () => {
     const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
     let release!: () => void;
     const held = new Promise<void>((resolve) => { release = resolve; });
+    let started!: () => void;
+    const firstBatch = new Promise<void>((resolve) => { started = resolve; });
     let batches = 0;
     // ~60 MB of rows, far beyond what the socket buffers hold.
     const reading = queryBatches(client, { text: `SELECT i, repeat('x', 100) FROM generate_series(1, 600000) i`, values: [] }, 1_000, async () => {
       batches++;
-      if (batches === 1) await held;
+      if (batches === 1) { started(); await held; }
     });
-    // The backend blocks on its socket (wait_event ClientWrite) for as long as the first batch is
-    // held: seen so in 30 polls in a row, 200 ms apart. A reader that kept reading would let it
-    // finish the query (state idle) within those 6 s.
-    let steady = 0;
-    let seen: { state: string; wait_event: string | null } | undefined;
-    for (let i = 0; i < 600 && steady < 30; i++) {
-      seen = (await watcher.query<{ state: string; wait_event: string | null }>('SELECT state, wait_event FROM pg_stat_activity WHERE pid = $1', [pid])).rows[0];
-      if (seen?.state !== 'active') break;
-      steady = seen.wait_event === 'ClientWrite' ? steady + 1 : 0;
-      await new Promise((r) => setTimeout(r, 200));
+    try {
+      // Look only once the first batch is in hand: before that the backend may not have read the
+      // query yet (idle, ClientRead, as CI saw on a busy machine), which says nothing about holding back.
+      await firstBatch;
+      // The backend blocks on its socket (wait_event ClientWrite) for as long as the first batch
+      // is held: seen so in 30 polls in a row, 200 ms apart. A reader that kept reading would let
+      // it finish the query (state idle) within those 6 s.
+      let steady = 0;
+      let seen: { state: string; wait_event: string | null } | undefined;
+      for (let i = 0; i < 600 && steady < 30; i++) {
+        seen = (await watcher.query<{ state: string; wait_event: string | null }>('SELECT state, wait_event FROM pg_stat_activity WHERE pid = $1', [pid])).rows[0];
+        if (seen?.state !== 'active') break;
+        steady = seen.wait_event === 'ClientWrite' ? steady + 1 : 0;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(seen).toEqual({ state: 'active', wait_event: 'ClientWrite' });
+      expect(steady).toBe(30);
+      expect(batches).toBe(1);
+    } finally {
+      // Whatever the outcome, let the read finish, so a failure here cannot leave the connection
+      // paused and hang every later test on it.
+      release();
+      await reading.catch(() => {});
     }
-    expect(seen).toEqual({ state: 'active', wait_event: 'ClientWrite' });
-    expect(steady).toBe(30);
-    expect(batches).toBe(1);
-    release();
-    await reading;
     expect(batches).toBe(600);
     await stillUsable();
   });
