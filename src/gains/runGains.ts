@@ -107,6 +107,11 @@ const BATCH_ROWS = 500;
  * $4 the local date to read up to (exclusive), $5 include demo, and the slice of time read,
  * [$6, $7) ('-infinity' and 'infinity' for all of it). Rows in ValuedRow's shape. An imported
  * line's ledger rows have its own time, so the label join reads only the slice's lines.
+ *
+ * The time bounds are given to ledger_valued only, which applies them to every branch: repeating
+ * them on v.ts outside made PostgreSQL count the same bounds three times (estimated 131 rows of a
+ * slice's ~33,000) and join the labels by one index probe per row, where a hash of the slice's
+ * lines costs less: a slice took ~15% less time (issue 24, BENCHMARKS.md, session 16).
  */
 export const VALUED_LEDGER_SQL = `
 SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigint::text AS ms,
@@ -121,7 +126,6 @@ LEFT JOIN imported_transactions it ON v.source = 'imported_transactions' AND it.
 WHERE ($3 = '' OR v.account_uid = $3
        -- an imported opening balance (sql/schema/views/reconciliation.sql) belongs to the account it opens
        OR (v.source = 'imported_transactions' AND v.order_id LIKE 'opening-balance:' || $3 || ':%'))
-  AND v.ts < ($4::timestamp AT TIME ZONE $2) AND v.ts >= $6::timestamptz AND v.ts < $7::timestamptz
 ORDER BY v.ts, v.source, v.source_id, v.leg`;
 
 /**
