@@ -84,6 +84,7 @@ export const errorCodeList = {
   GAINS_BAD_FLAG: { kind: 'config', what: 'a gains flag (rules, year, fiat, zone, pools, form1099DA) is not valid' },
   GAINS_LOTS_FILE: { kind: 'config', what: 'the lot selections file is not valid or names lots that do not exist' },
   GAINS_QUERY_FAILED: { kind: 'database', what: 'the gains run\'s query failed' },
+  GAINS_ROW_UNREADABLE: { kind: 'internal', what: 'a row of the valued ledger the gains run cannot read back (a bug)' },
   IMPORT_BAD_INPUT: { kind: 'config', what: 'an imported file has a bad line (the message names line and column); nothing of it is stored' },
   IMPORT_BAD_WALLET: { kind: 'config', what: '--wallet is not a valid wallet name' },
   IMPORT_FILE_UNREADABLE: { kind: 'config', what: 'the file to import cannot be read' },

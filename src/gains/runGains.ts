@@ -103,23 +103,17 @@ export interface RunGainsResult {
 const BATCH_ROWS = 500;
 
 /**
- * The valued ledger as gains read it, in time order: $1 fiat, $2 zone, $3 account ('' for all),
- * $4 the local date to read up to (exclusive), $5 include demo, and the slice of time read,
- * [$6, $7) ('-infinity' and 'infinity' for all of it). Rows in ValuedRow's shape. An imported
- * line's ledger rows have its own time, so the label join reads only the slice's lines.
+ * What every read of the valued ledger shares: $1 fiat, $2 zone, $3 account ('' for all), $4 the
+ * local date to read up to (exclusive), $5 include demo, and the slice of time read, [$6, $7)
+ * ('-infinity' and 'infinity' for all of it), in time order. An imported line's ledger rows have
+ * its own time, so the label join reads only the slice's lines.
  *
  * The time bounds are given to ledger_valued only, which applies them to every branch: repeating
  * them on v.ts outside made PostgreSQL count the same bounds three times (estimated 131 rows of a
  * slice's ~33,000) and join the labels by one index probe per row, where a hash of the slice's
  * lines costs less: a slice took ~15% less time (issue 24, BENCHMARKS.md, session 16).
  */
-export const VALUED_LEDGER_SQL = `
-SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigint::text AS ms,
-       to_char(v.ts AT TIME ZONE $2, 'YYYY-MM-DD') AS day, v.amount::text AS amount, v.kind, v.source,
-       v.source_id, v.leg, v.counterparty, v.order_id, v.value::text AS value, v.price_source,
-       -- a correction's classification (sql/migrations/0067_ledger_corrections.sql) speaks instead of an imported line's label
-       CASE WHEN v.classification IS NOT NULL THEN correction_label(v.classification) ELSE it.label END AS label,
-       it.description, v.correction_id::text AS correction_id, v.classification, v.other_side
+const VALUED_LEDGER_FROM = `
 FROM ledger_valued($1, $6::timestamptz, least($7::timestamptz, $4::timestamp AT TIME ZONE $2), $5::boolean) v
 LEFT JOIN imported_transactions it ON v.source = 'imported_transactions' AND it.source_id = v.source_id
   AND it.ts >= $6::timestamptz AND it.ts < $7::timestamptz
@@ -128,17 +122,60 @@ WHERE ($3 = '' OR v.account_uid = $3
        OR (v.source = 'imported_transactions' AND v.order_id LIKE 'opening-balance:' || $3 || ':%'))
 ORDER BY v.ts, v.source, v.source_id, v.leg`;
 
+// a correction's classification (sql/migrations/0067_ledger_corrections.sql) speaks instead of an imported line's label
+const LABEL = 'CASE WHEN v.classification IS NOT NULL THEN correction_label(v.classification) ELSE it.label END';
+
+/** The valued ledger as gains read it ({@link VALUED_LEDGER_FROM}), one column per ValuedRow field, named as the fields. */
+export const VALUED_LEDGER_SQL = `
+SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigint::text AS ms,
+       to_char(v.ts AT TIME ZONE $2, 'YYYY-MM-DD') AS day, v.amount::text AS amount, v.kind, v.source,
+       v.source_id, v.leg, v.counterparty, v.order_id, v.value::text AS value, v.price_source,
+       ${LABEL} AS label,
+       it.description, v.correction_id::text AS correction_id, v.classification, v.other_side
+${VALUED_LEDGER_FROM}`;
+
+// The separator of the packed column: a control character that no number, date or word of the
+// ledger's closed sets holds.
+const UNIT = '\x1f';
+
 /**
- * One row of VALUED_LEDGER_SQL (text or null, in its column order) as a ValuedRow.
+ * The same rows as {@link VALUED_LEDGER_SQL}, as the runner reads them: the nine fields that are
+ * numbers, dates or words of a closed set (ms, day, amount, kind, source, leg, value, price_source,
+ * correction_id: the ledger view's and ledger_valued's own literals, sql/schema/views/ledger.sql)
+ * in one text column, U+001F between them and '' for NULL (none of them is ever ''), then the
+ * ten that can hold any text (names, ids, labels, descriptions) each in its own column. node-postgres
+ * makes one string per column of every row; nine fewer per row took the reading process's CPU for
+ * 200,550 rows from ~1,170 to ~740 ms (issue 24, BENCHMARKS.md, session 16). {@link packedValuedRow}
+ * reads a row back and refuses one whose packed column does not split into nine.
+ */
+export const VALUED_LEDGER_PACKED_SQL = `
+SELECT concat_ws(E'${UNIT}', (extract(epoch FROM v.ts) * 1000)::bigint::text, to_char(v.ts AT TIME ZONE $2, 'YYYY-MM-DD'),
+         coalesce(v.amount::text, ''), coalesce(v.kind, ''), coalesce(v.source, ''), coalesce(v.leg, ''),
+         coalesce(v.value::text, ''), coalesce(v.price_source, ''), coalesce(v.correction_id::text, '')) AS packed,
+       v.account_uid, v.wallet, v.coin, v.source_id, v.counterparty, v.order_id, ${LABEL} AS label,
+       it.description, v.classification, v.other_side
+${VALUED_LEDGER_FROM}`;
+
+const orNull = (s: string): string | null => (s === '' ? null : s);
+
+/**
+ * One row of VALUED_LEDGER_PACKED_SQL (text or null, in its column order) as a ValuedRow, equal to
+ * what VALUED_LEDGER_SQL gives for it (test/gains/packedValuedRow.test.ts).
  *
  * @example
- * const row = valuedRow(textRow); row.amount; // '-1.5'
+ * const row = packedValuedRow(textRow); row.amount; // '-1.5'
  */
-export function valuedRow(r: (string | null)[]): ValuedRow {
+export function packedValuedRow(r: (string | null)[]): ValuedRow {
+  const p = (r[0] ?? '').split('\x1f');
+  if (p.length !== 9) {
+    throw new TradeledgerError('GAINS_ROW_UNREADABLE', `a row of the valued ledger (${r[1] ?? '?'}, ${r[4] ?? '?'}) has its packed fields in ${p.length} parts, not 9`, {
+      kind: 'internal', hint: 'A ledger kind, source, leg or price source holds the character U+001F; report this with the output of `tradeledger status`.',
+    });
+  }
   return {
-    account_uid: r[0]!, wallet: r[1]!, coin: r[2]!, ms: Number(r[3]), day: r[4]!, amount: r[5]!, kind: r[6]!, source: r[7]!,
-    source_id: r[8]!, leg: r[9]!, counterparty: r[10]!, order_id: r[11]!, value: r[12]!, price_source: r[13]!, label: r[14]!,
-    description: r[15]!, correction_id: r[16]!, classification: r[17]!, other_side: r[18]!,
+    account_uid: r[1]!, wallet: r[2]!, coin: r[3]!, ms: Number(p[0]), day: p[1]!, amount: orNull(p[2]!)!, kind: orNull(p[3]!)!,
+    source: orNull(p[4]!)!, source_id: r[4]!, leg: orNull(p[5]!)!, counterparty: r[5]!, order_id: r[6]!, value: orNull(p[6]!),
+    price_source: orNull(p[7]!), label: r[7]!, description: r[8]!, correction_id: orNull(p[8]!), classification: r[9]!, other_side: r[10]!,
   };
 }
 
@@ -286,22 +323,24 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     };
     // One pass over the valued ledger, streamed (queryBatches: no cursor and no round trip per
     // batch; the socket waits while a batch is matched, so memory stays at about one batch), each
-    // row's text straight into a ValuedRow in VALUED_LEDGER_SQL's column order.
+    // row's text straight into a ValuedRow (VALUED_LEDGER_PACKED_SQL, packedValuedRow).
     let handled: unknown;
     const onRows = async (rows: (string | null)[][]) => {
+      let day: string | undefined;
       for (const r of rows) {
-        const row = valuedRow(r);
+        const row = packedValuedRow(r);
         if (row.correction_id) corrections.add(row.correction_id);
+        day = row.day;
         for (const o of stream.push(row)) await handle(o);
       }
-      if (rows.length > 0) {
+      if (day !== undefined) {
         progress.stage = 'matching';
         progress.rows += rows.length;
-        progress.day = rows[rows.length - 1]![4]!;
+        progress.day = day;
         options.onProgress?.({ ...progress });
       }
     };
-    const slices = bounds.slice(1).map((to, i) => ({ text: VALUED_LEDGER_SQL, values: [fiat, options.tz, account, readTo, includeDemo, bounds[i], to] }));
+    const slices = bounds.slice(1).map((to, i) => ({ text: VALUED_LEDGER_PACKED_SQL, values: [fiat, options.tz, account, readTo, includeDemo, bounds[i], to] }));
     await queryBatchesInTurn(reader2 ? [reader, reader2] : [reader], slices, BATCH_ROWS,
       (rows) => onRows(rows).catch((err: unknown) => { handled = err; throw err; }),
     ).catch((err: unknown) => {

@@ -11,7 +11,7 @@
 //   LEDGER_DB=... node .bench-tmp/leb.mjs uk 10
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { VALUED_LEDGER_SQL, valuedRow } from '../../src/gains/runGains.js';
+import { VALUED_LEDGER_PACKED_SQL, packedValuedRow } from '../../src/gains/runGains.js';
 import { LedgerStream } from '../../src/gains/ledgerStream.js';
 import type { LedgerOutcome, ValuedRow } from '../../src/gains/ledgerEvents.js';
 import { ruleSet } from '../../src/gains/ruleSets.js';
@@ -25,7 +25,7 @@ const rounds = Number(process.argv[3] ?? 5);
 
 const client = new pg.Client({ connectionString: url });
 await client.connect();
-const res = await client.query({ text: VALUED_LEDGER_SQL, values: ['GBP', 'Europe/London', '', '2025-05-07', false, '-infinity', 'infinity'], rowMode: 'array' });
+const res = await client.query({ text: VALUED_LEDGER_PACKED_SQL, values: ['GBP', 'Europe/London', '', '2025-05-07', false, '-infinity', 'infinity'], rowMode: 'array' });
 await client.end();
 const raw = res.rows as (string | null)[][];
 console.log(`${raw.length} rows`);
@@ -50,7 +50,7 @@ function pass(make: () => Stream, hash: boolean): { ms: number; digest: string }
       if (h) for (const p of o.problems) h.update(`p|${p.problem}|${p.ref}|${p.detail}\n`);
     }
   };
-  for (const r of raw) take(stream.push(valuedRow(r)));
+  for (const r of raw) take(stream.push(packedValuedRow(r)));
   take(stream.finish());
   const ms = matcher.finish();
   matches += ms.length;
