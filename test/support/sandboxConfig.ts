@@ -1,13 +1,21 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import type { RunningSandbox } from './sandbox.js';
 import { sandboxAccounts } from '../../src/cli/config/sandboxAccounts.js';
+
+// The folders written here, removed after the test file that wrote them (most callers only read
+// the file; they used to stay in /tmp, ~20 per run of the suite).
+const written: string[] = [];
+afterAll(() => {
+  for (const dir of written.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 /**
  * Writes a config file listing every sandbox account (main accounts with their sub-accounts,
  * demo accounts), secrets named as environment variables, and returns the file path and the
- * variables to set. `sync` entries are merged in.
+ * variables to set. `sync` entries are merged in. The folder is removed after the test file.
  */
 export function writeSandboxConfig(sandbox: RunningSandbox, sync: Record<string, unknown> = {}, client: Record<string, unknown> = {}): { file: string; env: Record<string, string>; dir: string } {
   const accounts = sandboxAccounts(sandbox.accounts);
@@ -24,6 +32,7 @@ export function writeSandboxConfig(sandbox: RunningSandbox, sync: Record<string,
     subAccounts: accounts.map((s, j) => ({ s, j })).filter(({ s }) => s.parentName === a.name).map(({ s, j }) => entry(s, j)),
   }));
   const dir = mkdtempSync(join(tmpdir(), 'tradeledger-cli-'));
+  written.push(dir);
   const file = join(dir, 'tradeledger.json');
   writeFileSync(file, JSON.stringify({ baseUrl: sandbox.baseUrl, accounts: top, sync, client }, null, 2));
   return { file, env, dir };
