@@ -19,6 +19,11 @@ describe('textArrayLiteral writes what node-postgres writes for an array of text
     expect(textArrayLiteral(values)).toBe(prepareValue(values));
   });
 
+  it('numbers written as their String(), as the gains store sends its int[] and bigint[] columns', () => {
+    const values = [1, 0, -3, 1717200000123, 2 ** 53 - 1, null, undefined];
+    expect(textArrayLiteral(values.map((v) => (v === null || v === undefined ? null : String(v))))).toBe(prepareValue(values));
+  });
+
   it('random strings', () => {
     let seed = 3;
     const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
