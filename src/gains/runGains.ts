@@ -134,8 +134,8 @@ SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigin
        it.description, v.correction_id::text AS correction_id, v.classification, v.other_side
 ${VALUED_LEDGER_FROM}`;
 
-// The separator of the packed column: a control character that no number, date or word of the
-// ledger's closed sets holds.
+// The separator of the packed column (E'\x1f' in VALUED_LEDGER_PACKED_SQL): a control character
+// that no number, date or word of the ledger's closed sets holds.
 const UNIT = '\x1f';
 
 /**
@@ -149,7 +149,7 @@ const UNIT = '\x1f';
  * reads a row back and refuses one whose packed column does not split into nine.
  */
 export const VALUED_LEDGER_PACKED_SQL = `
-SELECT concat_ws(E'${UNIT}', (extract(epoch FROM v.ts) * 1000)::bigint::text, to_char(v.ts AT TIME ZONE $2, 'YYYY-MM-DD'),
+SELECT concat_ws(E'\\x1f', (extract(epoch FROM v.ts) * 1000)::bigint::text, to_char(v.ts AT TIME ZONE $2, 'YYYY-MM-DD'),
          coalesce(v.amount::text, ''), coalesce(v.kind, ''), coalesce(v.source, ''), coalesce(v.leg, ''),
          coalesce(v.value::text, ''), coalesce(v.price_source, ''), coalesce(v.correction_id::text, '')) AS packed,
        v.account_uid, v.wallet, v.coin, v.source_id, v.counterparty, v.order_id, ${LABEL} AS label,
@@ -166,7 +166,7 @@ const orNull = (s: string): string | null => (s === '' ? null : s);
  * const row = packedValuedRow(textRow); row.amount; // '-1.5'
  */
 export function packedValuedRow(r: (string | null)[]): ValuedRow {
-  const p = (r[0] ?? '').split('\x1f');
+  const p = (r[0] ?? '').split(UNIT);
   if (p.length !== 9) {
     throw new TradeledgerError('GAINS_ROW_UNREADABLE', `a row of the valued ledger (${r[1] ?? '?'}, ${r[4] ?? '?'}) has its packed fields in ${p.length} parts, not 9`, {
       kind: 'internal', hint: 'A ledger kind, source, leg or price source holds the character U+001F; report this with the output of `tradeledger status`.',
