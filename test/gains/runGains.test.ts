@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempFolder } from '../support/tempFolder.js';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'kysely';
 import { freshDatabase } from '../support/database.js';
@@ -23,17 +23,9 @@ beforeAll(async () => {
     { ts: '2024-09-29T23:30:00Z', sent: ['17500', 'GBP'], received: ['500', 'TOKE'], netWorth: ['17500', 'GBP'] },
   ]);
 });
-// Every folder a run wrote, removed at the end (the file left ~20 in /tmp per run before).
-const outDirs: string[] = [];
-const outDir = async (): Promise<string> => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'gains-'));
-  outDirs.push(dir);
-  return dir;
-};
-afterAll(async () => {
-  await fresh?.drop();
-  await Promise.all(outDirs.map((d) => rm(d, { recursive: true, force: true })));
-});
+afterAll(async () => { await fresh?.drop(); });
+// Every folder a run writes is removed after the file (tempFolder).
+const outDir = async (): Promise<string> => tempFolder('gains-');
 
 const csv = async (dir: string, file: string) => parse(await readFile(path.join(dir, file), 'utf8'), { columns: true }) as Record<string, string>[];
 

@@ -1,16 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { tempFolder } from './tempFolder.js';
 import type { RunningSandbox } from './sandbox.js';
 import { sandboxAccounts } from '../../src/cli/config/sandboxAccounts.js';
-
-// The folders written here, removed after the test file that wrote them (most callers only read
-// the file; they used to stay in /tmp, ~20 per run of the suite).
-const written: string[] = [];
-afterAll(() => {
-  for (const dir of written.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 /**
  * Writes a config file listing every sandbox account (main accounts with their sub-accounts,
@@ -31,8 +23,7 @@ export function writeSandboxConfig(sandbox: RunningSandbox, sync: Record<string,
     ...entry(a, i), ...(a.kind === 'demo' ? { demo: true } : {}),
     subAccounts: accounts.map((s, j) => ({ s, j })).filter(({ s }) => s.parentName === a.name).map(({ s, j }) => entry(s, j)),
   }));
-  const dir = mkdtempSync(join(tmpdir(), 'tradeledger-cli-'));
-  written.push(dir);
+  const dir = tempFolder('tradeledger-cli-');
   const file = join(dir, 'tradeledger.json');
   writeFileSync(file, JSON.stringify({ baseUrl: sandbox.baseUrl, accounts: top, sync, client }, null, 2));
   return { file, env, dir };
