@@ -125,7 +125,12 @@ ORDER BY v.ts, v.source, v.source_id, v.leg`;
 // a correction's classification (sql/migrations/0067_ledger_corrections.sql) speaks instead of an imported line's label
 const LABEL = 'CASE WHEN v.classification IS NOT NULL THEN correction_label(v.classification) ELSE it.label END';
 
-/** The valued ledger as gains read it ({@link VALUED_LEDGER_FROM}), one column per ValuedRow field, named as the fields. */
+/**
+ * The valued ledger the runner reads ({@link VALUED_LEDGER_FROM}) with one column per ValuedRow
+ * field, named as the fields: the form the packed read is held equal to
+ * (test/gains/packedValuedRow.test.ts) and that tests read by name. The runner itself reads
+ * {@link VALUED_LEDGER_PACKED_SQL}.
+ */
 export const VALUED_LEDGER_SQL = `
 SELECT v.account_uid, v.wallet, v.coin, (extract(epoch FROM v.ts) * 1000)::bigint::text AS ms,
        to_char(v.ts AT TIME ZONE $2, 'YYYY-MM-DD') AS day, v.amount::text AS amount, v.kind, v.source,
