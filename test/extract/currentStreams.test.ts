@@ -8,8 +8,9 @@ const env = sandboxWithDatabase();
 
 describe('pending trigger orders (a current-state stream)', () => {
   it('stamp every order each run sees, also the unchanged ones', async () => {
-    const stamps = async () => (await sql<{ run: string; n: string; unseen: string }>`
-      SELECT max(seen_run_id)::text AS run, count(*)::text AS n, count(*) FILTER (WHERE last_seen_at IS NULL)::text AS unseen
+    const stamps = async () => (await sql<{ run: string; n: string; unseen: string; runs: string }>`
+      SELECT max(seen_run_id)::text AS run, count(*)::text AS n, count(*) FILTER (WHERE last_seen_at IS NULL)::text AS unseen,
+        count(DISTINCT seen_run_id)::text AS runs
       FROM plan_orders`.execute(env.fresh.db)).rows[0]!;
     const first = await runSync(testSyncOptions(env.sandbox, env.fresh.db, [], { sync: { streams: ['planOrders'] } }));
     expect(first.status).toBe('ok');
@@ -17,6 +18,8 @@ describe('pending trigger orders (a current-state stream)', () => {
     expect(Number(a.n)).toBeGreaterThan(0);
     expect(a.unseen).toBe('0');
     expect(a.run).toBe(first.runId);
+    // Every order of the first run is stamped by it (the insert stamps them; no UPDATE runs then).
+    expect(a.runs).toBe('1');
     const seenAt = (await sql<{ t: Date }>`SELECT max(last_seen_at) AS t FROM plan_orders`.execute(env.fresh.db)).rows[0]!.t;
 
     const second = await runSync(testSyncOptions(env.sandbox, env.fresh.db, [], { sync: { streams: ['planOrders'] } }));
