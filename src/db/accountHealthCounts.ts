@@ -4,8 +4,9 @@
  * (ledger_valued), unexplained and opening balances (reconciliation), and unsettled deposits,
  * withdrawals and transfers. At 1M ledger rows they take seconds, so the sync computes them once
  * at its end ({@link storeHealthCounts}) and keeps them in account_health_counts under the
- * bookkeeping key (account_health_key(), sql/migrations/0071_account_health_counts.sql) they belong to; a reader with that key takes
- * them as they are (issue 24 item 6).
+ * bookkeeping key (account_health_key(), sql/migrations/0071_account_health_counts.sql, 0081) they belong to; a reader with that key takes
+ * them as they are, and a reader after any other change (an import, a correction) counts them and
+ * stores them for the readers after it ({@link currentHealthCounts}; issue 24 item 6).
  */
 import { withoutJit } from './withoutJit.js';
 
@@ -132,14 +133,33 @@ export async function computeHealthCounts(run: RunQuery, parallel: boolean): Pro
 }
 
 /**
- * The stored counts for the current bookkeeping key, or null when none are stored for it.
+ * The counts as of now: the stored ones when they belong to the current bookkeeping key, else
+ * computed (the four statements at once, on `read`'s pool) and stored by `write` (outside any
+ * read-only transaction `read` may use) under the key they were
+ * counted at, so that only the first reader after an import or a correction waits for them.
+ * They are stored only while that key is still the current one when the counts are in: a change
+ * that committed meanwhile gives another key, and those counts may not reflect it. A reader that
+ * may not write (a read-only role, a standby) still gets the counts; storing them is a cache.
  *
  * @example
- * const counts = await storedHealthCounts((t) => pool.query(t).then((r) => r.rows));
+ * const run = (t: string, v?: unknown[]) => pool.query(t, v).then((r) => r.rows);
+ * const counts = await currentHealthCounts(run, run);
  */
-export async function storedHealthCounts(run: RunQuery): Promise<Record<string, HealthCounts> | null> {
-  const rows = await run(`SELECT counts FROM account_health_counts WHERE key = account_health_key()`);
-  return rows.length === 0 ? null : (rows[0]!.counts as Record<string, HealthCounts>);
+export async function currentHealthCounts(read: RunQuery, write: RunQuery): Promise<Record<string, HealthCounts>> {
+  const [now] = await read(`SELECT k.key, (SELECT counts FROM account_health_counts c WHERE c.key = k.key) AS counts
+                           FROM (SELECT account_health_key() AS key) k`);
+  if (now?.counts) return now.counts as Record<string, HealthCounts>;
+  const key = String(now?.key ?? '');
+  const counts = await computeHealthCounts(read, true);
+  try {
+    await write(`WITH still AS (SELECT 1 WHERE account_health_key() = $1),
+                    gone AS (DELETE FROM account_health_counts WHERE key <> $1 AND EXISTS (SELECT 1 FROM still))
+               INSERT INTO account_health_counts (key, counts) SELECT $1, $2::jsonb FROM still
+               ON CONFLICT (key) DO NOTHING`, [key, JSON.stringify(counts)]);
+  } catch {
+    // Not stored (no write permission, a read-only server): the next reader counts again.
+  }
+  return counts;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { computeHealthCounts, storedHealthCounts, warningFiat } from '../db/accountHealthCounts.js';
+import { currentHealthCounts, warningFiat } from '../db/accountHealthCounts.js';
 import { queryWithoutJit } from '../db/withoutJit.js';
 
 /** What the accounts page shows for one account: freshness and everything to distrust. */
@@ -79,8 +79,9 @@ export function accountHealthCache(pool: pg.Pool, maxAgeMs = 5 * 60_000): { read
 
 /**
  * Reads every account's health without caching. The counts that read the whole ledger come from
- * account_health_counts when the last sync stored them for the current bookkeeping key
- * (accountHealthCounts.ts), else they are computed here.
+ * account_health_counts when they were stored for the current bookkeeping key (by the last sync or
+ * the first reader after a later change), else they are computed here and stored
+ * (currentHealthCounts in accountHealthCounts.ts).
  *
  * @example
  * const byUid = await readAccountHealth(pool);
@@ -91,7 +92,7 @@ export async function readAccountHealth(pool: pg.Pool): Promise<Map<string, Acco
   const [state, gaps, counts, unsettled, noCost] = await Promise.all([
     pool.query(`SELECT account_uid, stream, partition, watermark, status, last_error, updated_at FROM sync_state ORDER BY account_uid, stream, partition`),
     pool.query(`SELECT account_uid, stream, partition, gap_from, gap_to, reason FROM history_gaps ORDER BY account_uid, gap_from, stream`),
-    storedHealthCounts(run).then((stored) => stored ?? computeHealthCounts(run, true)),
+    currentHealthCounts(run, (text, values) => pool.query(text, values).then((r) => r.rows as Record<string, unknown>[])),
     // Movements not final yet, read live: one in flight for hours is normal, one open past its
     // limit is not (docs/ledger.md), and which is which changes with the clock, not with a sync.
     pool.query(`SELECT account_uid, count(*)::int AS n, count(*) FILTER (WHERE since < now() - open_limit)::int AS overdue, min(since) AS since

@@ -65,5 +65,56 @@ describe('accounts page counts computed in the sync', () => {
     const after = await readAccountHealth(pool);
     expect(after.get(uid)?.unpricedRows).toBe(counted[uid]!.unpriced);
     expect(after.get('w1')?.unpricedRows).toBe(1);
+
+    // That first read stored what it counted under the new key, so the next reader takes them
+    // (a planted figure shows up) instead of reading the whole ledger again.
+    const storedAfterImport = await run(`SELECT counts FROM account_health_counts WHERE key = account_health_key()`);
+    expect(storedAfterImport).toHaveLength(1);
+    expect(storedAfterImport[0]!.counts).toEqual(await computeHealthCounts(run, true));
+    expect(await run(`SELECT count(*)::int AS n FROM account_health_counts`)).toEqual([{ n: 1 }]);
+    await pool.query(`UPDATE account_health_counts SET counts = jsonb_set(counts, ARRAY['w1', 'unpriced'], '515151')`);
+    expect((await readAccountHealth(pool)).get('w1')?.unpricedRows).toBe(515151);
+  });
+
+  it('are counted afresh after a correction, an undo, or a new quote coin or stablecoin', async () => {
+    // (A wallet with no warning at all has no entry: none is 0.)
+    const unpricedOfW1 = async () => (await readAccountHealth(pool)).get('w1')?.unpricedRows ?? 0;
+    // A planted figure for w1 in the stored row (whether or not it had an entry).
+    const plant = (n: number) => pool.query(`UPDATE account_health_counts SET counts = counts || jsonb_build_object('w1',
+      jsonb_build_object('flagged', 0, 'unclassified', 0, 'unpriced', $1::int, 'unexplained', 0, 'opening', 0, 'unsettled', 0))`, [n]);
+    // The stored row planted above stands until something changes the key.
+    expect(await unpricedOfW1()).toBe(515151);
+    const [row] = await run(`SELECT account_uid, wallet, source, source_id, leg FROM ledger_valued('USD') WHERE account_uid = 'w1' AND price_source = 'unpriced'`);
+    expect(row).toBeDefined();
+    const [set] = await run(`INSERT INTO ledger_corrections (account_uid, wallet, source, source_id, leg, price, price_currency, price_source, why, set_by)
+      VALUES ($1, $2, $3, $4, $5, 2.5, 'USD', 'a dealer quote', 'no market price', 'anna') RETURNING id`,
+    [row!.account_uid, row!.wallet, row!.source, row!.source_id, row!.leg]);
+    // A price given to the row: no longer unpriced.
+    expect(await unpricedOfW1()).toBe(0);
+    await plant(616161);
+    expect(await unpricedOfW1()).toBe(616161);
+    // Undone: unpriced again, and the page says so at once (not at the next sync).
+    await pool.query(`UPDATE ledger_corrections SET undone_at = now(), undone_by = 'anna', undo_why = 'the quote was wrong' WHERE id = $1`, [set!.id]);
+    expect(await unpricedOfW1()).toBe(1);
+    for (const change of [`INSERT INTO quote_coins (coin) VALUES ('ZZQ')`, `INSERT INTO stablecoins (coin, peg) VALUES ('ZZS', 'USD')`,
+      `UPDATE stablecoins SET peg = 'EUR' WHERE coin = 'ZZS'`]) {
+      await plant(717171);
+      expect(await unpricedOfW1()).toBe(717171);
+      await pool.query(change);
+      expect(await unpricedOfW1(), change).toBe(1);
+    }
+  });
+
+  it('are still given to a reader that may not store them', async () => {
+    await pool.query(`INSERT INTO quote_coins (coin) VALUES ('ZZR')`);
+    expect(await run(`SELECT count(*)::int AS n FROM account_health_counts WHERE key = account_health_key()`)).toEqual([{ n: 0 }]);
+    const readOnly = new pg.Pool({ connectionString: fresh.url, max: 4, options: '-c default_transaction_read_only=on' });
+    readOnly.on('error', () => {});
+    try {
+      expect((await readAccountHealth(readOnly)).get('w1')?.unpricedRows).toBe(1);
+    } finally {
+      await readOnly.end();
+    }
+    expect(await run(`SELECT count(*)::int AS n FROM account_health_counts WHERE key = account_health_key()`)).toEqual([{ n: 0 }]);
   });
 });
