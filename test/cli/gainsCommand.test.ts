@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
@@ -7,6 +6,7 @@ import pg from 'pg';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 import { runCli } from '../support/runCli.js';
+import { tempFolder } from '../support/tempFolder.js';
 
 // The path held-out checks take: `import transactions` then `gains`, no sync. Hand-computed (UK):
 //   1 May   1000 GBP -> 0.1 BTC, fee 10 GBP          BTC pool 0.1, cost 1010 (fee into cost)
@@ -29,7 +29,7 @@ let fresh: FreshDatabase;
 let dir: string;
 beforeAll(async () => {
   fresh = await freshDatabase();
-  dir = await mkdtemp(path.join(tmpdir(), 'gains-cli-'));
+  dir = tempFolder('gains-cli-');
   await writeFile(path.join(dir, 'wallet.csv'), `${koinly}\n`);
 });
 afterAll(async () => { await fresh?.drop(); });

@@ -1,12 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/cli/config/loadConfig.js';
 import { TradeledgerError } from '../../src/errors.js';
+import { tempFolder } from '../support/tempFolder.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tradeledger-config-'));
+const dir = tempFolder('tradeledger-config-');
 function file(name: string, content: unknown): string {
   const path = join(dir, name);
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));

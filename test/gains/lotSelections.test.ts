@@ -1,5 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseLotSelections, readLotSelections } from '../../src/gains/lotSelections.js';
@@ -7,6 +6,7 @@ import { ruleSet } from '../../src/gains/ruleSets.js';
 import { TradeledgerError } from '../../src/errors.js';
 import type { GainsEvent, Match } from '../../src/gains/gainsEvent.js';
 import { buy, run, sell } from './events.js';
+import { tempFolder } from '../support/tempFolder.js';
 
 // Treas. Reg. § 1.1012-1(j) (T.D. 10000, 89 FR 56480): units sold from a wallet take the basis and
 // holding period of the units specifically identified no later than the sale; without an
@@ -107,7 +107,7 @@ describe('the lot-selection file is validated before use', () => {
   });
 
   it('a missing file is a config error naming it', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'lots-'));
+    const dir = tempFolder('lots-');
     await expect(readLotSelections(path.join(dir, 'none.csv'))).rejects.toThrow(`cannot read the lot-selection file ${path.join(dir, 'none.csv')}: ENOENT`);
     await writeFile(path.join(dir, 'ok.csv'), `\uFEFF${HEADER}\r\nspot_fills|s|base,spot_fills|b|base,1.5\r\n`);
     const s = await readLotSelections(path.join(dir, 'ok.csv'));

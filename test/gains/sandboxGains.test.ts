@@ -1,5 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -13,6 +12,7 @@ import { GainsDecimal } from '../../src/gains/gainsDecimal.js';
 import { bindNamedParameters } from '../../src/reports/bindNamedParameters.js';
 import { defaultReportsDir } from '../../src/reports/runReports.js';
 import { gainsOutcome } from './gainsOutcome.js';
+import { tempFolder } from '../support/tempFolder.js';
 
 const env = sandboxWithDatabase();
 
@@ -53,7 +53,7 @@ describe('gains after a sandbox sync', () => {
     let gains = new GainsDecimal(0);
     let held = new GainsDecimal(0);
     for (let year = first; year <= last; year++) {
-      const { runId, summary } = await runGains({ databaseUrl: env.fresh.url, rules: 'fifo', year, fiat: 'USD', tz: 'UTC', outDir: await mkdtemp(path.join(tmpdir(), 'gains-sb-')) });
+      const { runId, summary } = await runGains({ databaseUrl: env.fresh.url, rules: 'fifo', year, fiat: 'USD', tz: 'UTC', outDir: tempFolder('gains-sb-') });
       const t = await sql<{ cost: string; proceeds: string; gain: string; bad: number }>`
         SELECT coalesce(sum(cost), 0)::text AS cost, coalesce(sum(proceeds), 0)::text AS proceeds, coalesce(sum(gain), 0)::text AS gain,
                count(*) FILTER (WHERE gain <> proceeds - cost + denied_loss)::int AS bad
@@ -117,7 +117,7 @@ describe('gains after a sandbox sync', () => {
     expect(moves).toBeGreaterThan(0);
     for (const [rules, pools] of [['us', undefined], ['fifo', 'wallet']] as const) {
       for (let year = first; year <= last; year++) {
-        const { runId } = await runGains({ databaseUrl: env.fresh.url, rules, year, fiat: 'USD', tz: 'UTC', ...(pools ? { pools } : {}), outDir: await mkdtemp(path.join(tmpdir(), 'gains-nc-')) });
+        const { runId } = await runGains({ databaseUrl: env.fresh.url, rules, year, fiat: 'USD', tz: 'UTC', ...(pools ? { pools } : {}), outDir: tempFolder('gains-nc-') });
         const n = await sql<{ disposals: number; nocost: number }>`
           SELECT count(*)::int AS disposals, count(*) FILTER (WHERE basis = 'no-cost')::int AS nocost
           FROM gains_matches WHERE run_id = ${runId}::bigint`.execute(env.fresh.db);

@@ -1,6 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempFolder } from './tempFolder.js';
 import type { RunningSandbox } from './sandbox.js';
 
 /** A sandbox client account (`--accounts N`) as a config file lists it. */
@@ -20,7 +20,7 @@ export function writeFirmConfig(sandbox: RunningSandbox, extra: Record<string, u
     env[`TL_C${i}_PASS`] = breakKeyOf.includes(a.name) ? 'WrongPassphrase1' : a.passphrase;
     return { name: a.name, uid: a.uid, apiKeyEnv: `TL_C${i}_KEY`, secretEnv: `TL_C${i}_SECRET`, passphraseEnv: `TL_C${i}_PASS` };
   });
-  const dir = mkdtempSync(join(tmpdir(), 'tradeledger-firm-'));
+  const dir = tempFolder('tradeledger-firm-');
   const file = join(dir, 'tradeledger.json');
   writeFileSync(file, JSON.stringify({ baseUrl: sandbox.baseUrl, accounts, ...extra }, null, 2));
   return { file, env, accounts: accounts.map((a) => ({ name: a.name, uid: a.uid })) };

@@ -1,13 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/cli/config/loadConfig.js';
 import { TradeledgerError } from '../../src/errors.js';
 import { nightlySchedule } from '../../src/worker/nightlySchedule.js';
 import { syncJobSpec } from '../../src/worker/syncJobSpec.js';
+import { tempFolder } from '../support/tempFolder.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tradeledger-schedule-'));
+const dir = tempFolder('tradeledger-schedule-');
 const env = { K: 'bg_key', S: 'secret-value', P: 'Passphrase123' };
 function configWith(schedule: unknown): string {
   const path = join(dir, `c${Math.random().toString(36).slice(2)}.json`);
