@@ -3,7 +3,6 @@ import type { ReportPeriod } from '../reports/reportPeriod.js';
 import { reportFiles, reportFormats } from '../reports/reportFormats.js';
 import type { ReportFormat } from '../reports/reportFormats.js';
 import { TradeledgerError } from '../errors.js';
-import { utcYear } from '../normalize/calendarDate.js';
 
 /** A report as the portal's forms ask for it, checked. */
 export interface ReportRequest {
@@ -30,7 +29,9 @@ export function reportRequest(query: Record<string, string | undefined>): Report
   const byRange = query.period === 'range' || (query.period === undefined && query.year === undefined && query.from !== undefined);
   const period = reportPeriod(byRange
     ? { from: query.from ?? '', to: query.to ?? '', tz: query.tz || 'UTC' }
-    : { year: query.year ?? String(utcYear(Date.now())), tz: query.tz || 'UTC' });
+    // No default year here: the form always sends one (the portal's clock picks it, reports.tsx),
+    // and a year taken from this machine's clock could disagree with it at New Year.
+    : { year: query.year ?? '', tz: query.tz || 'UTC' });
   const format = (query.format ?? 'native') as ReportFormat;
   if (!reportFormats.includes(format)) {
     throw new TradeledgerError('REPORT_BAD_FLAG', `format "${query.format}" is not one of ${reportFormats.join(', ')}`, { kind: 'config', hint: 'Pick a format from the list.' });
