@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sandboxAccounts } from '../../../src/cli/config/sandboxAccounts.js';
@@ -26,7 +26,10 @@ export function sandboxSyncConfig(sandbox: RunningSandbox, sync: Record<string, 
     ...entry(a, i), ...(a.kind === 'demo' ? { demo: true } : {}),
     subAccounts: accounts.map((s, j) => ({ s, j })).filter(({ s }) => s.parentName === a.name).map(({ s, j }) => entry(s, j)),
   }));
-  const file = join(mkdtempSync(join(tmpdir(), 'tradeledger-bench-')), 'tradeledger.json');
+  const dir = mkdtempSync(join(tmpdir(), 'tradeledger-bench-'));
+  // Removed when the benchmark's process ends (a benchmark is not a vitest file: no afterAll).
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'tradeledger.json');
   writeFileSync(file, JSON.stringify({ baseUrl: sandbox.baseUrl, accounts: top, sync, client }, null, 2));
   return { file, env, accounts: accounts.map((a) => ({ uid: a.uid!, name: a.name, kind: a.kind })) };
 }

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call } from '../../support/signedClient.js';
+import { tempFolder } from '../../support/tempFolder.js';
 
 const bin = join(import.meta.dirname, '../../../bin/tradeledger.js');
 let child: ChildProcess | undefined;
@@ -29,7 +29,7 @@ function run(args: string[]): { proc: ChildProcess; stdout: () => string; stderr
 
 describe('tradeledger sandbox', () => {
   it('prints exactly one JSON line first, serves signed requests, and stops cleanly on SIGTERM', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tl-sandbox-'));
+    const dir = tempFolder('tl-sandbox-');
     const truthFile = join(dir, 'truth.jsonl');
     const s = run(['sandbox', '--port', '0', '--seed', '1', '--truth', truthFile]);
     const line = JSON.parse(await s.firstLine) as { baseUrl: string; accounts: Record<string, unknown>[] };
