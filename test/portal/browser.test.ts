@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { portalFixture, wholeHistory } from './portalFixture.js';
-import { browserForTests, portalArtifacts as artifacts, postForm, submitLogin } from './browser.js';
+import { browserForTests, htmxSettled, portalArtifacts as artifacts, postForm, submitLogin } from './browser.js';
 import { runCli } from '../support/runCli.js';
 
 // Screenshots go to .tradeledger/test-artifacts/portal/ (portalArtifacts, ignored by git).
@@ -178,6 +178,9 @@ describe('reports', () => {
     const pageUrl = page.url();
     await page.selectOption('#preview select[name=file]', 'fees.csv');
     await expect.poll(() => page.locator('#preview thead th').allTextContents()).toContain('paid');
+    // The select was swapped in with the preview: picking another file before htmx wired it up
+    // would send no request.
+    await htmxSettled(page);
     await page.selectOption('#preview select[name=file]', 'ledger.csv');
     await expect.poll(() => page.locator('#preview thead th').allTextContents()).toContain('amount');
     expect(page.url()).toBe(pageUrl);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 
 /**
  * Debian's Chromium, headless, driven by playwright-core with a fresh profile folder. The flags
@@ -21,6 +21,10 @@ export async function startChromium(): Promise<{ context: BrowserContext; close(
     viewport: { width: 1280, height: 900 },
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
+  }).catch(async (err: unknown) => {
+    // No browser (Chromium not installed): the profile folder is not left behind.
+    await rm(profile, { recursive: true, force: true });
+    throw err;
   });
   return {
     context,
@@ -29,6 +33,21 @@ export async function startChromium(): Promise<{ context: BrowserContext; close(
       await rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Waits until htmx has finished its last swap: new content is only wired up (its hx-get and
+ * triggers processed) in the settle step after the swap, so an event sent to an element that was
+ * just swapped in is lost until then (htmx 2 settles 20 ms after the swap).
+ *
+ * @example
+ * await expect.poll(() => page.locator('#preview thead th').allTextContents()).toContain('paid');
+ * await htmxSettled(page);
+ */
+export async function htmxSettled(page: Page): Promise<void> {
+  // (htmx marks the new content htmx-added until it settles. A locator, not waitForFunction:
+  // the portal's CSP refuses the string evaluation that needs.)
+  await expect.poll(() => page.locator('.htmx-added, .htmx-settling, .htmx-swapping, .htmx-request').count()).toBe(0);
 }
 
 /**
