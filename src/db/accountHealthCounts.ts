@@ -135,11 +135,11 @@ export async function computeHealthCounts(run: RunQuery, parallel: boolean): Pro
 /**
  * The counts as of now: the stored ones when they belong to the current bookkeeping key, else
  * computed (the four statements at once, on `read`'s pool) and stored by `write` (outside any
- * read-only transaction `read` may use) under the key they were
- * counted at, so that only the first reader after an import or a correction waits for them.
- * They are stored only while that key is still the current one when the counts are in: a change
- * that committed meanwhile gives another key, and those counts may not reflect it. A reader that
- * may not write (a read-only role, a standby) still gets the counts; storing them is a cache.
+ * read-only transaction `read` may use) under the key they were counted at, so that only the
+ * first reader after an import or a correction waits for them. They are stored only while that
+ * key is still the current one when the counts are in: a change that committed meanwhile gives
+ * another key, and those counts may not reflect it. A reader that may not write (a read-only
+ * role, a standby) still gets the counts; storing them is a cache.
  *
  * @example
  * const run = (t: string, v?: unknown[]) => pool.query(t, v).then((r) => r.rows);
