@@ -9,10 +9,13 @@
 --     coin) and stablecoins (valued 1:1 by ledger_valued): small tables, so their whole content.
 -- Without these, a correction undone after a sync left the page showing no unpriced row while
 -- the tax figures had one, until the next sync.
+-- The times are now epoch seconds: as timestamptz text they were written in the session's
+-- TimeZone, so two readers in different zones computed different keys for the same data and
+-- replaced each other's stored counts.
 CREATE OR REPLACE FUNCTION account_health_key() RETURNS text LANGUAGE sql STABLE AS $$
-  SELECT concat_ws('|', (SELECT max(id) FROM sync_runs), (SELECT max(finished_at) FROM sync_runs),
-         (SELECT max(updated_at) FROM sync_state), (SELECT max(recorded_at) FROM history_gaps),
-         (SELECT count(*) FROM imported_files), (SELECT max(imported_at) FROM imported_files),
+  SELECT concat_ws('|', (SELECT max(id) FROM sync_runs), (SELECT extract(epoch FROM max(finished_at)) FROM sync_runs),
+         (SELECT extract(epoch FROM max(updated_at)) FROM sync_state), (SELECT extract(epoch FROM max(recorded_at)) FROM history_gaps),
+         (SELECT count(*) FROM imported_files), (SELECT extract(epoch FROM max(imported_at)) FROM imported_files),
          'c' || coalesce((SELECT max(id) FROM ledger_corrections)::text, ''),
          'u' || coalesce((SELECT extract(epoch FROM max(undone_at)) FROM ledger_corrections)::text, ''),
          'q' || (SELECT md5(coalesce(string_agg(coin, ',' ORDER BY coin), '')) FROM quote_coins),

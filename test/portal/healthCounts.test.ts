@@ -105,6 +105,24 @@ describe('accounts page counts computed in the sync', () => {
     }
   });
 
+  it('have one key whatever the reader\'s time zone', async () => {
+    const client = await pool.connect();
+    try {
+      const keyIn = async (zone: string) => {
+        await client.query(`SELECT set_config('TimeZone', $1, false)`, [zone]);
+        return (await client.query(`SELECT account_health_key() AS key`)).rows[0].key as string;
+      };
+      const utc = await keyIn('UTC');
+      // The key holds the times of the sync run, its checkpoints and the imported file.
+      expect(utc.split('|').length).toBeGreaterThan(6);
+      expect(await keyIn('Asia/Tokyo')).toBe(utc);
+      expect(await keyIn('America/Los_Angeles')).toBe(utc);
+    } finally {
+      await client.query(`RESET TimeZone`);
+      client.release();
+    }
+  });
+
   it('are still given to a reader that may not store them', async () => {
     await pool.query(`INSERT INTO quote_coins (coin) VALUES ('ZZR')`);
     expect(await run(`SELECT count(*)::int AS n FROM account_health_counts WHERE key = account_health_key()`)).toEqual([{ n: 0 }]);

@@ -7,9 +7,9 @@ CREATE OR REPLACE FUNCTION public.account_health_key()
  LANGUAGE sql
  STABLE
 AS $function$
-  SELECT concat_ws('|', (SELECT max(id) FROM sync_runs), (SELECT max(finished_at) FROM sync_runs),
-         (SELECT max(updated_at) FROM sync_state), (SELECT max(recorded_at) FROM history_gaps),
-         (SELECT count(*) FROM imported_files), (SELECT max(imported_at) FROM imported_files),
+  SELECT concat_ws('|', (SELECT max(id) FROM sync_runs), (SELECT extract(epoch FROM max(finished_at)) FROM sync_runs),
+         (SELECT extract(epoch FROM max(updated_at)) FROM sync_state), (SELECT extract(epoch FROM max(recorded_at)) FROM history_gaps),
+         (SELECT count(*) FROM imported_files), (SELECT extract(epoch FROM max(imported_at)) FROM imported_files),
          'c' || coalesce((SELECT max(id) FROM ledger_corrections)::text, ''),
          'u' || coalesce((SELECT extract(epoch FROM max(undone_at)) FROM ledger_corrections)::text, ''),
          'q' || (SELECT md5(coalesce(string_agg(coin, ',' ORDER BY coin), '')) FROM quote_coins),
