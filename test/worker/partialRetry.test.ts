@@ -56,6 +56,9 @@ describe('a partial run', () => {
     const held = (sandbox.world as unknown as { book: { get(uid: string, r: string, p: string): { size: number } } }).book.get(synced!.uid, 'deposits', 'all').size;
     expect(held).toBeGreaterThanOrEqual(5);
     expect(deposits.rows[0]!.n).toBe(String(held));
+    // The second attempt back in the queue (its run row is written before the engine takes the job
+    // back, so status could still see it running); the third waits exp(2) ≈ 7.4 s.
+    await waitFor('the second attempt back in the queue', async () => (await jobsLeft(fresh.db)).some((j) => j.attempts >= 2 && j.locked_by === null), 60_000);
     const status = await runCli(['status'], cliEnv);
     expect(status.stdout).toMatch(/client-001 +queued 1 {2}running 0 {2}failed 0 {2}next .*\n +retrying after: partial sync/);
   }, 90_000);
