@@ -4,6 +4,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { tempFolder } from '../support/tempFolder.js';
 
 /**
  * Debian's Chromium, headless, driven by playwright-core with a fresh profile folder. The flags
@@ -78,12 +79,11 @@ export function browserForTests(scratchPrefix: string): { readonly context: Brow
   let scratch: string | undefined;
   beforeAll(async () => {
     browser = await startChromium();
-    scratch = await mkdtemp(path.join(tmpdir(), scratchPrefix));
+    scratch = tempFolder(scratchPrefix);
     await mkdir(portalArtifacts, { recursive: true });
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
-    if (scratch) await rm(scratch, { recursive: true, force: true });
   });
   beforeEach(async () => { await browser!.context.clearCookies(); });
   return {

@@ -11,8 +11,8 @@ afterAll(() => {
 });
 
 /**
- * A new folder under the system's temp folder, named `<prefix>XXXXXX`, removed after the test
- * file that made it (tests used to leave theirs in /tmp, ~20 a file).
+ * A new folder under the system's temp folder, named by `prefix` plus six random characters
+ * (mkdtemp), removed after the test file that made it (tests used to leave theirs in /tmp).
  *
  * @example
  * const out = tempFolder('gains-'); await runGains({ ..., outDir: out });
