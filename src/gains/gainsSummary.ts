@@ -1,4 +1,4 @@
-import { GainsDecimal, ZERO } from './gainsDecimal.js';
+import { GainsDecimal, sumOf, ZERO } from './gainsDecimal.js';
 import type { Match } from './gainsEvent.js';
 import type { RuleSetName } from './ruleSets.js';
 import { australianNetCapitalGain, CA_INCLUSION_RATE, canadaTaxableCapitalGain, SA108_ROUNDING, UK_RATE_CHANGE_DAY, wholePounds } from './returnFigures.js';
@@ -48,7 +48,49 @@ export interface GainsSummary {
   demo: DemoNote;
 }
 
-interface Slot { day: string; proceeds: GainsDecimal; costs: GainsDecimal; cost: GainsDecimal; denied: GainsDecimal }
+// Values a running sum holds before adding them up: a chunk is summed at once (sumOf), which
+// costs a third of adding one by one, and few enough are held that they die young.
+const SUM_CHUNK = 256;
+
+/**
+ * A running total of decimals, exact as adding them one by one is (sumOf: rounded once per chunk
+ * at 60 significant digits, never reached by these sums). `add` only keeps the value: one
+ * `plus` per value per total was most of what a gains run's summary cost (issue 24: ~390 ms of a
+ * 108,000-match FIFO run, BENCHMARKS.md, session 18).
+ */
+class DecimalSum {
+  private parts: GainsDecimal[] = [];
+  private total: GainsDecimal = ZERO;
+
+  add(v: GainsDecimal): void {
+    this.parts.push(v);
+    if (this.parts.length >= SUM_CHUNK) this.fold();
+  }
+
+  value(): GainsDecimal {
+    if (this.parts.length > 0) this.fold();
+    return this.total;
+  }
+
+  private fold(): void {
+    this.parts.push(this.total);
+    this.total = sumOf(this.parts);
+    this.parts = [];
+  }
+}
+
+/** Totals while they are being added up ({@link Totals} once read). */
+interface Running { disposals: number; proceeds: DecimalSum; disposalCosts: DecimalSum; cost: DecimalSum; gains: DecimalSum; losses: DecimalSum; deniedLosses: DecimalSum }
+const running = (): Running => ({
+  disposals: 0, proceeds: new DecimalSum(), disposalCosts: new DecimalSum(), cost: new DecimalSum(), gains: new DecimalSum(), losses: new DecimalSum(), deniedLosses: new DecimalSum(),
+});
+const totalsOf = (r: Running | undefined): Totals => (r === undefined ? totals() : {
+  disposals: r.disposals, proceeds: r.proceeds.value(), disposalCosts: r.disposalCosts.value(), cost: r.cost.value(),
+  gains: r.gains.value(), losses: r.losses.value(), deniedLosses: r.deniedLosses.value(),
+});
+
+/** One disposal's matched parts so far (usually one or two): summed when it is closed. */
+interface Slot { day: string; proceeds: GainsDecimal[]; costs: GainsDecimal[]; cost: GainsDecimal[]; denied: GainsDecimal[] }
 
 /**
  * Adds up a run's matches per disposal (a gain or a loss is decided per disposal, all its matched
@@ -60,11 +102,15 @@ interface Slot { day: string; proceeds: GainsDecimal; costs: GainsDecimal; cost:
  * const acc = new GainsSummaryBuilder('uk'); acc.add(match, 's104'); const s = acc.result(meta);
  */
 export class GainsSummaryBuilder {
-  private readonly all = totals();
-  private readonly classes = new Map<string, Totals>();
+  private readonly running = running();
+  private readonly runningClasses = new Map<string, Running>();
   private readonly open = new Map<string, Slot>();
   /** UK: totals per period of the tax year (2024-25: before / from 30 October 2024). */
-  private readonly ukPeriods = new Map<string, Totals>();
+  private readonly runningPeriods = new Map<string, Running>();
+  // Read by result() (after the last flushAll).
+  private all = totals();
+  private classes = new Map<string, Totals>();
+  private ukPeriods = new Map<string, Totals>();
   private lastSlot = '';
   private lastDisposal = '';
   private count = 0;
@@ -78,25 +124,25 @@ export class GainsSummaryBuilder {
     const key = this.rules === 'uk' ? `${m.asset}|${m.disposedDay}` : `${m.disposalRef}|${m.disposedTs}`;
     const slot = `${key}|${this.rules === 'uk' ? '' : cls}`;
     if (this.rules !== 'uk') {
-      if (slot !== this.lastSlot) this.flushAll();
-      if (key !== this.lastDisposal) this.all.disposals++;
+      if (slot !== this.lastSlot) this.closeOpen();
+      if (key !== this.lastDisposal) this.running.disposals++;
       this.lastDisposal = key;
     }
     this.lastSlot = slot;
-    const d = this.open.get(slot) ?? { day: m.disposedDay, proceeds: ZERO, costs: ZERO, cost: ZERO, denied: ZERO };
-    d.proceeds = d.proceeds.plus(m.proceeds);
-    d.costs = d.costs.plus(m.disposalCosts ?? ZERO);
-    d.cost = d.cost.plus(m.cost);
-    d.denied = d.denied.plus(m.deniedLoss ?? ZERO);
-    this.open.set(slot, d);
-    const c = this.classes.get(cls) ?? totals();
+    let d = this.open.get(slot);
+    if (d === undefined) this.open.set(slot, d = { day: m.disposedDay, proceeds: [], costs: [], cost: [], denied: [] });
+    d.proceeds.push(m.proceeds);
+    if (m.disposalCosts !== undefined) d.costs.push(m.disposalCosts);
+    d.cost.push(m.cost);
+    if (m.deniedLoss !== undefined) d.denied.push(m.deniedLoss);
+    let c = this.runningClasses.get(cls);
+    if (c === undefined) this.runningClasses.set(cls, c = running());
     c.disposals++;
-    c.proceeds = c.proceeds.plus(m.proceeds);
-    c.disposalCosts = c.disposalCosts.plus(m.disposalCosts ?? ZERO);
-    c.cost = c.cost.plus(m.cost);
-    c.deniedLosses = c.deniedLosses.plus(m.deniedLoss ?? ZERO);
-    if (m.gain.gte(0)) c.gains = c.gains.plus(m.gain); else c.losses = c.losses.plus(m.gain.neg());
-    this.classes.set(cls, c);
+    c.proceeds.add(m.proceeds);
+    if (m.disposalCosts !== undefined) c.disposalCosts.add(m.disposalCosts);
+    c.cost.add(m.cost);
+    if (m.deniedLoss !== undefined) c.deniedLosses.add(m.deniedLoss);
+    if (m.gain.gte(0)) c.gains.add(m.gain); else c.losses.add(m.gain.neg());
   }
 
   result(meta: { taxYear: number; from: string; to: string; tz: string; fiat: string; income: Map<string, GainsDecimal>; holdings: GainsSummary['holdings']; dataQuality: Record<string, number>; demo: DemoNote }): GainsSummary {
@@ -206,23 +252,35 @@ export class GainsSummaryBuilder {
   }
 
   private flushAll(): void {
+    this.closeOpen();
+    this.all = totalsOf(this.running);
+    this.classes = new Map([...this.runningClasses].map(([k, r]) => [k, totalsOf(r)]));
+    this.ukPeriods = new Map([...this.runningPeriods].map(([k, r]) => [k, totalsOf(r)]));
+  }
+
+  /** Adds the open disposals to the totals (each one's gain or loss decided on all its parts). */
+  private closeOpen(): void {
     for (const d of this.open.values()) {
-      if (this.rules === 'uk') this.all.disposals++;
-      const gain = d.proceeds.minus(d.cost).plus(d.denied);
-      const targets = [this.all];
+      if (this.rules === 'uk') this.running.disposals++;
+      const proceeds = sumOf(d.proceeds);
+      const costs = sumOf(d.costs);
+      const cost = sumOf(d.cost);
+      const denied = sumOf(d.denied);
+      const gain = d.denied.length === 0 ? proceeds.minus(cost) : proceeds.minus(cost).plus(denied);
+      const targets = [this.running];
       if (this.rules === 'uk') {
         const period = d.day < UK_RATE_CHANGE_DAY ? 'before' : 'after';
-        const p = this.ukPeriods.get(period) ?? totals();
+        let p = this.runningPeriods.get(period);
+        if (p === undefined) this.runningPeriods.set(period, p = running());
         p.disposals++;
-        this.ukPeriods.set(period, p);
         targets.push(p);
       }
       for (const t of targets) {
-        t.proceeds = t.proceeds.plus(d.proceeds);
-        t.disposalCosts = t.disposalCosts.plus(d.costs);
-        t.cost = t.cost.plus(d.cost);
-        t.deniedLosses = t.deniedLosses.plus(d.denied);
-        if (gain.gte(0)) t.gains = t.gains.plus(gain); else t.losses = t.losses.plus(gain.neg());
+        t.proceeds.add(proceeds);
+        if (d.costs.length > 0) t.disposalCosts.add(costs);
+        t.cost.add(cost);
+        if (d.denied.length > 0) t.deniedLosses.add(denied);
+        if (gain.gte(0)) t.gains.add(gain); else t.losses.add(gain.neg());
       }
     }
     this.open.clear();

@@ -179,3 +179,52 @@ describe('Germany: Anlage SO', () => {
     expect(gainsSummaryText(s)).toContain('Zeile 44  Veräußerungspreis');
   });
 });
+
+describe('the summary\'s totals over many disposals (added up in chunks, issue 24)', () => {
+  // GainsSummaryBuilder keeps a run's values and adds them up 256 at a time (sumOf); the totals must
+  // be exactly what adding every disposal one by one gives, across many chunks, gains and losses,
+  // costs of disposal and both UK periods of 2024-25.
+  const events: GainsEvent[] = [];
+  for (let i = 0; i < 1500; i++) {
+    const day = `2024-${String(4 + Math.floor(i / 200)).padStart(2, '0')}-${String(6 + (i % 20)).padStart(2, '0')}`;
+    events.push(buy(day, `T${i % 7}`, '3', `${30 + (i % 11)}.${String(i % 97).padStart(2, '0')}`, 'a', `b${i}`));
+    events.push({ ...sell(day, `T${i % 7}`, '2', `${20 + (i % 13)}.${String(i % 89).padStart(2, '0')}`, 'a', `s${i}`), costs: d(`0.${String(1 + (i % 9)).padStart(2, '0')}`) });
+  }
+  for (const rules of ['fifo', 'uk'] as const) {
+    it(`${rules}: 1,500 disposals, every total equal to one-by-one sums of the matches`, () => {
+      const rs = ruleSet(rules);
+      const { from, to } = rs.taxYear(2024);
+      const matches = run(rs.matcher('universal'), events).filter((m) => m.disposedDay >= from && m.disposedDay < to);
+      const s = summarise(rules, 2024, events);
+      // One disposal per sale (fifo), per asset and day (uk, CRYPTO22252), each gain or loss decided on all its parts.
+      const byDisposal = new Map<string, { p: GainsDecimal; c: GainsDecimal; k: GainsDecimal; day: string }>();
+      for (const m of matches) {
+        const key = rules === 'uk' ? `${m.asset}|${m.disposedDay}` : m.disposalRef;
+        const x = byDisposal.get(key) ?? { p: d('0'), c: d('0'), k: d('0'), day: m.disposedDay };
+        byDisposal.set(key, { p: x.p.plus(m.proceeds), c: x.c.plus(m.cost), k: x.k.plus(m.disposalCosts ?? 0), day: x.day });
+      }
+      let proceeds = d('0'); let cost = d('0'); let costs = d('0'); let gains = d('0'); let losses = d('0');
+      for (const x of byDisposal.values()) {
+        proceeds = proceeds.plus(x.p); cost = cost.plus(x.c); costs = costs.plus(x.k);
+        const g = x.p.minus(x.c);
+        if (g.gte(0)) gains = gains.plus(g); else losses = losses.minus(g);
+      }
+      expect(byDisposal.size).toBeGreaterThan(600);
+      expect(losses.gt(0) && gains.gt(0)).toBe(true);
+      expect(s.total).toMatchObject({
+        disposals: byDisposal.size, proceeds: proceeds.toFixed(), cost: cost.toFixed(), disposalCosts: costs.toFixed(), gains: gains.toFixed(), losses: losses.toFixed(),
+      });
+      expect(s.matches).toBe(matches.length);
+      const rows = Object.values(s.byClass).reduce((n, c) => n + c.rows, 0);
+      expect(rows).toBe(matches.length);
+      const classProceeds = Object.values(s.byClass).reduce((n, c) => n.plus(c.proceeds), d('0'));
+      expect(classProceeds.toFixed()).toBe(proceeds.toFixed());
+      if (rules === 'uk') {
+        const [before, after] = s.sa108!.periods!;
+        expect(before!.figures.numberOfDisposals + after!.figures.numberOfDisposals).toBe(byDisposal.size);
+        expect(d(before!.figures.disposalProceeds).plus(after!.figures.disposalProceeds).toFixed()).toBe(proceeds.plus(costs).toFixed());
+        expect(before!.figures.numberOfDisposals).toBeGreaterThan(256);
+      }
+    });
+  }
+});
