@@ -1,5 +1,5 @@
 import { GainsDecimal, ZERO } from './gainsDecimal.js';
-import type { GainsEvent } from './gainsEvent.js';
+import type { Disposal, GainsEvent } from './gainsEvent.js';
 import type { OwnTransfers } from './ownTransfers.js';
 import { TRANSIT } from './lotMatcher.js';
 
@@ -121,6 +121,13 @@ export const absOf = (text: string): GainsDecimal => {
   const second = text.charCodeAt(1);
   return new GainsDecimal(text.charCodeAt(0) === 45 && second !== 45 && second !== 43 ? text.slice(1) : text);
 };
+/**
+ * `x.plus(0)` without the work when it changes nothing: decimal.js rounds a sum to 60 significant
+ * digits, and x keeps at most 7 digits in each word of `d`, so up to 8 words it is already the sum
+ * (x itself: decimal.js values are immutable). Every trade leg's value went through this `plus`
+ * or a `minus` of zero (issue 24).
+ */
+export const plusZero = (x: GainsDecimal): GainsDecimal => (x.d !== undefined && x.d !== null && x.d.length <= 8 ? x : x.plus(ZERO));
 const refOf = (r: ValuedRow) => `${r.source}|${r.source_id}|${r.leg}`;
 // An imported opening balance (opening-balances.csv, TxHash opening-balance:<uid>:<wallet>:<coin>,
 // sql/schema/views/reconciliation.sql) opens that account's wallet, so its lot belongs to that wallet's pool.
@@ -168,30 +175,45 @@ export function ledgerEvents(rows: ValuedRow[], fiat: string, transfers?: OwnTra
   // `costs`: the fees taken off `proceeds` (incidental costs of disposal), kept for gross figures.
   const dispose = (r: ValuedRow, proceeds: GainsDecimal, costs: GainsDecimal = ZERO) => {
     if (isFiat(r.coin)) return;
-    out.events.push({
-      type: 'dispose', asset: r.coin, quantity: absOf(r.amount), proceeds, ts: r.ms, day: r.day, pool: poolOf(r), ref: refOf(r),
-      ...(costs.isZero() ? {} : { costs }),
-    });
+    const event: Disposal = { type: 'dispose', asset: r.coin, quantity: absOf(r.amount), proceeds, ts: r.ms, day: r.day, pool: poolOf(r), ref: refOf(r) };
+    if (!costs.isZero()) event.costs = costs;
+    out.events.push(event);
   };
 
-  const ins = rows.filter((r) => (r.kind === 'trade_buy' || r.kind === 'exchange_in') && sign(r.amount) > 0);
-  const outs = rows.filter((r) => (r.kind === 'trade_sell' || r.kind === 'exchange_out') && sign(r.amount) < 0);
-  const fees = rows.filter((r) => r.kind === 'fee' && sign(r.amount) < 0);
-  const rebates = rows.filter((r) => r.kind === 'fee' && sign(r.amount) > 0);
+  // The trade legs in, out, the fees paid and refunded: one pass over the rows (issue 24).
+  const ins: ValuedRow[] = [];
+  const outs: ValuedRow[] = [];
+  const fees: ValuedRow[] = [];
+  const rebates: ValuedRow[] = [];
+  let cryptoIns = 0;
+  let cryptoOuts = 0;
+  for (const r of rows) {
+    const k = r.kind;
+    if (k === 'trade_buy' || k === 'exchange_in') {
+      if (sign(r.amount) > 0) { ins.push(r); if (!isFiat(r.coin)) cryptoIns++; }
+    } else if (k === 'trade_sell' || k === 'exchange_out') {
+      if (sign(r.amount) < 0) { outs.push(r); if (!isFiat(r.coin)) cryptoOuts++; }
+    } else if (k === 'fee') {
+      const s = sign(r.amount);
+      if (s < 0) fees.push(r); else if (s > 0) rebates.push(r);
+    }
+  }
   const tradeLike = ins.length + outs.length > 0;
 
   // Fees: into the cost of what the trade acquired (crypto), else off the proceeds of what it disposed of.
   let feeTotal = ZERO;
   for (const f of fees) feeTotal = feeTotal.plus(v(f));
-  const cryptoIns = ins.filter((r) => !isFiat(r.coin));
-  const cryptoOuts = outs.filter((r) => !isFiat(r.coin));
-  const feeOnIn = tradeLike && cryptoIns.length > 0;
-  const feeOnOut = tradeLike && !feeOnIn && cryptoOuts.length > 0;
+  const feeOnIn = tradeLike && cryptoIns > 0;
+  const feeOnOut = tradeLike && !feeOnIn && cryptoOuts > 0;
 
-  for (const [i, r] of ins.entries()) acquire(r, v(r).plus(feeOnIn && i === 0 ? feeTotal : ZERO));
-  for (const [i, r] of outs.entries()) {
-    const costs = feeOnOut && i === 0 ? feeTotal : ZERO;
-    dispose(r, v(r).minus(costs), costs);
+  for (let i = 0; i < ins.length; i++) {
+    const r = ins[i]!;
+    acquire(r, feeOnIn && i === 0 ? v(r).plus(feeTotal) : plusZero(v(r)));
+  }
+  for (let i = 0; i < outs.length; i++) {
+    const r = outs[i]!;
+    if (feeOnOut && i === 0) dispose(r, v(r).minus(feeTotal), feeTotal);
+    else dispose(r, plusZero(v(r)));
   }
   for (const f of fees) {
     // A fee paid in a coin is a disposal of it; outside a trade (a withdrawal fee, a futures

@@ -53,6 +53,8 @@ export class LedgerStream {
     this.endGroup();
     const groups = this.instant;
     this.instant = [];
+    // Most instants hold one transaction: nothing to order (issue 24).
+    if (groups.length === 1) return [ledgerEvents(groups[0]!, this.fiat, this.transfers)];
     return [...groups.filter((g) => !isArrival(g)), ...groups.filter(isArrival)].map((g) => ledgerEvents(g, this.fiat, this.transfers));
   }
 }
