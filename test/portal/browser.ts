@@ -61,7 +61,12 @@ export async function submitLogin(page: Page, baseUrl: string, who: { username: 
   await page.goto(`${baseUrl}/login`);
   await page.fill('input[name=username]', who.username);
   await page.fill('input[name=password]', who.password);
-  await page.click('button[type=submit]');
+  // Until the server has answered the form: a test that goes on at once (another sign-in's
+  // page.goto) could abort this POST in the browser, and a failure meant to count would not.
+  await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/login'),
+    page.click('button[type=submit]'),
+  ]);
 }
 
 /** Where browser tests save their screenshots: test artifacts, ignored by git. */
