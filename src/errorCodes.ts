@@ -23,6 +23,7 @@ export const errorCodeList = {
   CONFIG_INVALID: { kind: 'config', what: 'the config file or environment is not valid (the message names file, key and fix), or an account has no key' },
   CONFIG_DATABASE_URL: { kind: 'config', what: 'DATABASE_URL is not a PostgreSQL URL' },
   CONFIG_PORT: { kind: 'config', what: 'the embedded server\'s port (--port, TRADELEDGER_PG_PORT) is not usable' },
+  DEMO_DATABASE_IN_USE: { kind: 'config', what: 'tradeledger demo was pointed at a database holding another sandbox world or exchange accounts the sandbox does not have; nothing was synced' },
   // the exchange and the sync
   CLOCK_SKEW: { kind: 'auth', what: 'the local clock is too far from the exchange\'s for signed requests' },
   ACCOUNT_UID_UNKNOWN: { kind: 'config', what: 'a worker queue needs an account\'s UID, and the config gives none and no sync recorded one' },

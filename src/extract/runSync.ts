@@ -63,7 +63,7 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
   try {
     const first = sessions[0]!;
     const now = Math.min(Date.now(), first.client.serverNow());
-    const runId = await openRun(o.db, { streams: selected.map((s) => s.name), since: o.sync.since, accounts: sessions.map((s) => s.account.name) }, { accountUids: sessions.map((s) => s.uid), backendPid: lock.backendPid });
+    const runId = await openRun(o.db, { ...o.runNote, streams: selected.map((s) => s.name), since: o.sync.since, accounts: sessions.map((s) => s.account.name) }, { accountUids: sessions.map((s) => s.uid), backendPid: lock.backendPid });
     // The fencing tokens, on the lock's connection: from here every checkpoint and page of this
     // run commits only while it still holds the lock (sql/migrations/0068_account_fences.sql).
     try {

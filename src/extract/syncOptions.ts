@@ -89,4 +89,9 @@ export interface SyncOptions {
    * worker handing its job back at SIGTERM).
    */
   readonly signal?: AbortSignal;
+  /**
+   * Kept in the run's sync_runs.options beside what the run records itself: the demo names its
+   * sandbox world there ({ sandbox: { seed, scale } }, cli/demoDatabase.ts).
+   */
+  readonly runNote?: Readonly<Record<string, unknown>>;
 }

@@ -181,6 +181,55 @@ describe('tradeledger demo', () => {
     }
     expect(result.stdout).toContain('Capital gains of the current tax year');
   });
+
+  it('records which sandbox world filled the database', async () => {
+    const { rows } = await sql<{ w: unknown }>`SELECT options->'sandbox' AS w FROM sync_runs`.execute(fresh.db);
+    expect(rows).toEqual([{ w: { seed: '1', scale: 'tiny' } }]);
+  });
+
+  // The same seed gives the same account UIDs at every scale: a second demo of another scale into
+  // this database would put a second world's records on the first one's accounts.
+  it('refuses a demo of another sandbox world into the same database, says how to go on, and syncs nothing', async () => {
+    const before = await fresh.db.selectFrom('sync_runs').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const folders = await readdir(path.join(cwd, 'tradeledger-reports'));
+    const r = await runInDir(['demo', '--scale', 'small'], { DATABASE_URL: fresh.url }, cwd, 120_000);
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('holds the demo of sandbox seed 1, scale tiny; this demo is seed 1, scale small');
+    expect(r.stderr).toContain('nothing was synced');
+    expect(r.stderr).toContain('npx tradeledger demo --seed 1 --scale tiny');
+    expect(r.stderr).toContain('TRADELEDGER_DATA_DIR=.tradeledger/pg-small');
+    expect(r.stderr).not.toMatch(/unexpected error|\n\s+at /);
+    const after = await fresh.db.selectFrom('sync_runs').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    expect(after.n).toBe(before.n);
+    expect(await readdir(path.join(cwd, 'tradeledger-reports'))).toEqual(folders);
+  }, 150_000);
+});
+
+// DATABASE_URL may name a database with real books in it: the demo's made-up accounts must never
+// be synced in beside them (every report of all accounts, and its tax files, would carry them).
+describe('tradeledger demo on a database holding other exchange accounts', () => {
+  it('refuses, names the accounts, exits 2 and writes nothing', async () => {
+    const fresh = await freshDatabase();
+    const cwd = await mkdtemp(path.join(tmpdir(), 'tl-demo-foreign-'));
+    try {
+      await sql`INSERT INTO accounts (uid, name, kind) VALUES ('8000000001', 'my-main', 'main'), ('8000000002', 'my-sub', 'sub')`.execute(fresh.db);
+      const r = await runInDir(['demo', '--scale', 'tiny'], { DATABASE_URL: fresh.url }, cwd, 120_000);
+      expect(r.signal).toBeNull();
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("holds 2 exchange accounts this sandbox does not have (8000000001 'my-main', 8000000002 'my-sub')");
+      expect(r.stderr).toContain('unset DATABASE_URL');
+      expect(r.stderr).not.toMatch(/unexpected error|\n\s+at /);
+      const accounts = await sql<{ uid: string }>`SELECT uid FROM accounts ORDER BY uid`.execute(fresh.db);
+      expect(accounts.rows.map((a) => a.uid)).toEqual(['8000000001', '8000000002']);
+      const runs = await sql<{ n: string }>`SELECT count(*) AS n FROM sync_runs`.execute(fresh.db);
+      expect(runs.rows[0]!.n).toBe('0');
+      await expect(readdir(path.join(cwd, 'tradeledger-reports'))).rejects.toThrow(/ENOENT/);
+    } finally {
+      await fresh.drop();
+      await rm(cwd, { recursive: true, force: true });
+    }
+  }, 150_000);
 });
 
 const bin = fileURLToPath(new URL('../../bin/tradeledger.js', import.meta.url));
