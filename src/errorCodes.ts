@@ -29,6 +29,7 @@ export const errorCodeList = {
   ACCOUNT_UID_UNKNOWN: { kind: 'config', what: 'a worker queue needs an account\'s UID, and the config gives none and no sync recorded one' },
   ACCOUNT_UID_CHANGED: { kind: 'config', what: 'a job was queued for another UID than the config now gives the account' },
   SYNC_RUNNING: { kind: 'config', what: 'another sync holds the account\'s lock' },
+  SYNC_DEMO_DATABASE: { kind: 'config', what: 'the database holds the demo\'s sandbox accounts, and the sync\'s accounts are not among them; nothing was synced' },
   EXCHANGE_PAGING_FAULT: { kind: 'exchange', what: 'the exchange\'s pages cannot be walked without a gap (a cursor that does not move, ids out of order); the stream stops, the others go on' },
   'API_<exchange code>': { kind: ['auth', 'exchange'], what: 'the exchange answered with an error code (API_40012: key or passphrase; src/api/errorCodes.ts lists them); auth codes exit 2, the others 5' },
   'API_HTTP_<status>': { kind: 'exchange', what: 'the exchange answered an HTTP error without its JSON envelope' },

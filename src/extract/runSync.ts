@@ -1,3 +1,4 @@
+import { refuseDemoDatabase } from './demoWorld.js';
 import pLimit from 'p-limit';
 import { CompiledQuery } from 'kysely';
 import type { Transaction } from 'kysely';
@@ -57,6 +58,11 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     if (e.type === 'rate-wait' || e.type === 'rate-limited') o.emit({ type: 'rate-wait', account, endpoint: e.endpoint, ms: e.ms });
     else if (e.type === 'retry') o.emit({ type: 'retry', account, endpoint: e.endpoint, ms: e.ms, reason: e.exchangeCode ?? e.message ?? 'error' });
   });
+  // Never an operator's accounts into the demo's database (extract/demoWorld.ts).
+  if (!o.runNote?.sandbox) {
+    await refuseDemoDatabase(o.db, sessions.map((s) => ({ uid: s.uid, name: s.account.name })))
+      .catch(async (e) => { await Promise.all(sessions.map((s) => s.client.close())); throw e; });
+  }
   // One lock per account, taken once the UIDs are known (a UID may be discovered above).
   const lock = await holdSyncLock(o.db, sessions.map((s) => s.uid), new Map(sessions.map((s) => [s.uid, s.account.name])))
     .catch(async (e) => { await Promise.all(sessions.map((s) => s.client.close())); throw e; });
