@@ -8,7 +8,7 @@ import { redactUrl } from '../db/redactUrl.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { startSandboxProcess } from './sandboxProcess.js';
 import { runSync } from '../extract/runSync.js';
-import { checkDemoDatabase } from './demoDatabase.js';
+import { checkDemoDatabase, demoRunNote } from '../extract/demoWorld.js';
 import { sandboxAccounts } from './config/sandboxAccounts.js';
 import { configDefaults } from './config/syncConfig.js';
 import { syncProgress } from './progress/syncProgress.js';
@@ -60,7 +60,7 @@ export function demoCommand(setExit: (code: number) => void): Command {
           const world = { seed: flags.seed, scale: flags.scale };
           await checkDemoDatabase(db, accounts.map((a) => a.uid!), world, `the database ${redactUrl(url)}`);
           const result = await runSync({
-            db, baseUrl: sandbox.baseUrl, accounts, emit: progress.sink, runNote: { sandbox: world },
+            db, baseUrl: sandbox.baseUrl, accounts, emit: progress.sink, runNote: demoRunNote(world),
             sync: {
               since: Date.now() - 731 * DAY_MS, historyDays: configDefaults.historyDays,
               safetyLagMs: configDefaults.safetyLagSeconds * 1000, lookbackDays: configDefaults.lookbackDays,

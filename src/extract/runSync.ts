@@ -1,4 +1,4 @@
-import { refuseDemoDatabase } from './demoWorld.js';
+import { isDemoRun, refuseDemoDatabase } from './demoWorld.js';
 import pLimit from 'p-limit';
 import { CompiledQuery } from 'kysely';
 import type { Transaction } from 'kysely';
@@ -58,14 +58,12 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     if (e.type === 'rate-wait' || e.type === 'rate-limited') o.emit({ type: 'rate-wait', account, endpoint: e.endpoint, ms: e.ms });
     else if (e.type === 'retry') o.emit({ type: 'retry', account, endpoint: e.endpoint, ms: e.ms, reason: e.exchangeCode ?? e.message ?? 'error' });
   });
+  // Refused before the run starts: the sessions' clients are closed, then the error goes on.
+  const closeSessions = async (e: unknown): Promise<never> => { await Promise.all(sessions.map((s) => s.client.close())); throw e; };
   // Never an operator's accounts into the demo's database (extract/demoWorld.ts).
-  if (!o.runNote?.sandbox) {
-    await refuseDemoDatabase(o.db, sessions.map((s) => ({ uid: s.uid, name: s.account.name })))
-      .catch(async (e) => { await Promise.all(sessions.map((s) => s.client.close())); throw e; });
-  }
+  if (!isDemoRun(o.runNote)) await refuseDemoDatabase(o.db, sessions.map((s) => ({ uid: s.uid, name: s.account.name }))).catch(closeSessions);
   // One lock per account, taken once the UIDs are known (a UID may be discovered above).
-  const lock = await holdSyncLock(o.db, sessions.map((s) => s.uid), new Map(sessions.map((s) => [s.uid, s.account.name])))
-    .catch(async (e) => { await Promise.all(sessions.map((s) => s.client.close())); throw e; });
+  const lock = await holdSyncLock(o.db, sessions.map((s) => s.uid), new Map(sessions.map((s) => [s.uid, s.account.name]))).catch(closeSessions);
   try {
     const first = sessions[0]!;
     const now = Math.min(Date.now(), first.client.serverNow());

@@ -91,7 +91,7 @@ export interface SyncOptions {
   readonly signal?: AbortSignal;
   /**
    * Kept in the run's sync_runs.options beside what the run records itself: the demo names its
-   * sandbox world there ({ sandbox: { seed, scale } }, cli/demoDatabase.ts).
+   * sandbox world there (extract/demoWorld.ts, demoRunNote).
    */
   readonly runNote?: Readonly<Record<string, unknown>>;
 }

@@ -107,10 +107,6 @@ export class GainsSummaryBuilder {
   private readonly open = new Map<string, Slot>();
   /** UK: totals per period of the tax year (2024-25: before / from 30 October 2024). */
   private readonly runningPeriods = new Map<string, Running>();
-  // Read by result() (after the last flushAll).
-  private all = totals();
-  private classes = new Map<string, Totals>();
-  private ukPeriods = new Map<string, Totals>();
   private lastSlot = '';
   private lastDisposal = '';
   private count = 0;
@@ -146,14 +142,14 @@ export class GainsSummaryBuilder {
   }
 
   result(meta: { taxYear: number; from: string; to: string; tz: string; fiat: string; income: Map<string, GainsDecimal>; holdings: GainsSummary['holdings']; dataQuality: Record<string, number>; demo: DemoNote }): GainsSummary {
-    this.flushAll();
+    this.closeOpen();
     const fmt = (t: Totals) => ({
       disposals: t.disposals, proceeds: t.proceeds.toFixed(), disposalCosts: t.disposalCosts.toFixed(), cost: t.cost.toFixed(),
       gains: t.gains.toFixed(), losses: t.losses.toFixed(), deniedLosses: t.deniedLosses.toFixed(),
     });
     // Per class the count is of gains.csv rows: one UK disposal can be part same-day, part s104.
-    const byClass = Object.fromEntries([...this.classes].sort(([a], [b]) => a.localeCompare(b))
-      .map(([k, t]) => [k, { rows: t.disposals, proceeds: t.proceeds.toFixed(), cost: t.cost.toFixed(), gains: t.gains.toFixed(), losses: t.losses.toFixed() }]));
+    const byClass = Object.fromEntries([...this.runningClasses].sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, r]) => { const t = totalsOf(r); return [k, { rows: t.disposals, proceeds: t.proceeds.toFixed(), cost: t.cost.toFixed(), gains: t.gains.toFixed(), losses: t.losses.toFixed() }]; }));
     const summary: GainsSummary = {
       rules: this.rules, taxYear: meta.taxYear, period: { from: meta.from, to: meta.to, tz: meta.tz }, fiat: meta.fiat,
       matches: this.count, total: fmt(this.all), byClass,
@@ -163,8 +159,8 @@ export class GainsSummaryBuilder {
     if (this.rules === 'uk') summary.sa108 = this.sa108(meta);
     if (this.rules === 'de') summary.anlageSO = this.anlageSO(meta.taxYear);
     if (this.rules === 'au') {
-      const d = this.classes.get('discount') ?? totals();
-      const n = this.classes.get('no-discount') ?? totals();
+      const d = this.classTotals('discount');
+      const n = this.classTotals('no-discount');
       const losses = d.losses.plus(n.losses);
       const a = australianNetCapitalGain({ discountable: d.gains, other: n.gains, losses });
       summary.cgtDiscount = {
@@ -190,7 +186,7 @@ export class GainsSummaryBuilder {
     }
     if (this.rules === 'us') {
       const part = (cls: string) => {
-        const t = this.classes.get(cls) ?? totals();
+        const t = this.classTotals(cls);
         return { proceeds: t.proceeds.toFixed(), cost: t.cost.toFixed(), gain: t.gains.minus(t.losses).toFixed() };
       };
       summary.scheduleD = {
@@ -220,16 +216,16 @@ export class GainsSummaryBuilder {
     };
     if (meta.from < UK_RATE_CHANGE_DAY && meta.to > UK_RATE_CHANGE_DAY) {
       result.periods = [
-        { from: meta.from, to: UK_RATE_CHANGE_DAY, label: 'disposals before 30 October 2024 (10% / 20%)', t: this.ukPeriods.get('before') ?? totals() },
-        { from: UK_RATE_CHANGE_DAY, to: meta.to, label: 'disposals on or after 30 October 2024 (18% / 24%)', t: this.ukPeriods.get('after') ?? totals() },
+        { from: meta.from, to: UK_RATE_CHANGE_DAY, label: 'disposals before 30 October 2024 (10% / 20%)', t: totalsOf(this.runningPeriods.get('before')) },
+        { from: UK_RATE_CHANGE_DAY, to: meta.to, label: 'disposals on or after 30 October 2024 (18% / 24%)', t: totalsOf(this.runningPeriods.get('after')) },
       ].map(({ t, ...p }) => { const f = figures(t); return { ...p, figures: f, boxes: boxes(f) }; });
     }
     return result;
   }
 
   private anlageSO(taxYear: number): NonNullable<GainsSummary['anlageSO']> {
-    const t = this.classes.get('taxable') ?? totals();
-    const e = this.classes.get('exempt') ?? totals();
+    const t = this.classTotals('taxable');
+    const e = this.classTotals('exempt');
     const net = t.gains.minus(t.losses);
     // § 23 Abs. 3 Satz 5 EStG: a Freigrenze, not an allowance. EUR 1,000 from 2024
     // (Wachstumschancengesetz), EUR 600 before; at or above it the whole amount is taxable.
@@ -251,12 +247,9 @@ export class GainsSummaryBuilder {
     };
   }
 
-  private flushAll(): void {
-    this.closeOpen();
-    this.all = totalsOf(this.running);
-    this.classes = new Map([...this.runningClasses].map(([k, r]) => [k, totalsOf(r)]));
-    this.ukPeriods = new Map([...this.runningPeriods].map(([k, r]) => [k, totalsOf(r)]));
-  }
+  // The totals as read (a running sum adds up what it holds once; reading it again costs nothing).
+  private get all(): Totals { return totalsOf(this.running); }
+  private classTotals(cls: string): Totals { return totalsOf(this.runningClasses.get(cls)); }
 
   /** Adds the open disposals to the totals (each one's gain or loss decided on all its parts). */
   private closeOpen(): void {

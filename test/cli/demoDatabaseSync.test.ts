@@ -15,12 +15,20 @@ let sandbox: RunningSandbox;
 beforeAll(async () => { sandbox = await startTestSandbox(); });
 afterAll(async () => { await sandbox?.close(); });
 
-/** A database whose last demo was of a world with these account UIDs (as the demo's own run records it). */
-async function demoFilled(uids: string[]): Promise<FreshDatabase> {
+/**
+ * Runs `fn` on a fresh database holding one finished run of these account UIDs, as a demo's own run
+ * records it (`demo`: options.sandbox) or as any other sync does; dropped afterwards.
+ */
+async function inDatabase(run: { uids: string[]; demo: boolean }, fn: (fresh: FreshDatabase) => Promise<void>): Promise<void> {
   const fresh = await freshDatabase();
-  await sql`INSERT INTO sync_runs (options, account_uids, finished_at, status)
-            VALUES (${JSON.stringify({ sandbox: { seed: '1', scale: 'tiny' }, streams: [], accounts: [] })}::jsonb, ${uids}::text[], now(), 'ok')`.execute(fresh.db);
-  return fresh;
+  try {
+    const options = run.demo ? { sandbox: { seed: '1', scale: 'tiny' }, streams: [], accounts: [] } : {};
+    await sql`INSERT INTO sync_runs (options, account_uids, finished_at, status)
+              VALUES (${JSON.stringify(options)}::jsonb, ${run.uids}::text[], now(), 'ok')`.execute(fresh.db);
+    await fn(fresh);
+  } finally {
+    await fresh.drop();
+  }
 }
 
 /** `tradeledger sync` of every sandbox account's last 30 days of deposits into `fresh`. */
@@ -32,45 +40,29 @@ async function syncDeposits(fresh: FreshDatabase) {
 const count = async (fresh: FreshDatabase, table: string) => Number((await sql<{ n: string }>`SELECT count(*)::text AS n FROM ${sql.table(table)}`.execute(fresh.db)).rows[0]!.n);
 
 describe('tradeledger sync into the demo\'s database', () => {
-  it('refuses accounts that are not the demo\'s, names them and says how to go on, and writes nothing', async () => {
-    const fresh = await demoFilled(['7000000001', '7000000002']);
-    try {
-      const r = await syncDeposits(fresh);
-      expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toContain('this database holds the demo\'s sandbox accounts (seed 1, scale tiny: 2 accounts)');
-      const main = sandbox.accounts.find((a) => a.main && !a.demo)!;
-      expect(r.stderr).toContain(`(${main.uid})`);
-      expect(r.stderr).toContain('nothing was synced');
-      expect(r.stderr).toContain('TRADELEDGER_DATA_DIR');
-      expect(r.stderr).not.toMatch(/unexpected error|\n\s+at /);
-      expect(await count(fresh, 'accounts')).toBe(0);
-      expect(await count(fresh, 'deposits')).toBe(0);
-      expect(await count(fresh, 'sync_runs')).toBe(1);
-    } finally {
-      await fresh.drop();
-    }
-  }, 120_000);
+  it('refuses accounts that are not the demo\'s, names them and says how to go on, and writes nothing', () => inDatabase({ uids: ['7000000001', '7000000002'], demo: true }, async (fresh) => {
+    const r = await syncDeposits(fresh);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('this database holds the demo\'s sandbox accounts (seed 1, scale tiny: 2 accounts)');
+    const main = sandbox.accounts.find((a) => a.main && !a.demo)!;
+    expect(r.stderr).toContain(`(${main.uid})`);
+    expect(r.stderr).toContain('nothing was synced');
+    expect(r.stderr).toContain('TRADELEDGER_DATA_DIR');
+    expect(r.stderr).not.toMatch(/unexpected error|\n\s+at /);
+    expect(await count(fresh, 'accounts')).toBe(0);
+    expect(await count(fresh, 'deposits')).toBe(0);
+    expect(await count(fresh, 'sync_runs')).toBe(1);
+  }), 120_000);
 
-  it('syncs the demo\'s own accounts as before', async () => {
-    const fresh = await demoFilled(sandboxUids(sandbox));
-    try {
-      const r = await syncDeposits(fresh);
-      expect(r.code, r.stderr).toBe(0);
-      expect(await count(fresh, 'sync_runs')).toBe(2);
-      expect(await count(fresh, 'accounts')).toBeGreaterThan(0);
-    } finally {
-      await fresh.drop();
-    }
-  }, 120_000);
+  it('syncs the demo\'s own accounts as before', () => inDatabase({ uids: sandboxUids(sandbox), demo: true }, async (fresh) => {
+    const r = await syncDeposits(fresh);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await count(fresh, 'sync_runs')).toBe(2);
+    expect(await count(fresh, 'accounts')).toBeGreaterThan(0);
+  }), 120_000);
 
-  it('a database no demo filled takes any accounts', async () => {
-    const fresh = await freshDatabase();
-    try {
-      await sql`INSERT INTO sync_runs (options, account_uids, finished_at, status) VALUES ('{}'::jsonb, ${['7000000001']}::text[], now(), 'ok')`.execute(fresh.db);
-      const r = await syncDeposits(fresh);
-      expect(r.code, r.stderr).toBe(0);
-    } finally {
-      await fresh.drop();
-    }
-  }, 120_000);
+  it('a database no demo filled takes any accounts', () => inDatabase({ uids: ['7000000001'], demo: false }, async (fresh) => {
+    const r = await syncDeposits(fresh);
+    expect(r.code, r.stderr).toBe(0);
+  }), 120_000);
 });
