@@ -28,6 +28,7 @@ export async function demoGains(databaseUrl: string, now: number, root: string, 
     const { outDir, summary } = await runGains({ databaseUrl, rules, year: y, fiat, tz, outDir: path.join(root, `gains-${rules}`), includeDemo });
     // Two short lines each, so neither wraps on an 80-column terminal.
     lines.push(`  ${outDir}`, `    ${rules.toUpperCase()} from ${summary.period.from.slice(0, 10)}: ${summary.total.disposals} disposals, gains ${toPenny(summary.total.gains)}, losses ${toPenny(summary.total.losses)} ${fiat}`);
+    for (const f of summary.incomplete) lines.push(`    not ready to file: ${f.text} (summary.txt says how to fix it)`);
   }
   if (ukFiat === 'USD') lines.push('  (UK values in USD: run `tradeledger import fx eurofxref-hist.csv` for GBP)');
   return lines;

@@ -3,6 +3,7 @@ import type { Match } from './gainsEvent.js';
 import type { RuleSetName } from './ruleSets.js';
 import { australianNetCapitalGain, CA_INCLUSION_RATE, canadaTaxableCapitalGain, SA108_ROUNDING, UK_RATE_CHANGE_DAY, wholePounds } from './returnFigures.js';
 import type { DemoNote } from '../reports/demoAccounts.js';
+import type { IncompleteFigure } from './incompleteFigures.js';
 
 interface Totals { disposals: number; proceeds: GainsDecimal; disposalCosts: GainsDecimal; cost: GainsDecimal; gains: GainsDecimal; losses: GainsDecimal; deniedLosses: GainsDecimal }
 const totals = (): Totals => ({ disposals: 0, proceeds: ZERO, disposalCosts: ZERO, cost: ZERO, gains: ZERO, losses: ZERO, deniedLosses: ZERO });
@@ -44,6 +45,11 @@ export interface GainsSummary {
   /** US: Schedule D totals from Form 8949, short term (Part I) and long term (Part II). */
   scheduleD?: { shortTerm: { proceeds: string; cost: string; gain: string }; longTerm: { proceeds: string; cost: string; gain: string }; source: string };
   dataQuality: Record<string, number>;
+  /**
+   * Why these figures are not yet the return's (incompleteFigures.ts): rows valued 0 for want of a
+   * price, disposals with a cost of 0 for want of lots. Empty when nothing is counted as 0 that way.
+   */
+  incomplete: IncompleteFigure[];
   /** Demo-trading (paper) accounts: left out (the default) or included at value 0, and why. */
   demo: DemoNote;
 }
@@ -141,7 +147,7 @@ export class GainsSummaryBuilder {
     if (m.gain.gte(0)) c.gains.add(m.gain); else c.losses.add(m.gain.neg());
   }
 
-  result(meta: { taxYear: number; from: string; to: string; tz: string; fiat: string; income: Map<string, GainsDecimal>; holdings: GainsSummary['holdings']; dataQuality: Record<string, number>; demo: DemoNote }): GainsSummary {
+  result(meta: { taxYear: number; from: string; to: string; tz: string; fiat: string; income: Map<string, GainsDecimal>; holdings: GainsSummary['holdings']; dataQuality: Record<string, number>; incomplete?: IncompleteFigure[]; demo: DemoNote }): GainsSummary {
     this.closeOpen();
     const fmt = (t: Totals) => ({
       disposals: t.disposals, proceeds: t.proceeds.toFixed(), disposalCosts: t.disposalCosts.toFixed(), cost: t.cost.toFixed(),
@@ -154,7 +160,7 @@ export class GainsSummaryBuilder {
       rules: this.rules, taxYear: meta.taxYear, period: { from: meta.from, to: meta.to, tz: meta.tz }, fiat: meta.fiat,
       matches: this.count, total: fmt(this.all), byClass,
       income: Object.fromEntries([...meta.income].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, v.toFixed()])),
-      holdings: meta.holdings, dataQuality: meta.dataQuality, demo: meta.demo,
+      holdings: meta.holdings, dataQuality: meta.dataQuality, incomplete: meta.incomplete ?? [], demo: meta.demo,
     };
     if (this.rules === 'uk') summary.sa108 = this.sa108(meta);
     if (this.rules === 'de') summary.anlageSO = this.anlageSO(meta.taxYear);

@@ -17,6 +17,15 @@ export function gainsSummaryText(s: GainsSummary): string {
   const boxLines = (boxes: FormBox[]) => boxes.map((b) => `  box ${b.box.padEnd(5)} ${b.label.padEnd(44)} ${b.label.startsWith('Number') ? b.value : `${s.fiat} ${b.value}`}`);
   lines.push(`Capital gains, rules ${s.rules}, tax year ${s.taxYear}: ${s.period.from} to ${s.period.to} (exclusive), dates in ${s.period.tz}`);
   lines.push('');
+  // What the run counted as 0 for want of a figure comes first, and every form's section says so:
+  // such figures are not the return's (incompleteFigures.ts).
+  const incomplete = s.incomplete;
+  if (incomplete.length > 0) {
+    lines.push(`NOT READY TO FILE: the figures below count values this run does not have as 0.`);
+    for (const f of incomplete) lines.push(`  - ${f.text}.`, `    Fix: ${f.fix}.`);
+    lines.push('');
+  }
+  const form = (title: string) => (incomplete.length > 0 ? `${title.replace(/:$/, '')} - NOT READY TO FILE (see the top):` : title);
   lines.push(`Disposals        ${s.total.disposals}`);
   lines.push(`Proceeds         ${money(s.total.proceeds)} (after disposal costs of ${money(s.total.disposalCosts)})`);
   lines.push(`Costs            ${money(s.total.cost)}`);
@@ -26,7 +35,7 @@ export function gainsSummaryText(s: GainsSummary): string {
   lines.push('By rule:');
   for (const [cls, t] of Object.entries(s.byClass)) lines.push(`  ${cls.padEnd(12)} rows ${t.rows}, proceeds ${penny(t.proceeds)}, cost ${penny(t.cost)}, gains ${penny(t.gains)}, losses ${penny(t.losses)}`);
   if (s.sa108) {
-    lines.push('', 'UK SA108 capital gains summary, cryptoassets (whole pounds; exact figures in summary.json):');
+    lines.push('', form('UK SA108 capital gains summary, cryptoassets (whole pounds; exact figures in summary.json):'));
     lines.push(...boxLines(s.sa108.boxes));
     for (const p of s.sa108.periods ?? []) {
       lines.push(`  of which ${p.label}, ${p.from} to ${p.to} (exclusive):`);
@@ -39,7 +48,7 @@ export function gainsSummaryText(s: GainsSummary): string {
   }
   if (s.anlageSO) {
     const a = s.anlageSO;
-    lines.push('', 'Anlage SO, private Veräußerungsgeschäfte (andere Wirtschaftsgüter, § 23 EStG), Haltedauer bis 1 Jahr:');
+    lines.push('', form('Anlage SO, private Veräußerungsgeschäfte (andere Wirtschaftsgüter, § 23 EStG), Haltedauer bis 1 Jahr:'));
     for (const l of a.lines) lines.push(`  Zeile ${l.line.padEnd(3)} ${l.label.padEnd(34)} ${l.line === '42' ? l.value : money(l.value)}`);
     lines.push(`  Verluste (Haltedauer bis 1 Jahr)        ${money(a.taxableLosses)}`);
     lines.push(`  steuerfrei (über 1 Jahr gehalten)       ${money(a.exemptNet)}`);
@@ -49,7 +58,7 @@ export function gainsSummaryText(s: GainsSummary): string {
   }
   if (s.cgtDiscount) {
     const c = s.cgtDiscount;
-    lines.push('', 'Australia, capital gains (item 18, supplementary section):');
+    lines.push('', form('Australia, capital gains (item 18, supplementary section):'));
     lines.push(`  Gains held 12 months or more (discountable)  ${money(c.discountableGains)}`);
     lines.push(`  Other gains                                   ${money(c.otherGains)}`);
     lines.push(`  Capital losses of the year                    ${money(c.losses)}`);
@@ -59,7 +68,7 @@ export function gainsSummaryText(s: GainsSummary): string {
   }
   if (s.schedule3) {
     const c = s.schedule3;
-    lines.push('', 'Canada, Schedule 3 (capital gains or losses):');
+    lines.push('', form('Canada, Schedule 3 (capital gains or losses):'));
     lines.push(`  (2) Proceeds of disposition        ${money(c.proceeds)}`);
     lines.push(`  (3) Adjusted cost base             ${money(c.adjustedCostBase)}`);
     lines.push(`  (4) Outlays and expenses           ${money(c.outlaysAndExpenses)}`);
@@ -73,7 +82,7 @@ export function gainsSummaryText(s: GainsSummary): string {
   }
   if (s.scheduleD) {
     const d = s.scheduleD;
-    lines.push('', 'US Schedule D (from Form 8949):');
+    lines.push('', form('US Schedule D (from Form 8949):'));
     lines.push(`  Part I, short term    proceeds ${money(d.shortTerm.proceeds)}, cost ${money(d.shortTerm.cost)}, gain ${money(d.shortTerm.gain)}`);
     lines.push(`  Part II, long term    proceeds ${money(d.longTerm.proceeds)}, cost ${money(d.longTerm.cost)}, gain ${money(d.longTerm.gain)}`);
     lines.push(`  Source: ${d.source}`);

@@ -22,6 +22,7 @@ import { GainsStore } from './gainsStore.js';
 import { GainsSummaryBuilder } from './gainsSummary.js';
 import type { GainsSummary } from './gainsSummary.js';
 import { gainsSummaryText } from './gainsSummaryText.js';
+import { incompleteFigures, missingFxRates } from './incompleteFigures.js';
 import { readLotSelections } from './lotSelections.js';
 import type { BrokerReporting } from './brokerReporting.js';
 import { freeFolder } from '../reports/freeFolder.js';
@@ -367,6 +368,8 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     for (const o of stream.finish()) await handle(o);
     await take(matcher.finish());
     const demoAccounts = await readDemoAccounts(reader, account);
+    // Rows valued 0 for want of a rate: say which of the fiat's rates were never imported.
+    const missingRates = (problems.unpriced ?? 0) > 0 ? await missingFxRates(reader, fiat) : [];
     if (reader2) await reader2.query('COMMIT');
     await reader.query('COMMIT');
     // A selection no disposal took (a later year's, or a mistyped id) is said, not silently dropped.
@@ -389,7 +392,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
       held.set(h.asset, { quantity: x.quantity.plus(h.quantity), cost: x.cost.plus(h.cost) });
     }
     const result = summary.result({
-      taxYear: options.year, from, to, tz: options.tz, fiat, income, dataQuality: problems,
+      taxYear: options.year, from, to, tz: options.tz, fiat, income, dataQuality: problems, incomplete: incompleteFigures(problems, fiat, missingRates),
       demo: { included: includeDemo, treatment: demoTreatment('gains', includeDemo), accounts: demoAccounts },
       holdings: [...held].sort(([a], [b]) => a.localeCompare(b)).map(([asset, x]) => ({ asset, quantity: x.quantity.toFixed(), cost: x.cost.toFixed() })),
     });

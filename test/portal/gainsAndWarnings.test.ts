@@ -52,6 +52,8 @@ describe('unpriced rows on the accounts page', () => {
     // The report page names them too.
     await page.goto(`${f.portal.url}/reports?account=paper-wallet`);
     expect(await page.textContent('[role=alert]')).toContain('2 ledger row(s) have no USD value');
+    // Before any ECB rates, the gains form says a value can only be in USD (src/gains/incompleteFigures.ts).
+    expect(await page.textContent('#gains-fiats-note')).toContain('Values in USD only: no ECB rates are imported');
     await page.goto(`${f.portal.url}/accounts`);
     await page.screenshot({ path: path.join(artifacts, 'accounts-unpriced.png'), fullPage: true });
     await setGrants(f.pool, f.accountant.username, ['paper-wallet'], false);
@@ -69,6 +71,15 @@ describe('unpriced rows on the accounts page', () => {
     const after = await cache.read();
     expect(after).not.toBe(first);
     expect(await cache.read()).toBe(after);
+  });
+
+  it('after `import fx` the gains form names the currencies a value can be in', async () => {
+    const page = await b.context.newPage();
+    await signIn(page, f.accountant);
+    await page.goto(`${f.portal.url}/reports?account=${f.granted}`);
+    expect(await page.textContent('#gains-fiats-note')).toContain('Values in USD, or in EUR, GBP (the ECB rates imported)');
+    expect(await page.locator('#gains-fiats option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['USD', 'EUR', 'GBP']);
+    await page.close();
   });
 });
 

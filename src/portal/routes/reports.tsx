@@ -19,6 +19,7 @@ import type { Downloads } from './downloads.js';
 import { configErrorPage, fields } from './shared.js';
 import type { Env, Guards, PortalDeps, PortalHono } from './shared.js';
 import { utcYear } from '../../normalize/calendarDate.js';
+import { valueCurrencies } from '../../gains/incompleteFigures.js';
 
 /**
  * The Reports page, its preview (htmx) and the report downloads (one CSV or the format's zip),
@@ -66,7 +67,7 @@ export function reportRoutes(app: PortalHono, deps: PortalDeps, { only, allowedA
     const { accounts, refused } = await allowedAccount(c, values.account, pre);
     if (refused) return refused;
     const preview = c.req.query('format') !== undefined ? await previewOf(values) : { kind: 'none' as const };
-    return c.html(<ReportsPage user={user} csrf={c.get('csrf')} accounts={accounts} values={values} preview={preview} warnings={await warningsFor(values.account)} />);
+    return c.html(<ReportsPage user={user} csrf={c.get('csrf')} accounts={accounts} values={values} preview={preview} warnings={await warningsFor(values.account)} valueCurrencies={await valueCurrencies(pool)} />);
   });
 
   app.get('/reports/preview', only(reportFields), async (c) => {

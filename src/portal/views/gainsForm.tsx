@@ -11,9 +11,10 @@ import { DemoCheckbox } from './demoCheckbox.js';
  * user's accounts; downloads the folder `tradeledger gains` writes, as a zip or one file.
  *
  * @example
- * <GainsForm user={user} csrf={csrf} accounts={accounts} account="1000000001" year="2025" tz="UTC" />
+ * <GainsForm user={user} csrf={csrf} accounts={accounts} account="1000000001" year="2025" tz="UTC" valueCurrencies={['USD']} />
  */
-export function GainsForm(props: { user: PortalUser; csrf: string; accounts: VisibleAccount[]; account: string; year: string; tz: string }) {
+export function GainsForm(props: { user: PortalUser; csrf: string; accounts: VisibleAccount[]; account: string; year: string; tz: string; valueCurrencies: string[] }) {
+  const others = props.valueCurrencies.filter((c) => c !== 'USD');
   const files = [...new Set(ruleSetNames.flatMap((r) => gainsFiles(r)))];
   return (
     <section class="card gains" id="gains">
@@ -31,7 +32,8 @@ export function GainsForm(props: { user: PortalUser; csrf: string; accounts: Vis
             <input name="year" inputmode="numeric" pattern="\d{4}" value={props.year} class="short" />
           </label>
           <label>Fiat
-            <input name="fiat" value="USD" pattern="[A-Za-z]{3}" class="short" />
+            <input name="fiat" value="USD" pattern="[A-Za-z]{3}" class="short" list="gains-fiats" />
+            <datalist id="gains-fiats">{props.valueCurrencies.map((c) => <option value={c} />)}</datalist>
           </label>
           <label>Time zone
             <input name="tz" value={props.tz} list="zones" />
@@ -43,6 +45,12 @@ export function GainsForm(props: { user: PortalUser; csrf: string; accounts: Vis
             <select name="file">{files.map((f) => <option value={f}>{f}{f === 'form-8949.csv' ? ' (US rules)' : ''}</option>)}</select>
           </label>
         </div>
+        {/* A fiat without ECB rates values every row at 0 (incompleteFigures.ts): say which have them before a run. */}
+        <p class="muted" id="gains-fiats-note">
+          {others.length > 0
+            ? `Values in USD, or in ${others.join(', ')} (the ECB rates imported). In any other currency every value is unpriced and counts as 0; the files then say NOT READY TO FILE.`
+            : 'Values in USD only: no ECB rates are imported, so in any other currency every value is unpriced and counts as 0 (the files then say NOT READY TO FILE). An administrator imports them with tradeledger import fx eurofxref-hist.csv.'}
+        </p>
         <DemoCheckbox id="gains-include-demo" checked={false} />
         <div class="actions">
           <button type="submit" class="button primary" id="gains-zip">Download gains folder as zip</button>

@@ -87,9 +87,9 @@ export function PreviewPanel(props: { state: PreviewState }) {
  * them the gains reports (GainsForm).
  *
  * @example
- * c.html(<ReportsPage user={user} csrf={csrf} accounts={accounts} values={values} preview={{ kind: 'none' }} warnings={[]} />)
+ * c.html(<ReportsPage user={user} csrf={csrf} accounts={accounts} values={values} preview={{ kind: 'none' }} warnings={[]} valueCurrencies={['USD']} />)
  */
-export function ReportsPage(props: { user: PortalUser; csrf: string; accounts: VisibleAccount[]; values: ReportFormValues; preview: PreviewState; warnings: AccountWarning[] }) {
+export function ReportsPage(props: { user: PortalUser; csrf: string; accounts: VisibleAccount[]; values: ReportFormValues; preview: PreviewState; warnings: AccountWarning[]; valueCurrencies: string[] }) {
   const v = props.values;
   return (
     <Layout title="Reports" user={props.user} csrf={props.csrf} active="reports">
@@ -142,7 +142,7 @@ export function ReportsPage(props: { user: PortalUser; csrf: string; accounts: V
         </div>
       </form>
       <PreviewPanel state={props.preview} />
-      <GainsForm user={props.user} csrf={props.csrf} accounts={props.accounts} account={v.account} year={v.year} tz={v.tz} />
+      <GainsForm user={props.user} csrf={props.csrf} accounts={props.accounts} account={v.account} year={v.year} tz={v.tz} valueCurrencies={props.valueCurrencies} />
     </Layout>
   );
 }

@@ -1,0 +1,90 @@
+import type pg from 'pg';
+
+/**
+ * A reason a gains run's figures are not yet the return's: a figure the run did not have and
+ * counted as 0. Two kinds:
+ *  - `unpriced`: ledger rows with no value in the run's fiat (no candle, fill price, stablecoin
+ *    quote, or ECB rate: docs/valuation.md); each counts 0 in proceeds, costs and income, so a
+ *    year valued in a fiat whose rates were never imported shows gains and losses of 0;
+ *  - `no_cost_basis`: parts of the tax year's disposals with no lots to match (more was disposed
+ *    of than the ledger holds); each counts a cost of 0, so its whole proceeds are gain.
+ * summary.json lists them (`incomplete`), summary.txt opens with them, and `tradeledger gains`
+ * prints each as a warning: a report that looks finished is not filed with a made-up 0 in it.
+ */
+export interface IncompleteFigure {
+  problem: 'unpriced' | 'no_cost_basis';
+  /** Ledger rows (unpriced) or gains.csv rows (no_cost_basis). */
+  rows: number;
+  text: string;
+  fix: string;
+}
+
+/**
+ * The ECB rates a value in `fiat` needs that fx_rates has none of: candles and stablecoins are in
+ * USD, so any fiat but USD needs the USD rate, and any but USD and EUR its own (EUR is 1 per EUR;
+ * docs/valuation.md, "FX"). [] when every one has at least one rate.
+ *
+ * @example
+ * await missingFxRates(client, 'GBP'); // ['GBP', 'USD'] before `tradeledger import fx`
+ */
+export async function missingFxRates(client: pg.Client, fiat: string): Promise<string[]> {
+  const needed = fiat === 'USD' ? [] : fiat === 'EUR' ? ['USD'] : [fiat, 'USD'];
+  if (needed.length === 0) return [];
+  const { rows } = await client.query<{ c: string }>(
+    'SELECT c FROM unnest($1::text[]) c WHERE NOT EXISTS (SELECT 1 FROM fx_rates r WHERE r.currency = c) ORDER BY c', [needed]);
+  return rows.map((r) => r.c);
+}
+
+/**
+ * What keeps a run's figures from being filed as they are, from its data-quality counts (runGains'
+ * `problems`: `unpriced` counts the ledger rows read, `no_cost_basis` the tax year's no-cost
+ * matches) and the fiat rates missing ({@link missingFxRates}). [] when nothing does.
+ *
+ * @example
+ * incompleteFigures({ unpriced: 3 }, 'GBP', ['GBP', 'USD'])[0].fix; // 'no GBP or USD rates are imported: ...'
+ */
+export function incompleteFigures(dataQuality: Record<string, number>, fiat: string, missingRates: string[]): IncompleteFigure[] {
+  const out: IncompleteFigure[] = [];
+  const unpriced = dataQuality.unpriced ?? 0;
+  if (unpriced > 0) {
+    out.push({
+      problem: 'unpriced',
+      rows: unpriced,
+      text: `${unpriced} ledger row(s) read for this run have no ${fiat} value and count as 0 in proceeds, costs and income`,
+      fix: missingRates.length > 0
+        ? `no ${missingRates.join(' or ')} rates are imported: run \`tradeledger import fx eurofxref-hist.csv\` (the ECB's euro reference rates, docs/valuation.md) and run gains again`
+        : `each is in gains-data-quality.csv (problem unpriced): give it a price (\`tradeledger classify set --row ... --price ... --price-currency ... --price-source ...\`, docs/ledger.md#corrections), or import the ECB rates of the currency its value is in (\`tradeledger import fx\`), then run gains again`,
+    });
+  }
+  const noCost = dataQuality.no_cost_basis ?? 0;
+  if (noCost > 0) {
+    out.push({
+      problem: 'no_cost_basis',
+      rows: noCost,
+      text: `${noCost} part(s) of the tax year's disposals had no lots to match (more was disposed of than the ledger holds) and count a cost of 0`,
+      fix: 'each is in gains-data-quality.csv (problem no_cost_basis): bring in what was bought before the synced history (`tradeledger reconcile --out DIR` writes opening-balances.csv; fill in the costs and `tradeledger import transactions` it, docs/ledger.md#reconciliation), then run gains again',
+    });
+  }
+  return out;
+}
+
+/**
+ * The fiat currencies a value can be given in with the rates imported: USD always (candles and
+ * stablecoins are in USD), and once the USD rate is there EUR and every currency fx_rates holds
+ * (docs/valuation.md, "FX"). The portal's gains form lists them: any other fiat is unpriced.
+ *
+ * @example
+ * await valueCurrencies(pool); // ['USD'] before `tradeledger import fx`, then ['USD', 'EUR', 'GBP', ...]
+ */
+export async function valueCurrencies(db: Pick<pg.Pool, 'query'>): Promise<string[]> {
+  // One index probe per currency (fx_rates_pkey leads with currency), not a scan of every day's rate.
+  const { rows } = await db.query<{ c: string }>(`
+    WITH RECURSIVE cur(c) AS (
+      (SELECT currency FROM fx_rates ORDER BY currency LIMIT 1)
+      UNION ALL
+      SELECT (SELECT currency FROM fx_rates WHERE currency > cur.c ORDER BY currency LIMIT 1) FROM cur WHERE cur.c IS NOT NULL)
+    SELECT c FROM cur WHERE c IS NOT NULL`);
+  const have = rows.map((r) => r.c);
+  if (!have.includes('USD')) return ['USD'];
+  return ['USD', 'EUR', ...have.filter((c) => c !== 'USD' && c !== 'EUR')];
+}

@@ -1,0 +1,110 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import { freshDatabase } from '../support/database.js';
+import type { FreshDatabase } from '../support/database.js';
+import { memoryFile } from '../support/memoryFile.js';
+import { runCli } from '../support/runCli.js';
+import { tempFolder } from '../support/tempFolder.js';
+import { runGains } from '../../src/gains/runGains.js';
+import { importFx } from '../../src/imports/importFx.js';
+import { insertImported } from './importedLedger.js';
+
+// A run that counts a value it does not have as 0 says so: summary.json's `incomplete`, the top of
+// summary.txt and every form's heading in it, and a warning from `tradeledger gains`
+// (src/gains/incompleteFigures.ts). Found trying the demo as a new user: `gains --rules uk --fiat
+// GBP` before any ECB rates were imported wrote SA108 boxes of GBP 0 over 628 disposals, every
+// value unpriced, with nothing but "17607 data-quality note(s)" to say so.
+
+let priced: FreshDatabase;
+let unknown: FreshDatabase;
+beforeAll(async () => {
+  // Valued through USDT (a stablecoin, USD 1): in USD at once; in GBP only with the GBP and USD
+  // rates. The USDT comes in as a deposit (acquired at its market value).
+  priced = await freshDatabase();
+  await insertImported(priced.db, 'ledger-x', [
+    { ts: '2024-04-20T10:00:00Z', received: ['1000', 'USDT'] },
+    { ts: '2024-05-01T10:00:00Z', sent: ['1000', 'USDT'], received: ['1', 'TOKA'] },
+    { ts: '2024-06-01T10:00:00Z', sent: ['1', 'TOKA'], received: ['1500', 'USDT'] },
+  ]);
+  // Two tokens nothing prices, and a sale of more than was bought.
+  unknown = await freshDatabase();
+  await insertImported(unknown.db, 'ledger-y', [
+    { ts: '2024-05-01T10:00:00Z', sent: ['100', 'GBP'], received: ['2', 'TOKB'], netWorth: ['100', 'GBP'] },
+    { ts: '2024-06-01T10:00:00Z', sent: ['1', 'TOKB'], received: ['7', 'TOKC'] },
+    { ts: '2024-07-01T10:00:00Z', sent: ['3', 'TOKB'], received: ['300', 'GBP'], netWorth: ['300', 'GBP'] },
+  ]);
+});
+afterAll(async () => { await priced?.drop(); await unknown?.drop(); });
+
+const gains = (url: string, fiat: string) => runGains({ databaseUrl: url, rules: 'uk', year: 2024, fiat, tz: 'UTC', outDir: tempFolder('incomplete-') });
+const text = async (dir: string) => readFile(path.join(dir, 'summary.txt'), 'utf8');
+
+describe('figures counted as 0 for want of a price or a cost are not presented as ready to file', () => {
+  it('GBP before any ECB rates: every value unpriced, the fix is `import fx`; with the rates the same run is complete', async () => {
+    const usd = await gains(priced.url, 'USD');
+    expect(usd.summary.incomplete).toEqual([]);
+    expect(usd.summary.sa108!.gainsBeforeLosses).toBe('500');
+    expect(await text(usd.outDir)).not.toContain('NOT READY');
+
+    const before = await gains(priced.url, 'GBP');
+    expect(before.summary.sa108!.gainsBeforeLosses).toBe('0');
+    expect(before.summary.dataQuality.unpriced).toBe(5);
+    expect(before.summary.incomplete).toEqual([expect.objectContaining({ problem: 'unpriced', rows: 5 })]);
+    expect(before.summary.incomplete[0]!.text).toContain('no GBP value and count as 0');
+    expect(before.summary.incomplete[0]!.fix).toContain('no GBP or USD rates are imported: run `tradeledger import fx eurofxref-hist.csv`');
+    const summaryText = await text(before.outDir);
+    expect(summaryText.split('\n')[2]).toBe('NOT READY TO FILE: the figures below count values this run does not have as 0.');
+    expect(summaryText).toContain('UK SA108 capital gains summary, cryptoassets (whole pounds; exact figures in summary.json) - NOT READY TO FILE (see the top):');
+    const json = JSON.parse(await readFile(path.join(before.outDir, 'summary.json'), 'utf8'));
+    expect(json.incomplete).toEqual(before.summary.incomplete);
+
+    // 0.8 GBP per USD on both days: gains 500 USD = 400 GBP.
+    await importFx(priced.db, memoryFile('eurofxref-hist.csv', 'Date,USD,GBP,\n2024-04-02,1.25,1.0,\n'), new Date('2024-12-31T00:00:00Z'));
+    const after = await gains(priced.url, 'GBP');
+    expect(after.summary.incomplete).toEqual([]);
+    expect(after.summary.sa108!.gainsBeforeLosses).toBe('400');
+    expect(await text(after.outDir)).not.toContain('NOT READY');
+  });
+
+  it('rows nothing prices (rates there), and disposals with no lots: each named with its own fix', async () => {
+    await importFx(unknown.db, memoryFile('eurofxref-hist.csv', 'Date,USD,GBP,\n2024-04-02,1.25,1.0,\n'), new Date('2024-12-31T00:00:00Z'));
+    const { summary, outDir } = await gains(unknown.url, 'GBP');
+    const dq = parse(await readFile(path.join(outDir, 'gains-data-quality.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+    const unpricedRows = dq.filter((d) => d.problem === 'unpriced').length;
+    const noCostRows = dq.filter((d) => d.problem === 'no_cost_basis').length;
+    expect(unpricedRows).toBe(2);
+    expect(noCostRows).toBe(1);
+    expect(summary.incomplete.map((f) => [f.problem, f.rows])).toEqual([['unpriced', unpricedRows], ['no_cost_basis', noCostRows]]);
+    expect(summary.incomplete[0]!.fix).not.toContain('rates are imported');
+    expect(summary.incomplete[0]!.fix).toContain('tradeledger classify set');
+    expect(summary.incomplete[1]!.text).toContain('had no lots to match');
+    expect(summary.incomplete[1]!.fix).toContain('opening-balances.csv');
+    const summaryText = await text(outDir);
+    expect(summaryText).toContain('  - 2 ledger row(s) read for this run have no GBP value');
+    expect(summaryText).toContain('  - 1 part(s) of the tax year\'s disposals had no lots to match');
+  });
+
+  it('`tradeledger gains` ends with a warning per reason (exit 0: the files are written, and say what they lack)', async () => {
+    const dir = tempFolder('incomplete-cli-');
+    const fresh = await freshDatabase();
+    try {
+      await writeFile(path.join(dir, 'w.csv'), [
+        'Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash',
+        '2024-04-20 10:00 UTC,,,1000,USDT,,,,,,,',
+        '2024-05-01 10:00 UTC,1000,USDT,1,TOKA,,,,,,,',
+        '2024-06-01 10:00 UTC,1,TOKA,1500,USDT,,,,,,,',
+      ].join('\n'));
+      expect((await runCli(['import', 'transactions', path.join(dir, 'w.csv'), '--wallet', 'w'], { DATABASE_URL: fresh.url })).code).toBe(0);
+      const r = await runCli(['gains', '--year', '2024', '--rules', 'uk', '--fiat', 'GBP', '--tz', 'UTC', '--out', path.join(dir, 'uk')], { DATABASE_URL: fresh.url });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain('warning: NOT READY TO FILE: 5 ledger row(s) read for this run have no GBP value and count as 0 in proceeds, costs and income\n  fix: no GBP or USD rates are imported');
+      const usd = await runCli(['gains', '--year', '2024', '--rules', 'uk', '--fiat', 'USD', '--tz', 'UTC', '--out', path.join(dir, 'uk-usd')], { DATABASE_URL: fresh.url });
+      expect(usd.code).toBe(0);
+      expect(usd.stderr).not.toContain('NOT READY');
+    } finally {
+      await fresh.drop();
+    }
+  });
+});
