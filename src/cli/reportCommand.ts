@@ -5,6 +5,8 @@ import { reportPeriod } from '../reports/reportPeriod.js';
 import { reportFormats } from '../reports/reportFormats.js';
 import type { ReportFormat } from '../reports/reportFormats.js';
 import { runReports } from '../reports/runReports.js';
+import { createClient } from '../db/pools.js';
+import { missingFxRates } from '../gains/incompleteFigures.js';
 
 interface ReportFlags {
   year?: string;
@@ -58,5 +60,15 @@ export function reportCommand(_setExit: (code: number) => void): Command {
           : `note: demo-trading account(s) ${names} left out (paper money); --include-demo puts them in; see manifest.json\n`);
       }
       if (manifest.gaps.length > 0) process.stderr.write(`note: ${manifest.gaps.length} known history gap(s); listed in manifest.json and data-quality.csv\n`);
+      // A fiat whose rates were never imported values nothing: said, not left to an empty column.
+      const fiat = manifest.parameters.fiat;
+      if (fiat !== 'USD') {
+        const client = createClient({ url, name: 'report-rates' });
+        await client.connect();
+        const missing = await missingFxRates(client, fiat).finally(() => client.end());
+        if (missing.length > 0) {
+          process.stderr.write(`warning: no ${missing.join(' or ')} rates are imported, so no row has a ${fiat} value (data-quality.csv lists each as unpriced); run \`tradeledger import fx eurofxref-hist.csv\` (the ECB's euro reference rates) and write the report again\n`);
+        }
+      }
     });
 }

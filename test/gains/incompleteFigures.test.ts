@@ -86,7 +86,7 @@ describe('figures counted as 0 for want of a price or a cost are not presented a
     expect(summaryText).toContain('  - 1 part(s) of the tax year\'s disposals had no lots to match');
   });
 
-  it('`tradeledger gains` ends with a warning per reason (exit 0: the files are written, and say what they lack)', async () => {
+  it('`tradeledger gains` ends with a warning per reason (exit 0: the files are written, and say what they lack); `report` warns of a fiat without rates', async () => {
     const dir = tempFolder('incomplete-cli-');
     const fresh = await freshDatabase();
     try {
@@ -103,6 +103,13 @@ describe('figures counted as 0 for want of a price or a cost are not presented a
       const usd = await runCli(['gains', '--year', '2024', '--rules', 'uk', '--fiat', 'USD', '--tz', 'UTC', '--out', path.join(dir, 'uk-usd')], { DATABASE_URL: fresh.url });
       expect(usd.code).toBe(0);
       expect(usd.stderr).not.toContain('NOT READY');
+      // `report` in a fiat without rates says so too (its valued-ledger.csv would be empty of values).
+      const report = await runCli(['report', '--year', '2024', '--fiat', 'gbp', '--out', path.join(dir, 'report-gbp')], { DATABASE_URL: fresh.url });
+      expect(report.code).toBe(0);
+      expect(report.stderr).toContain('warning: no GBP or USD rates are imported, so no row has a GBP value');
+      const reportUsd = await runCli(['report', '--year', '2024', '--out', path.join(dir, 'report-usd')], { DATABASE_URL: fresh.url });
+      expect(reportUsd.code).toBe(0);
+      expect(reportUsd.stderr).not.toContain('rates are imported');
     } finally {
       await fresh.drop();
     }
