@@ -17,11 +17,11 @@ export function gainsSummaryText(s: GainsSummary): string {
   const boxLines = (boxes: FormBox[]) => boxes.map((b) => `  box ${b.box.padEnd(5)} ${b.label.padEnd(44)} ${b.label.startsWith('Number') ? b.value : `${s.fiat} ${b.value}`}`);
   lines.push(`Capital gains, rules ${s.rules}, tax year ${s.taxYear}: ${s.period.from} to ${s.period.to} (exclusive), dates in ${s.period.tz}`);
   lines.push('');
-  // What the run counted as 0 for want of a figure comes first, and every form's section says so:
-  // such figures are not the return's (incompleteFigures.ts).
+  // Why the figures are not yet the return's (a value or a cost counted as 0, another currency)
+  // comes first, and every form's section says so (incompleteFigures.ts).
   const incomplete = s.incomplete;
   if (incomplete.length > 0) {
-    lines.push(`NOT READY TO FILE: the figures below count values this run does not have as 0.`);
+    lines.push(`NOT READY TO FILE: the figures below are not yet the return's, for these reasons:`);
     for (const f of incomplete) lines.push(`  - ${f.text}.`, `    Fix: ${f.fix}.`);
     lines.push('');
   }

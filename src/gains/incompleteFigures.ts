@@ -7,13 +7,16 @@ import type pg from 'pg';
  *    quote, or ECB rate: docs/valuation.md); each counts 0 in proceeds, costs and income, so a
  *    year valued in a fiat whose rates were never imported shows gains and losses of 0;
  *  - `no_cost_basis`: parts of the tax year's disposals with no lots to match (more was disposed
- *    of than the ledger holds); each counts a cost of 0, so its whole proceeds are gain.
+ *    of than the ledger holds); each counts a cost of 0, so its whole proceeds are gain;
+ *  - `currency`: a country's rules in a fiat that is not its return's (RuleSet.currency: HMRC,
+ *    the IRS, the ATO, the CRA and § 23 EStG each ask for their own currency), such as the UK
+ *    boxes in USD that the demo writes before ECB rates are imported.
  * summary.json lists them (`incomplete`), summary.txt opens with them, and `tradeledger gains`
  * prints each as a warning: a report that looks finished is not filed with a made-up 0 in it.
  */
 export interface IncompleteFigure {
-  problem: 'unpriced' | 'no_cost_basis';
-  /** Ledger rows (unpriced) or gains.csv rows (no_cost_basis). */
+  problem: 'unpriced' | 'no_cost_basis' | 'currency';
+  /** Ledger rows (unpriced), or gains.csv rows (no_cost_basis; currency: all of them). */
   rows: number;
   text: string;
   fix: string;
@@ -35,16 +38,40 @@ export async function missingFxRates(client: pg.Client, fiat: string): Promise<s
   return rows.map((r) => r.c);
 }
 
+/** What {@link incompleteFigures} reads of a run. */
+export interface RunFacts {
+  /** runGains' `problems`: `unpriced` counts the ledger rows read, `no_cost_basis` the tax year's no-cost matches. */
+  dataQuality: Record<string, number>;
+  fiat: string;
+  /** The ECB rates a value in `fiat` needs that are not imported ({@link missingFxRates}). */
+  missingRates: string[];
+  /** gains.csv's rows. */
+  matches: number;
+  rules: string;
+  /** The return's currency (RuleSet.currency), and the rates a value in it still needs. */
+  returnCurrency?: { code: string; source: string; missingRates: string[] };
+}
+
 /**
- * What keeps a run's figures from being filed as they are, from its data-quality counts (runGains'
- * `problems`: `unpriced` counts the ledger rows read, `no_cost_basis` the tax year's no-cost
- * matches) and the fiat rates missing ({@link missingFxRates}). [] when nothing does.
+ * What keeps a run's figures from being filed as they are. [] when nothing does.
  *
  * @example
- * incompleteFigures({ unpriced: 3 }, 'GBP', ['GBP', 'USD'])[0].fix; // 'no GBP or USD rates are imported: ...'
+ * incompleteFigures({ dataQuality: { unpriced: 3 }, fiat: 'GBP', missingRates: ['GBP', 'USD'], matches: 1, rules: 'uk' })[0].fix; // 'no GBP or USD rates are imported: ...'
  */
-export function incompleteFigures(dataQuality: Record<string, number>, fiat: string, missingRates: string[]): IncompleteFigure[] {
+export function incompleteFigures(run: RunFacts): IncompleteFigure[] {
+  const { dataQuality, fiat, missingRates } = run;
   const out: IncompleteFigure[] = [];
+  const ret = run.returnCurrency;
+  if (ret && ret.code !== fiat) {
+    out.push({
+      problem: 'currency',
+      rows: run.matches,
+      text: `the ${run.rules} rules' return is in ${ret.code} (${ret.source}); every figure here is in ${fiat}`,
+      fix: ret.missingRates.length > 0
+        ? `import the ECB rates (\`tradeledger import fx eurofxref-hist.csv\`: no ${ret.missingRates.join(' or ')} rates are imported yet), then run gains again with --fiat ${ret.code}`
+        : `run gains again with --fiat ${ret.code}`,
+    });
+  }
   const unpriced = dataQuality.unpriced ?? 0;
   if (unpriced > 0) {
     out.push({

@@ -39,6 +39,11 @@ export interface RuleSet {
    * required; 'UTC' for the general methods, which belong to no country.
    */
   zone: string;
+  /**
+   * The currency the country's return is in, and the authority's words for it: a run in another
+   * fiat is marked not ready to file (incompleteFigures.ts). Absent for the general methods.
+   */
+  currency?: { code: string; source: string };
 }
 
 /**
@@ -90,6 +95,7 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     zone: 'Europe/London',
     pooling: 'rules',
     forms: [],
+    currency: { code: 'GBP', source: 'HMRC CRYPTO23000: "the value of any gain or loss must be converted into pound sterling on the Self-Assessment tax return" (https://www.gov.uk/hmrc-internal-manuals/cryptoassets-manual/crypto23000)' },
   },
   // IRS: short term when held one year or less (Pub. 544, Form 8949 Part I/II); FIFO unless units
   // are specifically identified (Treas. Reg. 1.1012-1(j)); wallet by wallet from 1 January 2025
@@ -105,6 +111,7 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     zone: 'ask',
     pooling: 'rules',
     forms: [{ query: 'gains-form-8949', file: 'form-8949.csv' }],
+    currency: { code: 'USD', source: 'IRS, Foreign currency and currency exchange rates: "You must express the amounts you report on your U.S. tax return in U.S. dollars" (https://www.irs.gov/individuals/international-taxpayers/foreign-currency-and-currency-exchange-rates)' },
   },
   // § 23 Abs. 1 Satz 1 Nr. 2 EStG: taxable when held not more than one year; FIFO (§ 23 Abs. 1
   // Satz 1 Nr. 2 Satz 3 EStG for like currency amounts; the prevailing method for crypto units).
@@ -118,6 +125,7 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     zone: 'Europe/Berlin',
     pooling: 'flag',
     forms: [],
+    currency: { code: 'EUR', source: '§ 23 Abs. 3 Satz 5 EStG: the Freigrenze the year\'s net is held against is in euros (EUR 1,000 from 2024), as are the Anlage SO lines' },
   },
   // ATO: the 50% CGT discount when the asset was acquired at least 12 months before the CGT
   // event, not counting either day; income year 1 July to 30 June. Lots: FIFO, this tool's
@@ -132,6 +140,7 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     zone: 'ask',
     pooling: 'flag',
     forms: [],
+    currency: { code: 'AUD', source: 'ATO, Crypto asset transactions: "To work out the value of your crypto assets when you acquire or dispose of them you will need to convert their value to Australian dollars" (https://www.ato.gov.au/individuals/investments-and-assets/crypto-asset-investments/transactions---acquiring-and-disposing-of-crypto-assets/crypto-asset-transactions)' },
   },
   // CRA: identical properties have one adjusted cost base, the average cost of all held; a
   // superficial loss (ITA s. 54, 40(2)(g)(i)) is denied and added to the substituted property's
@@ -147,6 +156,7 @@ const ruleSets: Record<RuleSetName, RuleSet> = {
     zone: 'ask',
     pooling: 'rules',
     forms: [],
+    currency: { code: 'CAD', source: 'Income Tax Act s. 261(2); CRA 2014-0529961M4 on capital property sold in a foreign currency: "All amounts are converted to Canadian dollars, then the adjusted cost base and outlays and expenses are deducted from the proceeds of disposition" (https://taxinterpretations.com/cra/severed-letters/2014-0529961m4)' },
   },
   fifo: { name: 'fifo', title: 'FIFO', matcher: (pools) => lotMatcher({ method: 'fifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false, zone: 'UTC', pooling: 'flag', forms: [] },
   lifo: { name: 'lifo', title: 'LIFO', matcher: (pools) => lotMatcher({ method: 'lifo', pools }), classify: shortOrLong, taxYear: calendarYear, lookaheadDays: 0, specificIdentification: false, zone: 'UTC', pooling: 'flag', forms: [] },

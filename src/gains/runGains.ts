@@ -370,6 +370,9 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     const demoAccounts = await readDemoAccounts(reader, account);
     // Rows valued 0 for want of a rate: say which of the fiat's rates were never imported.
     const missingRates = (problems.unpriced ?? 0) > 0 ? await missingFxRates(reader, fiat) : [];
+    // A country's rules in another currency than its return's: say which rates the right run needs.
+    const returnCurrency = rules.currency && rules.currency.code !== fiat
+      ? { ...rules.currency, missingRates: await missingFxRates(reader, rules.currency.code) } : undefined;
     if (reader2) await reader2.query('COMMIT');
     await reader.query('COMMIT');
     // A selection no disposal took (a later year's, or a mistyped id) is said, not silently dropped.
@@ -392,7 +395,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
       held.set(h.asset, { quantity: x.quantity.plus(h.quantity), cost: x.cost.plus(h.cost) });
     }
     const result = summary.result({
-      taxYear: options.year, from, to, tz: options.tz, fiat, income, dataQuality: problems, incomplete: incompleteFigures(problems, fiat, missingRates),
+      taxYear: options.year, from, to, tz: options.tz, fiat, income, dataQuality: problems, incomplete: incompleteFigures({ dataQuality: problems, fiat, missingRates, matches: progress.matches, rules: options.rules, returnCurrency }),
       demo: { included: includeDemo, treatment: demoTreatment('gains', includeDemo), accounts: demoAccounts },
       holdings: [...held].sort(([a], [b]) => a.localeCompare(b)).map(([asset, x]) => ({ asset, quantity: x.quantity.toFixed(), cost: x.cost.toFixed() })),
     });

@@ -43,10 +43,17 @@ const text = async (dir: string) => readFile(path.join(dir, 'summary.txt'), 'utf
 
 describe('figures counted as 0 for want of a price or a cost are not presented as ready to file', () => {
   it('GBP before any ECB rates: every value unpriced, the fix is `import fx`; with the rates the same run is complete', async () => {
+    // In USD every row has a value, but a UK return is in pounds (HMRC CRYPTO23000).
     const usd = await gains(priced.url, 'USD');
-    expect(usd.summary.incomplete).toEqual([]);
     expect(usd.summary.sa108!.gainsBeforeLosses).toBe('500');
-    expect(await text(usd.outDir)).not.toContain('NOT READY');
+    expect(usd.summary.incomplete.map((f) => [f.problem, f.rows])).toEqual([['currency', 2]]);
+    expect(usd.summary.incomplete[0]!.text).toContain('the uk rules\' return is in GBP (HMRC CRYPTO23000: "the value of any gain or loss must be converted into pound sterling');
+    expect(usd.summary.incomplete[0]!.fix).toBe('import the ECB rates (`tradeledger import fx eurofxref-hist.csv`: no GBP or USD rates are imported yet), then run gains again with --fiat GBP');
+    expect(await text(usd.outDir)).toContain('NOT READY TO FILE');
+    // The general methods belong to no country's return: any fiat will do.
+    const fifo = await runGains({ databaseUrl: priced.url, rules: 'fifo', year: 2024, fiat: 'USD', tz: 'UTC', outDir: tempFolder('incomplete-') });
+    expect(fifo.summary.incomplete).toEqual([]);
+    expect(await text(fifo.outDir)).not.toContain('NOT READY');
 
     const before = await gains(priced.url, 'GBP');
     expect(before.summary.sa108!.gainsBeforeLosses).toBe('0');
@@ -55,7 +62,7 @@ describe('figures counted as 0 for want of a price or a cost are not presented a
     expect(before.summary.incomplete[0]!.text).toContain('no GBP value and count as 0');
     expect(before.summary.incomplete[0]!.fix).toContain('no GBP or USD rates are imported: run `tradeledger import fx eurofxref-hist.csv`');
     const summaryText = await text(before.outDir);
-    expect(summaryText.split('\n')[2]).toBe('NOT READY TO FILE: the figures below count values this run does not have as 0.');
+    expect(summaryText.split('\n')[2]).toBe("NOT READY TO FILE: the figures below are not yet the return's, for these reasons:");
     expect(summaryText).toContain('UK SA108 capital gains summary, cryptoassets (whole pounds; exact figures in summary.json) - NOT READY TO FILE (see the top):');
     const json = JSON.parse(await readFile(path.join(before.outDir, 'summary.json'), 'utf8'));
     expect(json.incomplete).toEqual(before.summary.incomplete);
@@ -64,6 +71,8 @@ describe('figures counted as 0 for want of a price or a cost are not presented a
     await importFx(priced.db, memoryFile('eurofxref-hist.csv', 'Date,USD,GBP,\n2024-04-02,1.25,1.0,\n'), new Date('2024-12-31T00:00:00Z'));
     const after = await gains(priced.url, 'GBP');
     expect(after.summary.incomplete).toEqual([]);
+    // With the rates in, the USD run's fix is just the flag.
+    expect((await gains(priced.url, 'USD')).summary.incomplete[0]!.fix).toBe('run gains again with --fiat GBP');
     expect(after.summary.sa108!.gainsBeforeLosses).toBe('400');
     expect(await text(after.outDir)).not.toContain('NOT READY');
   });
@@ -102,7 +111,8 @@ describe('figures counted as 0 for want of a price or a cost are not presented a
       expect(r.stderr).toContain('warning: NOT READY TO FILE: 5 ledger row(s) read for this run have no GBP value and count as 0 in proceeds, costs and income\n  fix: no GBP or USD rates are imported');
       const usd = await runCli(['gains', '--year', '2024', '--rules', 'uk', '--fiat', 'USD', '--tz', 'UTC', '--out', path.join(dir, 'uk-usd')], { DATABASE_URL: fresh.url });
       expect(usd.code).toBe(0);
-      expect(usd.stderr).not.toContain('NOT READY');
+      expect(usd.stderr).toContain('warning: NOT READY TO FILE: the uk rules\' return is in GBP');
+      expect(usd.stderr).not.toContain('have no USD value');
       // `report` in a fiat without rates says so too (its valued-ledger.csv would be empty of values).
       const report = await runCli(['report', '--year', '2024', '--fiat', 'gbp', '--out', path.join(dir, 'report-gbp')], { DATABASE_URL: fresh.url });
       expect(report.code).toBe(0);

@@ -78,6 +78,7 @@ describe('unpriced rows on the accounts page', () => {
     await signIn(page, f.accountant);
     await page.goto(`${f.portal.url}/reports?account=${f.granted}`);
     expect(await page.textContent('#gains-fiats-note')).toContain('Values in USD, or in EUR, GBP (the ECB rates imported)');
+    expect(await page.textContent('#gains-fiats-note')).toContain('A country\'s rules file in its own currency (uk GBP, us USD, de EUR, au AUD, ca CAD)');
     expect(await page.locator('#gains-fiats option').evaluateAll((os) => os.map((o) => o.getAttribute('value')))).toEqual(['USD', 'EUR', 'GBP']);
     await page.close();
   });

@@ -15,6 +15,8 @@ import { DemoCheckbox } from './demoCheckbox.js';
  */
 export function GainsForm(props: { user: PortalUser; csrf: string; accounts: VisibleAccount[]; account: string; year: string; tz: string; valueCurrencies: string[] }) {
   const others = props.valueCurrencies.filter((c) => c !== 'USD');
+  // Each country's return is in its own currency (RuleSet.currency, with the authority's words).
+  const returns = ruleSetNames.flatMap((r) => { const c = ruleSet(r).currency; return c ? [`${r} ${c.code}`] : []; }).join(', ');
   const files = [...new Set(ruleSetNames.flatMap((r) => gainsFiles(r)))];
   return (
     <section class="card gains" id="gains">
@@ -50,6 +52,7 @@ export function GainsForm(props: { user: PortalUser; csrf: string; accounts: Vis
           {others.length > 0
             ? `Values in USD, or in ${others.join(', ')} (the ECB rates imported). In any other currency every value is unpriced and counts as 0; the files then say NOT READY TO FILE.`
             : 'Values in USD only: no ECB rates are imported, so in any other currency every value is unpriced and counts as 0 (the files then say NOT READY TO FILE). An administrator imports them with tradeledger import fx eurofxref-hist.csv.'}
+          {` A country's rules file in its own currency (${returns}); in another the files say NOT READY TO FILE.`}
         </p>
         <DemoCheckbox id="gains-include-demo" checked={false} />
         <div class="actions">
