@@ -28,14 +28,15 @@ export async function demoGains(databaseUrl: string, now: number, root: string, 
     const { outDir, summary } = await runGains({ databaseUrl, rules, year: y, fiat, tz, outDir: path.join(root, `gains-${rules}`), includeDemo });
     // Two short lines each, so neither wraps on an 80-column terminal.
     lines.push(`  ${outDir}`, `    ${rules.toUpperCase()} from ${summary.period.from.slice(0, 10)}: ${summary.total.disposals} disposals, gains ${toPenny(summary.total.gains)}, losses ${toPenny(summary.total.losses)} ${fiat}`);
-    // Short, like the lines above; summary.txt has the whole reason, its source and the fix.
+    // Short, like the lines above; summary.txt has the whole reason, its source and the fix. The
+    // UK run in USD (no ECB rates yet) is said once, below.
     for (const f of summary.incomplete) {
-      const what = f.problem === 'currency' ? `the return is in ${ruleSet(rules).currency?.code}, these figures in ${fiat}`
-        : f.problem === 'unpriced' ? `${f.rows} rows without a ${fiat} value` : `${f.rows} disposal parts without a cost`;
-      lines.push(`    not ready to file: ${what} (summary.txt)`);
+      if (f.problem === 'currency') continue;
+      lines.push(`    not ready to file: ${f.problem === 'unpriced' ? `${f.rows} rows without a ${fiat} value` : `${f.rows} disposal parts without a cost`} (summary.txt)`);
     }
   }
-  if (ukFiat === 'USD') lines.push('  (UK values in USD: run `tradeledger import fx eurofxref-hist.csv` for GBP)');
+  // A UK return is in pounds (HMRC CRYPTO23000): in USD its summary.txt says NOT READY TO FILE.
+  if (ukFiat === 'USD') lines.push('  (UK in USD, not for filing: `tradeledger import fx eurofxref-hist.csv`)');
   return lines;
 }
 
