@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rng } from '../support/seededRandom.js';
 import { GainsDecimal, proRata as decimalProRata, sumOf } from '../../src/gains/gainsDecimal.js';
-import { add, cmp, divide, fromDecimal, isZero, negate, proRata, Scaled, sub, sum, toDecimal } from '../../src/gains/scaledDecimal.js';
+import { add, cmp, decimalOfText, divide, fromDecimal, isZero, negate, proRata, Scaled, sub, sum, toDecimal } from '../../src/gains/scaledDecimal.js';
 
 
 /** A decimal string of random digits: short and long, tiny and huge, with trailing zeros and signs. */
@@ -182,6 +182,41 @@ describe('scaledDecimal: the engine\'s scaled integers give exactly GainsDecimal
       const p = textOf(BigInt(m + Math.floor(r() * 5)), Math.floor(r() * 14));
       const w = textOf(BigInt(1 + Math.floor(r() * 1e15)), Math.floor(r() * 16));
       same(fresh(proRata(S(t), S(p), S(w))), decimalProRata(new GainsDecimal(t), new GainsDecimal(p), new GainsDecimal(w)), `proRata(${t}, ${p}, ${w})`);
+    }
+  });
+});
+
+describe('decimalOfText: a numeric text as decimal.js reads it, without its parse', () => {
+  // What decimal.js's own parse gives, sign of zero included (`new Decimal('-0')` keeps s = -1).
+  const exactly = (got: GainsDecimal, want: GainsDecimal, what: string) => {
+    expect([got.s, got.e, got.d, Object.keys(got)], what).toEqual([want.s, want.e, want.d, Object.keys(want)]);
+    expect(got instanceof GainsDecimal, what).toBe(true);
+    expect([got.toFixed(), got.plus(1).toFixed(), got.times('0.5').toFixed()], what).toEqual([want.toFixed(), want.plus(1).toFixed(), want.times('0.5').toFixed()]);
+  };
+
+  it('equals new GainsDecimal(text) and its abs() on 20,000 texts: every word boundary, leading and trailing zeros, signs', () => {
+    const r = rng(24_19);
+    const texts = ['0', '-0', '0.0', '-0.000', '.5', '5.', '-.5', '00012.3400', '-0012.3400', '1234567', '12345678', '0.0000001', '0.00000001',
+      '9999999.9999999', '10000000', '0.1234567', '1234567.1234567', '100', '-100.000', '0.000000000000000000123'];
+    for (let i = 0; i < 20_000; i++) {
+      const t = decimalText(r, true);
+      // Leading zeros and a bare point, as PostgreSQL never writes them but a file might.
+      texts.push(r() < 0.1 ? `00${t.replace('-', '')}` : r() < 0.05 ? `${t}${t.includes('.') ? '' : '.'}` : t);
+    }
+    for (const t of texts) {
+      exactly(decimalOfText(t), new GainsDecimal(t), t);
+      exactly(decimalOfText(t, true), new GainsDecimal(t).abs(), `abs ${t}`);
+    }
+  });
+
+  it('leaves any other text to decimal.js, which reads it or refuses it as before', () => {
+    for (const t of ['1e5', '-1.5E-3', '+7', '0x1f']) {
+      expect(decimalOfText(t).toFixed(), t).toBe(new GainsDecimal(t).toFixed());
+      expect(decimalOfText(t, true).toFixed(), t).toBe(new GainsDecimal(t).abs().toFixed());
+    }
+    for (const t of ['', '-', '.', '1.2.3', '--1', '1-', 'abc', '1,5', ' 1']) {
+      expect(() => decimalOfText(t), t).toThrow();
+      expect(() => new GainsDecimal(t), t).toThrow();
     }
   });
 });
