@@ -69,7 +69,7 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
       }
       const dq = Object.values(summary.dataQuality).reduce((a, b) => a + b, 0);
       if (dq > 0) process.stderr.write(`note: ${dq} data-quality note(s); see gains-data-quality.csv\n`);
-      // Figures counted as 0 for want of a price or a cost: said last, where it is seen, and at the top of summary.txt.
+      // Figures not yet the return's (a value or a cost counted as 0, another currency): said last, where it is seen, and at the top of summary.txt.
       for (const f of summary.incomplete) process.stderr.write(`warning: NOT READY TO FILE: ${f.text}\n  fix: ${f.fix}\n`);
     });
 }

@@ -47,7 +47,8 @@ export interface GainsSummary {
   dataQuality: Record<string, number>;
   /**
    * Why these figures are not yet the return's (incompleteFigures.ts): rows valued 0 for want of a
-   * price, disposals with a cost of 0 for want of lots. Empty when nothing is counted as 0 that way.
+   * price, disposals with a cost of 0 for want of lots, a country's rules in another currency than
+   * its return's. Empty when none of these holds.
    */
   incomplete: IncompleteFigure[];
   /** Demo-trading (paper) accounts: left out (the default) or included at value 0, and why. */

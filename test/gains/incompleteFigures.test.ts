@@ -116,7 +116,7 @@ describe('figures counted as 0 for want of a price or a cost are not presented a
       // `report` in a fiat without rates says so too (its valued-ledger.csv would be empty of values).
       const report = await runCli(['report', '--year', '2024', '--fiat', 'gbp', '--out', path.join(dir, 'report-gbp')], { DATABASE_URL: fresh.url });
       expect(report.code).toBe(0);
-      expect(report.stderr).toContain('warning: no GBP or USD rates are imported, so no row has a GBP value');
+      expect(report.stderr).toContain('warning: no GBP or USD rates are imported, so every row that needs them has no GBP value');
       const reportUsd = await runCli(['report', '--year', '2024', '--out', path.join(dir, 'report-usd')], { DATABASE_URL: fresh.url });
       expect(reportUsd.code).toBe(0);
       expect(reportUsd.stderr).not.toContain('rates are imported');
