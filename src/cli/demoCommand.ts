@@ -98,7 +98,8 @@ export function demoCommand(setExit: (code: number) => void): Command {
             // Short enough not to wrap on an 80-column terminal: the manifest lists the files.
             say(`  ${outDir}  (${manifest.files.length} file${manifest.files.length === 1 ? '' : 's'}, ${rows} rows)`);
           }
-          say('Capital gains of the current tax year (tradeledger gains):');
+          // The year is not over: its figures so far, not a return's (incompleteFigures.ts, period_open).
+          say('Capital gains of this tax year so far, not for filing (tradeledger gains):');
           for (const line of await demoGains(url, now, root, includeDemo)) say(line);
           process.stdout.write([
             ...(demoNames.length === 0 ? [] : includeDemo

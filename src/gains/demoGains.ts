@@ -29,9 +29,9 @@ export async function demoGains(databaseUrl: string, now: number, root: string, 
     // Two short lines each, so neither wraps on an 80-column terminal.
     lines.push(`  ${outDir}`, `    ${rules.toUpperCase()} from ${summary.period.from.slice(0, 10)}: ${summary.total.disposals} disposals, gains ${toPenny(summary.total.gains)}, losses ${toPenny(summary.total.losses)} ${fiat}`);
     // Short, like the lines above; summary.txt has the whole reason, its source and the fix. The
-    // UK run in USD (no ECB rates yet) is said once, below.
+    // UK run in USD (no ECB rates yet) is said once, below; that the year is not over, in the heading.
     for (const f of summary.incomplete) {
-      if (f.problem === 'currency') continue;
+      if (f.problem === 'currency' || f.problem === 'period_open' || f.problem === 'not_synced') continue;
       lines.push(`    not ready to file: ${f.problem === 'unpriced' ? `${f.rows} rows without a ${fiat} value` : `${f.rows} disposal parts without a cost`} (summary.txt)`);
     }
   }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { addDays } from '../normalize/calendarDate.js';
 
 /**
  * A reason a gains run's figures are not yet the return's: a figure the run did not have and
@@ -10,12 +11,17 @@ import type pg from 'pg';
  *    of than the ledger holds); each counts a cost of 0, so its whole proceeds are gain;
  *  - `currency`: a country's rules in a fiat that is not its return's (RuleSet.currency: HMRC,
  *    the IRS, the ATO, the CRA and § 23 EStG each ask for their own currency), such as the UK
- *    boxes in USD that the demo writes before ECB rates are imported.
+ *    boxes in USD that the demo writes before ECB rates are imported;
+ *  - `period_open`: the tax year (with the days after it whose acquisitions can still match its
+ *    disposals: UK 30 days, Canada's superficial losses) has not ended, so what happens until
+ *    then is not in the figures;
+ *  - `not_synced`: it has ended, but some stream of the accounts read was last synced up to a
+ *    time before its end, so the database may not hold all of it.
  * summary.json lists them (`incomplete`), summary.txt opens with them, and `tradeledger gains`
  * prints each as a warning: a report that looks finished is not filed with a made-up 0 in it.
  */
 export interface IncompleteFigure {
-  problem: 'unpriced' | 'no_cost_basis' | 'currency';
+  problem: 'unpriced' | 'no_cost_basis' | 'currency' | 'period_open' | 'not_synced';
   /** Ledger rows (unpriced), or gains.csv rows (no_cost_basis; currency: all of them). */
   rows: number;
   text: string;
@@ -50,6 +56,14 @@ export interface RunFacts {
   rules: string;
   /** The return's currency (RuleSet.currency), and the rates a value in it still needs. */
   returnCurrency?: { code: string; source: string; missingRates: string[] };
+  /**
+   * What the run read up to and what the database holds: the tax year's last day and the local
+   * date read up to (exclusive; later than the year's end by the rules' look-ahead), both in
+   * `tz`, and as instants with the time of the read and the earliest watermark of the accounts'
+   * streams (null when none is synced: imported wallets only), with the stream it is of
+   * ('<account> <stream>[/<partition>]').
+   */
+  period?: { lastDay: string; readTo: string; tz: string; readToMs: number; nowMs: number; syncedToMs: number | null; lagging: string | null };
 }
 
 /**
@@ -70,6 +84,23 @@ export function incompleteFigures(run: RunFacts): IncompleteFigure[] {
       fix: ret.missingRates.length > 0
         ? `import the ECB rates (\`tradeledger import fx eurofxref-hist.csv\`: no ${ret.missingRates.join(' or ')} rates are imported yet), then run gains again with --fiat ${ret.code}`
         : `run gains again with --fiat ${ret.code}`,
+    });
+  }
+  const p = run.period;
+  if (p && p.readToMs > p.nowMs) {
+    const after = p.readTo > addDays(p.lastDay, 1) ? `, and acquisitions up to ${addDays(p.readTo, -1)} can still match its disposals` : '';
+    out.push({
+      problem: 'period_open',
+      rows: run.matches,
+      text: `the tax year has not ended: it runs to ${p.lastDay}${after} (${p.tz}); these figures hold only what the database has now`,
+      fix: `run \`tradeledger sync\` and gains again from ${p.readTo}`,
+    });
+  } else if (p && p.syncedToMs !== null && p.syncedToMs < p.readToMs) {
+    out.push({
+      problem: 'not_synced',
+      rows: run.matches,
+      text: `the history of ${p.lagging ?? 'an account'} is synced only up to ${new Date(p.syncedToMs).toISOString()}, before the end of what this run reads (${p.readTo} ${p.tz})`,
+      fix: 'run `tradeledger sync` (`tradeledger status` shows each stream\'s watermark), then gains again',
     });
   }
   const unpriced = dataQuality.unpriced ?? 0;

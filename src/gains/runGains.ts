@@ -373,6 +373,16 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     // A country's rules in another currency than its return's: say which rates the right run needs.
     const returnCurrency = rules.currency && rules.currency.code !== fiat
       ? { ...rules.currency, missingRates: await missingFxRates(reader, rules.currency.code) } : undefined;
+    // Whether the period read is over, and synced to its end (the earliest watermark of the
+    // accounts' streams: one behind means records the database may not have).
+    const ends = (await reader.query<{ read_to: number; now_at: number; synced_to: number | null; lagging: string | null }>(
+      `SELECT (extract(epoch FROM ($1::timestamp AT TIME ZONE $2)) * 1000)::float8 AS read_to, (extract(epoch FROM now()) * 1000)::float8 AS now_at,
+              (extract(epoch FROM s.watermark) * 1000)::float8 AS synced_to, s.account_uid || ' ' || s.stream || CASE WHEN s.partition = 'all' THEN '' ELSE '/' || s.partition END AS lagging
+       FROM (SELECT 1) one LEFT JOIN LATERAL (
+         SELECT account_uid, stream, partition, watermark FROM sync_state
+         WHERE ($3 = '' OR account_uid = $3) AND watermark IS NOT NULL ORDER BY watermark, account_uid, stream, partition LIMIT 1) s ON true`,
+      [readTo, options.tz, account])).rows[0]!;
+    const period = { lastDay: addDays(to, -1), readTo, tz: options.tz, readToMs: ends.read_to, nowMs: ends.now_at, syncedToMs: ends.synced_to, lagging: ends.lagging };
     if (reader2) await reader2.query('COMMIT');
     await reader.query('COMMIT');
     // A selection no disposal took (a later year's, or a mistyped id) is said, not silently dropped.
@@ -395,7 +405,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
       held.set(h.asset, { quantity: x.quantity.plus(h.quantity), cost: x.cost.plus(h.cost) });
     }
     const result = summary.result({
-      taxYear: options.year, from, to, tz: options.tz, fiat, income, dataQuality: problems, incomplete: incompleteFigures({ dataQuality: problems, fiat, missingRates, matches: progress.matches, rules: options.rules, returnCurrency }),
+      taxYear: options.year, from, to, tz: options.tz, fiat, income, dataQuality: problems, incomplete: incompleteFigures({ dataQuality: problems, fiat, missingRates, matches: progress.matches, rules: options.rules, returnCurrency, period }),
       demo: { included: includeDemo, treatment: demoTreatment('gains', includeDemo), accounts: demoAccounts },
       holdings: [...held].sort(([a], [b]) => a.localeCompare(b)).map(([asset, x]) => ({ asset, quantity: x.quantity.toFixed(), cost: x.cost.toFixed() })),
     });

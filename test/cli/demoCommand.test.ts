@@ -64,7 +64,7 @@ describe('tradeledger demo', () => {
       ['valuation', /^ledger valued in USD: \d+ rows/],
       ['reports', new RegExp(`^Reports for ${year} \\(UTC\\)`)],
       ...reportFormats.map((f): [string, RegExp] => [`report ${f}`, new RegExp(`^ {2}${escape(path.join(reportsDir, f))} {2}\\(\\d+ files?, \\d+ rows\\)$`)]),
-      ['gains', /^Capital gains of the current tax year/],
+      ['gains', /^Capital gains of this tax year so far/],
       ['gains uk', new RegExp(`^ {2}${escape(path.join(reportsDir, 'gains-uk'))}$`)],
       ['gains us', new RegExp(`^ {2}${escape(path.join(reportsDir, 'gains-us'))}$`)],
       ['next', /^The data is in \S+\. Next:$/],
@@ -179,7 +179,7 @@ describe('tradeledger demo', () => {
       if (rules === 'uk') expect(ukYears.map((y) => `${y}-04-06`)).toContain(summary.period.from.slice(0, 10));
       else expect(summary.period.from.slice(0, 10)).toBe(`${year}-01-01`);
     }
-    expect(result.stdout).toContain('Capital gains of the current tax year');
+    expect(result.stdout).toContain('Capital gains of this tax year so far, not for filing');
   });
 
   it('records which sandbox world filled the database', async () => {

@@ -66,7 +66,7 @@ describe('tradeledger demo on a 24-line terminal', () => {
     // Then the gains of the current tax year, two lines per rule set (UK, US), and a note when the
     // UK figures are in USD for want of ECB rates (src/gains/demoGains.ts).
     let at = start + 1 + reportFormats.length;
-    expect(visible[at]).toBe('Capital gains of the current tax year (tradeledger gains):');
+    expect(visible[at]).toBe('Capital gains of this tax year so far, not for filing (tradeledger gains):');
     for (const rules of ['uk', 'us']) {
       expect(visible[at + 1]).toBe(`  ${path.join(cwd, 'tradeledger-reports', year, `gains-${rules}`)}`);
       expect(visible[at + 2]).toMatch(new RegExp(`^ {4}${rules.toUpperCase()} from \\d{4}-\\d\\d-\\d\\d: \\d+ disposals, gains \\S+, losses \\S+ [A-Z]{3}$`));

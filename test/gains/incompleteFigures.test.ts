@@ -10,6 +10,9 @@ import { tempFolder } from '../support/tempFolder.js';
 import { runGains } from '../../src/gains/runGains.js';
 import { importFx } from '../../src/imports/importFx.js';
 import { insertImported } from './importedLedger.js';
+import { sql } from 'kysely';
+import { ruleSet } from '../../src/gains/ruleSets.js';
+import { addDays, utcDate, utcYear } from '../../src/normalize/calendarDate.js';
 
 // A run that counts a value it does not have as 0 says so: summary.json's `incomplete`, the top of
 // summary.txt and every form's heading in it, and a warning from `tradeledger gains`
@@ -93,6 +96,33 @@ describe('figures counted as 0 for want of a price or a cost are not presented a
     const summaryText = await text(outDir);
     expect(summaryText).toContain('  - 2 ledger row(s) read for this run have no GBP value');
     expect(summaryText).toContain('  - 1 part(s) of the tax year\'s disposals had no lots to match');
+  });
+
+  it('a tax year not over yet, and one whose end some stream was not synced to', async () => {
+    // The UK year holding today, read with its 30-day look-ahead: not over.
+    const today = utcDate(Date.now());
+    const year = today >= ruleSet('uk').taxYear(utcYear(Date.now())).from ? utcYear(Date.now()) : utcYear(Date.now()) - 1;
+    const { from, to } = ruleSet('uk').taxYear(year);
+    const open = await runGains({ databaseUrl: unknown.url, rules: 'uk', year, fiat: 'GBP', tz: 'UTC', outDir: tempFolder('incomplete-') });
+    expect(open.summary.period.from).toBe(from);
+    // (This ledger also has rows nothing prices: a reason of its own, after this one.)
+    expect(open.summary.incomplete.map((f) => f.problem)).toEqual(['period_open', 'unpriced']);
+    expect(open.summary.incomplete[0]!.text).toBe(`the tax year has not ended: it runs to ${addDays(to, -1)}, and acquisitions up to ${addDays(to, 30)} can still match its disposals (UTC); these figures hold only what the database has now`);
+    expect(open.summary.incomplete[0]!.fix).toBe(`run \`tradeledger sync\` and gains again from ${addDays(to, 31)}`);
+
+    // A US (calendar) year that is over, with one stream synced to before its end and one after.
+    await sql`INSERT INTO sync_state (account_uid, stream, partition, watermark, status) VALUES
+      ('1000000001', 'spotFills', 'all', '2026-01-05T00:00:00Z', 'idle'), ('1000000001', 'deposits', 'all', '2025-03-01T00:00:00Z', 'idle')`.execute(unknown.db);
+    try {
+      const lagging = await runGains({ databaseUrl: unknown.url, rules: 'us', year: 2025, fiat: 'USD', tz: 'America/New_York', outDir: tempFolder('incomplete-') });
+      expect(lagging.summary.incomplete.map((f) => f.problem)).toEqual(['not_synced', 'unpriced']);
+      expect(lagging.summary.incomplete[0]!.text).toBe('the history of 1000000001 deposits is synced only up to 2025-03-01T00:00:00.000Z, before the end of what this run reads (2026-01-01 America/New_York)');
+      // Synced past the year's end: nothing to say (2024 ends before both watermarks).
+      const synced = await runGains({ databaseUrl: unknown.url, rules: 'us', year: 2024, fiat: 'USD', tz: 'America/New_York', outDir: tempFolder('incomplete-') });
+      expect(synced.summary.incomplete.map((f) => f.problem)).not.toContain('not_synced');
+    } finally {
+      await sql`DELETE FROM sync_state`.execute(unknown.db);
+    }
   });
 
   it('`tradeledger gains` ends with a warning per reason (exit 0: the files are written, and say what they lack); `report` warns of a fiat without rates', async () => {
