@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { migrate } from '../db/migrate.js';
 import { runGains } from '../gains/runGains.js';
-import { poolingByFlag, ruleSet, ruleSetNames } from '../gains/ruleSets.js';
+import { poolingByFlag, returnCurrencies, ruleSetNames } from '../gains/ruleSets.js';
 import type { RuleSetName } from '../gains/ruleSets.js';
 import { parseGainsRequest, poolChoices } from '../gains/gainsRequest.js';
 import type { PoolChoice } from '../gains/gainsRequest.js';
@@ -47,7 +47,7 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
     .option('--include-demo', 'include demo-trading (paper) accounts, valued 0 (default: left out; summary.txt names them)')
     .exitOverride()
     .addHelpText('after', '\nExample: tradeledger gains --year 2025 --rules uk --fiat GBP --tz Europe/London\n'
-      + `A country's rules file in its own currency (${ruleSetNames.flatMap((r) => (ruleSet(r).currency ? [`${r} ${ruleSet(r).currency!.code}`] : [])).join(', ')}; values in any but USD need \`tradeledger import fx\`).\n`
+      + `A country's rules file in its own currency (${returnCurrencies()}; values in any but USD need \`tradeledger import fx\`).\n`
       + 'A run in another currency, or with rows it could not value or disposals without a cost, says NOT READY TO FILE (summary.txt, its last line).')
     .action(async (flags: GainsFlags) => {
       const { request, zoneNote } = parseGainsRequest(flags, 'cli');

@@ -199,3 +199,14 @@ export function resolveZone(rules: RuleSetName, tz: string | undefined): { tz: s
   }
   return { tz: zone, note: `dates counted in ${zone} (the default for --rules ${rules}; --tz to change)` };
 }
+
+/**
+ * Each country rule set with its return's currency, as people read it: 'uk GBP, us USD, ...'
+ * (the gains form's note and `gains --help`).
+ *
+ * @example
+ * returnCurrencies(); // 'uk GBP, us USD, de EUR, au AUD, ca CAD'
+ */
+export function returnCurrencies(): string {
+  return ruleSetNames.flatMap((r) => { const c = ruleSets[r].currency; return c ? [`${r} ${c.code}`] : []; }).join(', ');
+}

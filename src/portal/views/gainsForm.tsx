@@ -2,7 +2,7 @@
 import { AccountSelect } from './accountSelect.js';
 import type { PortalUser } from '../portalUser.js';
 import type { VisibleAccount } from '../accountAccess.js';
-import { poolingByFlag, ruleSet, ruleSetNames } from '../../gains/ruleSets.js';
+import { poolingByFlag, returnCurrencies, ruleSet, ruleSetNames } from '../../gains/ruleSets.js';
 import { gainsFiles } from '../../gains/gainsRequest.js';
 import { DemoCheckbox } from './demoCheckbox.js';
 
@@ -16,7 +16,7 @@ import { DemoCheckbox } from './demoCheckbox.js';
 export function GainsForm(props: { user: PortalUser; csrf: string; accounts: VisibleAccount[]; account: string; year: string; tz: string; valueCurrencies: string[] }) {
   const others = props.valueCurrencies.filter((c) => c !== 'USD');
   // Each country's return is in its own currency (RuleSet.currency, with the authority's words).
-  const returns = ruleSetNames.flatMap((r) => { const c = ruleSet(r).currency; return c ? [`${r} ${c.code}`] : []; }).join(', ');
+  const returns = returnCurrencies();
   const files = [...new Set(ruleSetNames.flatMap((r) => gainsFiles(r)))];
   return (
     <section class="card gains" id="gains">
