@@ -80,6 +80,7 @@ describe('unpriced rows on the accounts page', () => {
     expect(await page.textContent('#gains-fiats-note')).toContain('Values in USD, or in EUR, GBP (the ECB rates imported)');
     expect(await page.textContent('#gains-fiats-note')).toContain('A country\'s rules file in its own currency (uk GBP, us USD, de EUR, au AUD, ca CAD)');
     expect(await page.locator('#gains-fiats option').evaluateAll((os) => os.map((o) => o.getAttribute('value')))).toEqual(['USD', 'EUR', 'GBP']);
+    await page.locator('#gains').screenshot({ path: path.join(artifacts, 'reports-gains-fiats.png') });
     await page.close();
   });
 });
