@@ -38,25 +38,43 @@ export function gainsDownloadRequest(query: Record<string, string | undefined>):
 
 // A gains run computes the whole year before it writes anything and its files are small (one row
 // per disposal), so the folder is complete before a byte is sent, unlike a report's ledger file.
-async function runInto(databaseUrl: string, request: GainsDownloadRequest, reportsDir: string, run: DownloadRun): Promise<{ folder: string; remove(): Promise<void> }> {
+async function runInto(databaseUrl: string, request: GainsDownloadRequest, reportsDir: string, run: DownloadRun): Promise<{ folder: string; notReady: string[]; remove(): Promise<void> }> {
   run.signal?.throwIfAborted();
   const { dir, remove } = await scratch('tradeledger-portal-gains-', run.scratchDir);
   const folder = path.join(dir, gainsLabel(request));
   try {
-    await runGains({
+    const { summary } = await runGains({
       databaseUrl, rules: request.rules, year: request.year, fiat: request.fiat, tz: request.tz, account: request.account,
       pools: request.pools, includeDemo: request.includeDemo, outDir: folder, reportsDir, signal: run.signal,
     });
+    return { folder, notReady: summary.incomplete.map((x) => x.problem), remove };
   } catch (err) {
     await remove();
     throw err;
   }
-  return { folder, remove };
+}
+
+/**
+ * What a download of a run whose figures are not yet the return's is marked with, in the name it
+ * is saved under and in a response header: summary.txt opens with "NOT READY TO FILE" and the
+ * reasons, but a single gains.csv or form-8949.csv has no room for them (a line of prose would stop
+ * a tax tool reading it), and an accountant who saves it from the portal sees only its name.
+ */
+export const NOT_READY_MARK = 'NOT-READY-TO-FILE';
+
+function notReadyName(request: GainsDownloadRequest, notReady: string[]): string {
+  return notReady.length > 0 ? `${gainsDownloadName(request)}_${NOT_READY_MARK}` : gainsDownloadName(request);
+}
+
+// The reasons (incompleteFigures.ts's problem words), for a script that downloads the files.
+function notReadyHeaders(notReady: string[]): Record<string, string> | undefined {
+  return notReady.length > 0 ? { 'X-Tradeledger-Not-Ready-To-File': [...new Set(notReady)].join(', ') } : undefined;
 }
 
 /**
  * Runs `tradeledger gains`' own runGains into a private temporary folder and sends one of its
- * files, as the CLI wrote it.
+ * files, as the CLI wrote it; named with {@link NOT_READY_MARK} when the run's figures are not yet
+ * the return's (summary.incomplete).
  *
  * @example
  * const file = await prepareGainsFile(url, gainsDownloadRequest({ rules: 'us', year: '2025', fiat: 'USD', file: 'form-8949.csv' }));
@@ -67,8 +85,8 @@ export async function prepareGainsFile(databaseUrl: string, request: GainsDownlo
   const sha256 = createHash('sha256').update(await readFile(target)).digest('hex');
   const contentType = request.file.endsWith('.csv') ? 'text/csv; charset=utf-8' : request.file.endsWith('.json') ? 'application/json' : 'text/plain; charset=utf-8';
   return {
-    fileName: `${gainsDownloadName(request)}_${request.file}`, contentType, stream: createReadStream(target),
-    written: Promise.resolve({ sha256 }), remove: run.remove,
+    fileName: `${notReadyName(request, run.notReady)}_${request.file}`, contentType, stream: createReadStream(target),
+    headers: notReadyHeaders(run.notReady), written: Promise.resolve({ sha256 }), remove: run.remove,
   };
 }
 
@@ -87,8 +105,8 @@ export async function prepareGainsZip(databaseUrl: string, request: GainsDownloa
   for (const name of gainsFiles(request.rules)) zip.addFile(path.join(run.folder, name), `gains/${gainsLabel(request)}/${name}`, { mtime });
   zip.end();
   return {
-    fileName: `${gainsDownloadName(request)}.zip`, contentType: 'application/zip', stream: zip.outputStream as Readable,
-    written: Promise.resolve({}), remove: run.remove,
+    fileName: `${notReadyName(request, run.notReady)}.zip`, contentType: 'application/zip', stream: zip.outputStream as Readable,
+    headers: notReadyHeaders(run.notReady), written: Promise.resolve({}), remove: run.remove,
   };
 }
 

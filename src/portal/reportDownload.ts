@@ -18,6 +18,8 @@ export interface PreparedDownload {
   /** What the browser saves it as. */
   fileName: string;
   contentType: string;
+  /** More response headers (a gains run not ready to file names its reasons in one). */
+  headers?: Record<string, string>;
   /** The bytes, read from disk as the writer appends them: memory stays flat however big the file. */
   stream: Readable;
   /** Settles when the writer is done: for a CSV, the file's SHA-256 as the report runner counted it. */

@@ -168,6 +168,28 @@ describe('gains reports', () => {
     await page.close();
   });
 
+  it('marks a download of a year not over yet NOT-READY-TO-FILE in its name and a header, and says so on the form', async () => {
+    // The current year has not ended (incompleteFigures.ts, period_open): its figures are the year
+    // so far. The busiest-year test above downloads a year that has, under the plain name.
+    const year = String(new Date().getUTCFullYear());
+    const page = await b.context.newPage();
+    await signIn(page, f.accountant);
+    await page.goto(`${f.portal.url}/reports?account=${f.granted}`);
+    expect(await page.textContent('#gains')).toContain('downloads with NOT-READY-TO-FILE in its name');
+    const fields = { account: f.granted, rules: 'fifo', year, fiat: 'USD', tz: 'UTC' };
+    const single = await postForm(page, `${f.portal.url}/gains/download/file`, { ...fields, file: 'gains.csv' });
+    expect(single.status()).toBe(200);
+    expect(single.headers()['content-disposition']).toBe(`attachment; filename="tradeledger_${f.granted}_gains_${year}-fifo-USD_NOT-READY-TO-FILE_gains.csv"`);
+    expect(single.headers()['x-tradeledger-not-ready-to-file']).toContain('period_open');
+    const zip = await postForm(page, `${f.portal.url}/gains/download/zip`, fields);
+    expect(zip.status()).toBe(200);
+    expect(zip.headers()['content-disposition']).toBe(`attachment; filename="tradeledger_${f.granted}_gains_${year}-fifo-USD_NOT-READY-TO-FILE.zip"`);
+    // The audit names the file as it was saved.
+    await expect.poll(async () => (await f.pool.query(
+      `SELECT count(*)::int AS n FROM portal_downloads WHERE format = 'gains-fifo-USD' AND file LIKE '%NOT-READY-TO-FILE%'`)).rows[0].n).toBe(1);
+    await page.close();
+  });
+
   it('refuses another account, every account for an accountant, and a bad form, like the report downloads', async () => {
     const page = await b.context.newPage();
     await signIn(page, f.accountant);

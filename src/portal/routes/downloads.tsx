@@ -56,6 +56,7 @@ export function downloads(deps: PortalDeps): Downloads {
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
       'Content-Security-Policy': "default-src 'none'",
+      ...prepared.headers,
     });
     pipeline(prepared.stream, counter, outgoing, (err) => {
       // A download that did not go out whole stops its writer now, not when the query ends.

@@ -21,7 +21,7 @@ export function GainsForm(props: { user: PortalUser; csrf: string; accounts: Vis
   return (
     <section class="card gains" id="gains">
       <h2>Capital gains</h2>
-      <p class="muted">The folder <code>tradeledger gains</code> writes (gains.csv, income.csv, data-quality notes, summaries, Form 8949 for US rules and the manifest), computed when you press a button; a busy account's year takes a while.</p>
+      <p class="muted">The folder <code>tradeledger gains</code> writes (gains.csv, income.csv, data-quality notes, summaries, Form 8949 for US rules and the manifest), computed when you press a button; a busy account's year takes a while. A year whose figures are not yet the return's (not over, not synced to its end, values or costs missing) downloads with NOT-READY-TO-FILE in its name, and its summary.txt says why.</p>
       {/* A POST: a gains run computes and stores a run (gains_* tables); a GET would let a link start one. */}
       <form id="gains-form" class="report-form" method="post" action="/gains/download/zip">
         <input type="hidden" name="_csrf" value={props.csrf} />
