@@ -49,7 +49,7 @@ export async function main(argv: string[]): Promise<number> {
     // A named command (or `help <command>`) loads alone; anything else (help, --version, a typo to
     // suggest a fix for) gets each command's help line only.
     const named = commandEntries.find((c) => c.name === argv[0] || (argv[0] === 'help' && c.name === argv[1]));
-    if (named) program.addCommand((await named.load())(setExit));
+    if (named) program.addCommand(exitOverrideAll((await named.load())(setExit)));
     else {
       const terms = new Map(commandEntries.map((c) => [c.name, c.term]));
       const plain = new Help();
@@ -61,6 +61,18 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     return reportError(err);
   }
+}
+
+/**
+ * A command and every subcommand of it report a usage error (an unknown option, a missing
+ * argument) by throwing, so it ends with exit 2 like every other bad flag: commander's own
+ * process.exit(1) said "internal error (a bug)" to a scheduler for `sync --bogus` (the README's
+ * exit-code table; test/cli/usageErrors.test.ts).
+ */
+function exitOverrideAll(command: Command): Command {
+  command.exitOverride();
+  for (const sub of command.commands) exitOverrideAll(sub);
+  return command;
 }
 
 // The version in package.json, the one npm installed.
