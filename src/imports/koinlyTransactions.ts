@@ -81,6 +81,13 @@ export function koinlyLineReader(file: string, header: readonly string[], now: D
       if (names.includes(name)) at.set(field, i);
     }
   });
+  // A spreadsheet saved in a locale whose list separator is ';' (or a tab) gives one column that
+  // holds the whole header: say so, rather than only that Date is missing.
+  const other = header.length === 1 ? [';', '\t'].find((sep) => header[0]!.split(sep).some((h) => (columns.date as readonly string[]).includes(h.trim().toLowerCase()))) : undefined;
+  if (other !== undefined) {
+    throw badInput({ file, line: 1 }, `the columns are separated by ${other === ';' ? 'semicolons' : 'tabs'}, not commas`,
+      `Save the file as CSV with commas between the columns (in a spreadsheet: CSV UTF-8, comma-delimited) and decimal points, not commas, in amounts. ${HINT}`);
+  }
   if (!at.has('date')) throw badInput({ file, line: 1 }, 'no Date column', HINT);
   if (!at.has('sentAmount') && !at.has('receivedAmount')) throw badInput({ file, line: 1 }, 'neither a Sent Amount nor a Received Amount column', HINT);
   const width = header.length;

@@ -98,6 +98,15 @@ describe('Koinly universal CSV', () => {
   it('refuses a file without a Date column', () => {
     expect(refusal(() => koinlyTransactions('k.csv', 'When,Sent Amount,Sent Currency\n', now)).message).toMatch(/^k\.csv line 1: no Date column/);
   });
+
+  it('says a file is separated by semicolons or tabs (a spreadsheet in another locale), not only that Date is missing', () => {
+    const semi = refusal(() => koinlyTransactions('k.csv', 'Date;Sent Amount;Sent Currency\n2024-05-01 10:00 UTC;1,5;BTC\n', now));
+    expect(semi.message).toMatch(/^k\.csv line 1: the columns are separated by semicolons, not commas/);
+    expect(semi.hint).toContain('commas between the columns');
+    expect(refusal(() => koinlyTransactions('k.csv', 'Date\tSent Amount\tSent Currency\n', now)).message).toMatch(/^k\.csv line 1: the columns are separated by tabs, not commas/);
+    // One column named otherwise is still "no Date column".
+    expect(refusal(() => koinlyTransactions('k.csv', 'When;Amount\n', now)).message).toMatch(/^k\.csv line 1: no Date column/);
+  });
 });
 
 describe('reading a file in chunks', () => {
