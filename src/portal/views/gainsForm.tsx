@@ -26,10 +26,11 @@ export function GainsForm(props: { user: PortalUser; csrf: string; accounts: Vis
       <form id="gains-form" class="report-form" method="post" action="/gains/download/zip">
         <input type="hidden" name="_csrf" value={props.csrf} />
         <div class="grid">
-          <AccountSelect user={props.user} accounts={props.accounts} selected={props.account} />
-          <label>Rules
+          {/* A row of its own: the rule sets' names are long (uk's and au's ~600 px), and a name cut off in the closed list is a guess. */}
+          <label class="full-row">Rules
             <select name="rules">{ruleSetNames.map((r) => <option value={r}>{r}: {ruleSet(r).title}{r === 'uk' ? ' (tax year from 6 April)' : r === 'au' ? ' (tax year from 1 July)' : ''}</option>)}</select>
           </label>
+          <AccountSelect user={props.user} accounts={props.accounts} selected={props.account} />
           <label>Tax year
             <input name="year" inputmode="numeric" pattern="\d{4}" value={props.year} class="short" />
           </label>
