@@ -104,6 +104,7 @@ export function gainsSummaryText(s: GainsSummary): string {
     for (const a of s.demo.accounts) lines.push(`  ${a.name} (${a.account}): ${a.reason}`);
     lines.push(`  ${s.demo.treatment}`);
   }
-  lines.push('', 'Fiat figures here are rounded to the penny (SA108 boxes to whole pounds, as stated); summary.json holds them exactly, gains.csv to 2 decimals.');
+  // The SA108 note only where there are SA108 boxes: a US or FIFO summary in dollars has neither pennies nor pounds.
+  lines.push('', `${s.fiat} figures here are rounded to 2 decimals, half up${s.sa108 ? ' (the SA108 boxes to whole pounds, as stated)' : ''}; summary.json holds them exactly, gains.csv to 2 decimals.`);
   return `${lines.join('\n')}\n`;
 }

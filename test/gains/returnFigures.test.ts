@@ -84,6 +84,7 @@ describe('UK SA108: gross proceeds, costs of disposal among the allowable costs 
     expect(text).toMatch(/HS284 Example 3/);
     // The closing note once, not twice.
     expect(text.match(/summary\.json holds them exactly/g)).toHaveLength(1);
+    expect(text).toContain('GBP figures here are rounded to 2 decimals, half up (the SA108 boxes to whole pounds, as stated)');
   });
 });
 
@@ -139,7 +140,11 @@ describe('Australia: net capital gain (ATO)', () => {
       sell('2023-09-02', 'Z', '1', '400'), // a 600 loss
     ]);
     expect(s.cgtDiscount).toMatchObject({ discountableGains: '3000', otherGains: '520', losses: '600', totalCurrentYearGains: '3520', netCapitalGain: '1460' });
-    expect(gainsSummaryText(s)).toContain('label A  Net capital gain');
+    const text = gainsSummaryText(s);
+    expect(text).toContain('label A  Net capital gain');
+    // No SA108 in an Australian summary, nor pennies in dollars.
+    expect(text).toContain(`${s.fiat} figures here are rounded to 2 decimals, half up; summary.json`);
+    expect(text).not.toMatch(/SA108|penny/);
   });
 });
 
