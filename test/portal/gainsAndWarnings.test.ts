@@ -54,6 +54,8 @@ describe('unpriced rows on the accounts page', () => {
     expect(await page.textContent('[role=alert]')).toContain('2 ledger row(s) have no USD value');
     // Before any ECB rates, the gains form says a value can only be in USD (src/gains/incompleteFigures.ts).
     expect(await page.textContent('#gains-fiats-note')).toContain('Values in USD only: no ECB rates are imported');
+    // And the report form, whose valued-ledger.csv and tool files would have empty values.
+    expect(await page.textContent('#report-fiats-note')).toContain('Values in USD only: no ECB rates are imported, so in any other currency valued-ledger.csv');
     await page.goto(`${f.portal.url}/accounts`);
     await page.screenshot({ path: path.join(artifacts, 'accounts-unpriced.png'), fullPage: true });
     await setGrants(f.pool, f.accountant.username, ['paper-wallet'], false);
@@ -78,6 +80,8 @@ describe('unpriced rows on the accounts page', () => {
     await signIn(page, f.accountant);
     await page.goto(`${f.portal.url}/reports?account=${f.granted}`);
     expect(await page.textContent('#gains-fiats-note')).toContain('Values in USD, or in EUR, GBP (the ECB rates imported)');
+    expect(await page.textContent('#report-fiats-note')).toContain('Values in USD, or in EUR, GBP (the ECB rates imported). In any other currency');
+    expect(await page.getAttribute('#report-form input[name=fiat]', 'list')).toBe('gains-fiats');
     expect(await page.textContent('#gains-fiats-note')).toContain('A country\'s rules file in its own currency (uk GBP, us USD, de EUR, au AUD, ca CAD)');
     expect(await page.locator('#gains-fiats option').evaluateAll((os) => os.map((o) => o.getAttribute('value')))).toEqual(['USD', 'EUR', 'GBP']);
     await page.locator('#gains').screenshot({ path: path.join(artifacts, 'reports-gains-fiats.png') });
