@@ -59,15 +59,21 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
       // A status line on a terminal while the run reads and matches (minutes at millions of rows);
       // nothing off one. Stopped before any other line is printed.
       const progress = lineProgress(process.stderr, 'gains');
+      let rowsRead = 0;
       const { outDir, summary } = await runGains({
         databaseUrl: url, ...request, outDir: flags.out, force: flags.force ?? false, lots: flags.lots, brokerReporting,
-        onProgress: (p) => progress.update(gainsProgressText(p)),
+        onProgress: (p) => { rowsRead = p.rows; progress.update(gainsProgressText(p)); },
         onFile: (f) => { progress.stop(); process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows\n`); },
       }).finally(() => progress.stop());
       const t = summary.total;
       process.stdout.write(`wrote ${outDir} (${summary.period.from} to ${summary.period.to}): ${t.disposals} disposals, gains ${summary.fiat} ${toPenny(t.gains)}, losses ${summary.fiat} ${toPenny(t.losses)}\n`);
       if (summary.demo.accounts.length > 0 && !summary.demo.included) {
         process.stderr.write(`note: demo-trading account(s) ${summary.demo.accounts.map((a) => a.name).join(', ')} left out (paper money); --include-demo puts them in\n`);
+      }
+      // Nothing at all up to the year's end: the right answer for a year before the accounts
+      // traded, and the usual sign of a mistyped --year or --account.
+      if (rowsRead === 0) {
+        process.stderr.write(`note: the ledger holds no rows${request.account ? ` of ${request.account}` : ''} up to ${summary.period.to}, so every figure is 0; check --year${request.account ? ' and --account' : ''}, and that \`tradeledger sync\` or an import has run\n`);
       }
       const dq = Object.values(summary.dataQuality).reduce((a, b) => a + b, 0);
       if (dq > 0) process.stderr.write(`note: ${dq} data-quality note(s); see gains-data-quality.csv\n`);

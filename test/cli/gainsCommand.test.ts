@@ -45,8 +45,14 @@ describe('tradeledger import transactions, then tradeledger gains', () => {
     // Any case, as `report --tz` takes it (one zone check, src/normalize/timeZone.ts); the run uses the canonical name.
     const r = await runCli(['gains', '--year', '2024', '--rules', 'uk', '--fiat', 'GBP', '--tz', 'europe/london', '--out', out], { DATABASE_URL: fresh.url });
     expect(r.stderr).toContain('data-quality');
+    expect(r.stderr).not.toContain('the ledger holds no rows');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('dates counted in Europe/London (--tz)');
+    // A year before any row (a mistyped --year): all 0, and said why.
+    const early = await runCli(['gains', '--year', '2001', '--rules', 'fifo', '--fiat', 'GBP', '--out', path.join(dir, 'fifo-2001')], { DATABASE_URL: fresh.url });
+    expect(early.code).toBe(0);
+    expect(early.stdout).toContain(': 0 disposals');
+    expect(early.stderr).toContain('note: the ledger holds no rows up to 2002-01-01, so every figure is 0; check --year, and that `tradeledger sync` or an import has run');
     expect(JSON.parse(await readFile(path.join(out, 'manifest.json'), 'utf8')).parameters.tz).toBe('Europe/London');
     const gains = await csv(path.join(out, 'gains.csv'));
     expect(gains.map((g) => [g.asset, g.date_disposed, g.matching, g.quantity, g.proceeds, g.cost, g.gain, g.pool])).toEqual([
