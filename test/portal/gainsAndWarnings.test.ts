@@ -188,9 +188,11 @@ describe('gains reports', () => {
     const zip = await postForm(page, `${f.portal.url}/gains/download/zip`, fields);
     expect(zip.status()).toBe(200);
     expect(zip.headers()['content-disposition']).toBe(`attachment; filename="tradeledger_${f.granted}_gains_${year}-fifo-USD_NOT-READY-TO-FILE.zip"`);
-    // The audit names the file as it was saved.
+    // The audit carries the mark too: the zip by its saved name, the single file by its marked folder path.
     await expect.poll(async () => (await f.pool.query(
-      `SELECT count(*)::int AS n FROM portal_downloads WHERE format = 'gains-fifo-USD' AND file LIKE '%NOT-READY-TO-FILE%'`)).rows[0].n).toBe(1);
+      `SELECT count(*)::int AS n FROM portal_downloads WHERE format = 'gains-fifo-USD' AND file LIKE '%NOT-READY-TO-FILE%'`)).rows[0].n).toBe(2);
+    expect((await f.pool.query(`SELECT file FROM portal_downloads WHERE format = 'gains-fifo-USD' ORDER BY id`)).rows.map((r) => r.file))
+      .toEqual([`${year}-fifo-USD_NOT-READY-TO-FILE/gains.csv`, `tradeledger_${f.granted}_gains_${year}-fifo-USD_NOT-READY-TO-FILE.zip`]);
     await page.close();
   });
 

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { gainsDownloadRequest, prepareGainsFile, prepareGainsZip } from '../gainsDownload.js';
+import { gainsDownloadRequest, NOT_READY_MARK, prepareGainsFile, prepareGainsZip } from '../gainsDownload.js';
 import type { GainsDownloadRequest } from '../gainsDownload.js';
 import { gainsLabel, gainsPeriod } from '../../gains/gainsRequest.js';
 import { gainsFields } from '../requestParameters.js';
@@ -27,7 +27,9 @@ export function gainsRoutes(app: PortalHono, { databaseUrl, reportsDir }: Portal
     }
     const subject = { account: request.account, format: `gains-${request.rules}-${request.fiat}`, period: { ...gainsPeriod(request), tz: request.tz } };
     return inSlot(c, (run) => kind === 'file' ? prepareGainsFile(databaseUrl, request, reportsDir, run) : prepareGainsZip(databaseUrl, request, reportsDir, run),
-      () => subject, (prepared) => kind === 'file' ? `${gainsLabel(request)}/${request.file}` : prepared.fileName);
+      // The audit names a single file by its folder path, marked as its saved name is when the run is not ready to file.
+      () => subject, (prepared) => kind === 'file'
+        ? `${gainsLabel(request)}${prepared.fileName.includes(NOT_READY_MARK) ? `_${NOT_READY_MARK}` : ''}/${request.file}` : prepared.fileName);
   };
 
   app.get('/gains/download/file', postOnly);
