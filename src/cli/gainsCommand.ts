@@ -59,10 +59,9 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
       // A status line on a terminal while the run reads and matches (minutes at millions of rows);
       // nothing off one. Stopped before any other line is printed.
       const progress = lineProgress(process.stderr, 'gains');
-      let rowsRead = 0;
-      const { outDir, summary } = await runGains({
+      const { outDir, summary, rowsRead } = await runGains({
         databaseUrl: url, ...request, outDir: flags.out, force: flags.force ?? false, lots: flags.lots, brokerReporting,
-        onProgress: (p) => { rowsRead = p.rows; progress.update(gainsProgressText(p)); },
+        onProgress: (p) => progress.update(gainsProgressText(p)),
         onFile: (f) => { progress.stop(); process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows\n`); },
       }).finally(() => progress.stop());
       const t = summary.total;

@@ -94,6 +94,8 @@ export interface RunGainsResult {
   files: ManifestFile[];
   /** How many slices of time the valued ledger was read in (RunGainsOptions.readSlices). */
   readSlices: number;
+  /** Valued ledger rows read (up to the year's end and its look-ahead); 0: the ledger holds nothing up to then. */
+  rowsRead: number;
 }
 
 // Rows per batch handed to the matcher (queryBatches). A batch is alive while it is matched, so
@@ -412,7 +414,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
 
     const files = await writeFiles(writer, store.runId, options, output, result, corrections.size);
     await output.commit();
-    return { runId: store.runId, outDir, summary: result, files, readSlices: bounds.length - 1 };
+    return { runId: store.runId, outDir, summary: result, files, readSlices: bounds.length - 1, rowsRead: progress.rows };
   } catch (err) {
     // A query on a client that never connected waits for the connection forever.
     // The batch the store may still have in flight is answered first: one query at a time on a client.

@@ -21,6 +21,9 @@ const N = Number(process.env.GAINS_RUNNER_N ?? 100_000);
 const ASSETS = 50;
 const START = Date.parse('2024-04-06T00:00:00Z');
 const STEP_MS = Math.floor((365 * 86_400_000) / (2 * N + 2)); // every event inside one UK tax year
+/** When the i-th purchase and the i-th sale happen. */
+const buyMs = (i: number) => START + (2 * i + 1) * STEP_MS;
+const saleMs = (i: number) => buyMs(i) + STEP_MS;
 
 // Deterministic lines: per step one purchase of 1.2 or 0.8 units for GBP and one sale of 1 unit
 // for GBP, prices cycling; every asset starts with 100 units bought on 1 January 2024.
@@ -30,7 +33,7 @@ function koinlyFile(): string {
   const lines = ['Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash'];
   for (let a = 0; a < ASSETS; a++) lines.push(`2024-01-01 00:${pad(a)} UTC,1000,GBP,100,TOK${a},,,,,,,`);
   for (let i = 0; i < N; i++) {
-    const t = START + (2 * i + 1) * STEP_MS;
+    const t = buyMs(i);
     const a = i % ASSETS;
     const k = (i * 7919) % 1000;
     const q = Math.floor(i / ASSETS) % 2 === 0 ? '1.2' : '0.8';
@@ -39,7 +42,7 @@ function koinlyFile(): string {
     // Prices in integer thousandths of a pound (no float arithmetic on money): a unit costs
     // 10.00 + k/100 and sells for 10.50 + k/100.
     lines.push(`${date(t)},${decimal((1000 + k) * (q === '1.2' ? 12 : 8), 3)},GBP,${q},TOK${a},,,,,,buy ${i},`);
-    lines.push(`${date(t + STEP_MS)},1,TOK${a},${decimal(1050 + k, 2)},GBP,,,,,,sell ${i},`);
+    lines.push(`${date(saleMs(i))},1,TOK${a},${decimal(1050 + k, 2)},GBP,,,,,,sell ${i},`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -53,7 +56,7 @@ function koinlyFile(): string {
 function salesIn(fromMs: number, toMs: number): number {
   let n = 0;
   for (let i = 0; i < N; i++) {
-    const t = START + (2 * i + 1) * STEP_MS + STEP_MS;
+    const t = saleMs(i);
     if (t >= fromMs && t < toMs) n++;
   }
   return n;

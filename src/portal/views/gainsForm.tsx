@@ -7,6 +7,20 @@ import { gainsFiles } from '../../gains/gainsRequest.js';
 import { DemoCheckbox } from './demoCheckbox.js';
 
 /**
+ * The note under a form's Fiat field (the gains form's and the report form's): which currencies a
+ * value can be in (USD, and those the imported ECB rates hold), and what any other gives.
+ *
+ * @example
+ * fiatsNote(['USD', 'EUR'], 'every value is empty.'); // 'Values in USD, or in EUR (the ECB rates imported). In any other currency every value is empty.'
+ */
+export function fiatsNote(valueCurrencies: string[], otherwise: string): string {
+  const others = valueCurrencies.filter((c) => c !== 'USD');
+  return others.length > 0
+    ? `Values in USD, or in ${others.join(', ')} (the ECB rates imported). In any other currency ${otherwise}`
+    : `Values in USD only: no ECB rates are imported, so in any other currency ${otherwise} An administrator imports them with tradeledger import fx eurofxref-hist.csv.`;
+}
+
+/**
  * The gains section of the report page: rules, tax year, fiat and time zone for one of the
  * user's accounts; downloads the folder `tradeledger gains` writes, as a zip or one file.
  *
@@ -14,7 +28,6 @@ import { DemoCheckbox } from './demoCheckbox.js';
  * <GainsForm user={user} csrf={csrf} accounts={accounts} account="1000000001" year="2025" tz="UTC" valueCurrencies={['USD']} />
  */
 export function GainsForm(props: { user: PortalUser; csrf: string; accounts: VisibleAccount[]; account: string; year: string; tz: string; valueCurrencies: string[] }) {
-  const others = props.valueCurrencies.filter((c) => c !== 'USD');
   // Each country's return is in its own currency (RuleSet.currency, with the authority's words).
   const returns = returnCurrencies();
   const files = [...new Set(ruleSetNames.flatMap((r) => gainsFiles(r)))];
@@ -50,9 +63,7 @@ export function GainsForm(props: { user: PortalUser; csrf: string; accounts: Vis
         </div>
         {/* A fiat without ECB rates values every row at 0 (incompleteFigures.ts): say which have them before a run. */}
         <p class="muted" id="gains-fiats-note">
-          {others.length > 0
-            ? `Values in USD, or in ${others.join(', ')} (the ECB rates imported). In any other currency every value is unpriced and counts as 0; the files then say NOT READY TO FILE.`
-            : 'Values in USD only: no ECB rates are imported, so in any other currency every value is unpriced and counts as 0 (the files then say NOT READY TO FILE). An administrator imports them with tradeledger import fx eurofxref-hist.csv.'}
+          {fiatsNote(props.valueCurrencies, 'every value is unpriced and counts as 0; the files then say NOT READY TO FILE.')}
           {` A country's rules file in its own currency (${returns}); in another the files say NOT READY TO FILE.`}
         </p>
         <DemoCheckbox id="gains-include-demo" checked={false} />

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import { Layout } from './layout.js';
 import { AccountSelect } from './accountSelect.js';
-import { GainsForm } from './gainsForm.js';
+import { fiatsNote, GainsForm } from './gainsForm.js';
 import { DemoCheckbox } from './demoCheckbox.js';
 import type { PortalUser } from '../portalUser.js';
 import type { VisibleAccount } from '../accountAccess.js';
@@ -89,21 +89,6 @@ export function PreviewPanel(props: { state: PreviewState }) {
  * @example
  * c.html(<ReportsPage user={user} csrf={csrf} accounts={accounts} values={values} preview={{ kind: 'none' }} warnings={[]} valueCurrencies={['USD']} />)
  */
-/**
- * The report form's note on the Fiat field: which currencies a value can be in (USD, and those the
- * imported ECB rates hold) and what any other gives.
- *
- * @example
- * reportFiatsNote(['USD']); // 'Values in USD only: ...'
- */
-export function reportFiatsNote(valueCurrencies: string[]): string {
-  const others = valueCurrencies.filter((c) => c !== 'USD');
-  const after = 'valued-ledger.csv\'s values and koinly.csv\'s Net Worth are empty, and data-quality.csv lists every such row as unpriced.';
-  return others.length > 0
-    ? `Values in USD, or in ${others.join(', ')} (the ECB rates imported). In any other currency ${after}`
-    : `Values in USD only: no ECB rates are imported, so in any other currency ${after} An administrator imports them with tradeledger import fx eurofxref-hist.csv.`;
-}
-
 export function ReportsPage(props: { user: PortalUser; csrf: string; accounts: VisibleAccount[]; values: ReportFormValues; preview: PreviewState; warnings: AccountWarning[]; valueCurrencies: string[] }) {
   const v = props.values;
   return (
@@ -149,7 +134,7 @@ export function ReportsPage(props: { user: PortalUser; csrf: string; accounts: V
         </div>
         {/* As on the gains form: in a fiat without ECB rates every value is empty (tradeledger report warns the same). */}
         <p class="muted" id="report-fiats-note">
-          {reportFiatsNote(props.valueCurrencies)}
+          {fiatsNote(props.valueCurrencies, 'valued-ledger.csv\'s values and koinly.csv\'s Net Worth are empty, and data-quality.csv lists every such row as unpriced.')}
         </p>
         <DemoCheckbox id="report-include-demo" checked={v.includeDemo} />
         <div class="actions">
