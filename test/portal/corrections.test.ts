@@ -119,6 +119,26 @@ describe('audited corrections (tradeledger classify and the portal)', () => {
     await expect.poll(async () => (await page.textContent('#correction-message')) ?? '').toContain('has no ledger row deposits:nope');
     await page.goto(`${f.portal.url}/accounts/${account}/corrections`);
     await page.screenshot({ path: path.join(artifacts, 'corrections.png'), fullPage: true });
+    // At 1280 px (test/portal/browser.ts) every column of both tables shows: who made a correction
+    // and its undo were cut off at the card's edge, behind a sideways scroll at the foot of the table.
+    expect(page.viewportSize()?.width).toBe(1280);
+    for (const table of ['#corrections-in-force', '#correctable-rows-card']) {
+      const fit = await page.locator(`${table} .table-wrap`).evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
+      expect(fit.scroll, `${table}: its table is ${fit.scroll} px wide in a ${fit.client} px card`).toBeLessThanOrEqual(fit.client);
+    }
+    // The Undo button's text is not the colour it is drawn on (it was white on the white card: the
+    // header's sign-out style).
+    const undoLook = await page.locator('#corrections-in-force button[type=submit]').first().evaluate((b) => {
+      // the page's own DOM (this file is compiled without the DOM's types)
+      const style = (e: unknown): { color: string; backgroundColor: string } => (globalThis as unknown as { getComputedStyle: (e: unknown) => { color: string; backgroundColor: string } }).getComputedStyle(e);
+      type Node = { parentElement: Node | null; getBoundingClientRect(): { width: number } };
+      let e: Node | null = b as unknown as Node;
+      let ground = 'rgba(0, 0, 0, 0)';
+      while (e && (ground === 'rgba(0, 0, 0, 0)' || ground === 'transparent')) { ground = style(e).backgroundColor; e = e.parentElement; }
+      return { text: style(b).color, ground, width: (b as unknown as Node).getBoundingClientRect().width };
+    });
+    expect(undoLook.text, 'the Undo button\'s text colour').not.toBe(undoLook.ground);
+    expect(undoLook.width).toBeGreaterThan(0);
 
     // Who, when and why are in PostgreSQL.
     const { rows: stored } = await f.pool.query(

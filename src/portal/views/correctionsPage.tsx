@@ -37,22 +37,21 @@ export function CorrectionsPage(props: {
         {props.corrections.length === 0 ? <p class="muted">No corrections on this account.</p> : (
           <div class="table-wrap">
             <table class="data">
-              <thead><tr><th>#</th><th>Row</th><th>Time (UTC)</th><th>Amount</th><th>Correction</th><th>Why</th><th>By</th><th>Undo</th></tr></thead>
+              <thead><tr><th>#</th><th>Row and its time (UTC)</th><th>Amount</th><th>Correction</th><th>Why</th><th>By</th><th>Undo</th></tr></thead>
               <tbody>
                 {props.corrections.map((c) => (
                   <tr data-correction={c.id} data-row={c.row}>
                     <td>{c.id}</td>
-                    <td class="mono">{c.row}</td>
-                    <td>{c.ts ?? 'not in the ledger now'}</td>
+                    <td class="mono">{c.row}<br /><span class="muted">{c.ts ?? 'not in the ledger now'}</span></td>
                     <td class="num">{c.amount} {c.coin}</td>
-                    <td data-classification={c.classification ?? ''}>{what(c)}{c.otherSide && ` (other side ${c.otherSide})`}{c.priceSource && ` (source: ${c.priceSource})`}</td>
-                    <td>{c.why}</td>
-                    <td>{c.setBy} · {c.setAt}</td>
+                    <td class="wrap" data-classification={c.classification ?? ''}>{what(c)}{c.otherSide && ` (other side ${c.otherSide})`}{c.priceSource && ` (source: ${c.priceSource})`}</td>
+                    <td class="wrap">{c.why}</td>
+                    <td>{c.setBy}<br />{c.setAt}</td>
                     <td>
-                      <form method="post" action={`${base}/${c.id}/undo`} class="inline">
+                      <form method="post" action={`${base}/${c.id}/undo`} class="stacked">
                         <input type="hidden" name="_csrf" value={props.csrf} />
-                        <input type="text" name="why" required placeholder="why undo" aria-label={`why undo #${c.id}`} />
-                        <button type="submit" class="link">Undo</button>
+                        <input type="text" name="why" required size={12} placeholder="why undo" aria-label={`why undo #${c.id}`} />
+                        <button type="submit" class="button small">Undo</button>
                       </form>
                     </td>
                   </tr>
@@ -97,8 +96,8 @@ export function CorrectionsPage(props: {
                   <td>{r.ts}</td>
                   <td>{r.kind}</td>
                   <td class="num">{r.amount} {r.coin}</td>
-                  <td class="mono">{r.counterparty ?? ''}</td>
-                  <td>{r.correction ? `#${r.correction.id} ${what(r.correction)}` : ''}</td>
+                  <td class="mono address">{r.counterparty ?? ''}</td>
+                  <td class="wrap">{r.correction ? `#${r.correction.id} ${what(r.correction)}` : ''}</td>
                 </tr>
               ))}
             </tbody>
