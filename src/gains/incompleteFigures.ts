@@ -36,7 +36,7 @@ export interface IncompleteFigure {
  * @example
  * await missingFxRates(client, 'GBP'); // ['GBP', 'USD'] before `tradeledger import fx`
  */
-export async function missingFxRates(client: pg.Client, fiat: string): Promise<string[]> {
+export async function missingFxRates(client: Pick<pg.Pool, 'query'>, fiat: string): Promise<string[]> {
   const needed = fiat === 'USD' ? [] : fiat === 'EUR' ? ['USD'] : [fiat, 'USD'];
   if (needed.length === 0) return [];
   const { rows } = await client.query<{ c: string }>(

@@ -6,7 +6,9 @@ import { createClient } from '../db/pools.js';
 import yazl from 'yazl';
 import { bindNamedParameters } from '../reports/bindNamedParameters.js';
 import { defaultReportsDir, runReports } from '../reports/runReports.js';
-import { reportFiles } from '../reports/reportFormats.js';
+import { fiatValuedQueries, reportFiles } from '../reports/reportFormats.js';
+import { missingFxRates } from '../gains/incompleteFigures.js';
+import type pg from 'pg';
 import { streamQueryToCsv } from '../reports/streamQueryToCsv.js';
 import type { ReportRequest } from './reportRequest.js';
 import { queryOf } from './reportRequest.js';
@@ -163,16 +165,47 @@ export async function prepareZip(databaseUrl: string, request: ReportRequest, re
 }
 
 /**
- * The name a download is saved under: tradeledger_<account or all>_<period>_<format>[_file].
+ * The name a download is saved under: tradeledger_<account or all>_<period>_<format>[_mark][_file].
  *
  * @example
  * downloadName(request, 'ledger.csv'); // 'tradeledger_1000000001_2025_native_ledger.csv'
+ * downloadName(request, 'zip', 'NO-GBP-VALUES'); // 'tradeledger_1000000001_2025_native_NO-GBP-VALUES.zip'
  */
-export function downloadName(request: ReportRequest, file: string): string {
+export function downloadName(request: ReportRequest, file: string, mark?: string): string {
   const who = request.account === '' ? 'all' : request.account.replace(/[^A-Za-z0-9_-]/g, '_');
-  return file === 'zip'
-    ? `tradeledger_${who}_${request.period.label}_${request.format}.zip`
-    : `tradeledger_${who}_${request.period.label}_${request.format}_${file}`;
+  const head = `tradeledger_${who}_${request.period.label}_${request.format}${mark === undefined ? '' : `_${mark}`}`;
+  return file === 'zip' ? `${head}.zip` : `${head}_${file}`;
+}
+
+/**
+ * The ECB rates a download's values need and the database has none of ([] when it needs none, or
+ * has them): `file` is the CSV asked for, or 'zip' for the format's every file. Only the files
+ * whose figures are values in the fiat ({@link fiatValuedQueries}) need any.
+ *
+ * @example
+ * await missingValueRates(pool, request, 'valued-ledger.csv'); // ['GBP', 'USD'] before `tradeledger import fx`
+ */
+export async function missingValueRates(db: Pick<pg.Pool, 'query'>, request: ReportRequest, file: string): Promise<string[]> {
+  const queries = file === 'zip' ? reportFiles(request.format).map((f) => f.query) : [queryOf(request.format, file)];
+  return queries.some((q) => fiatValuedQueries.includes(q)) ? missingFxRates(db, request.fiat) : [];
+}
+
+/**
+ * A report download whose values come out empty for want of rates (`missing`, from
+ * {@link missingValueRates}), marked so in the name it is saved under (NO-<FIAT>-VALUES) and in an
+ * X-Tradeledger-Missing-Rates header: the CLI warns on stderr and the form says so beforehand, but
+ * a saved valued-ledger.csv or koinly.csv shows nothing of it, and a tax tool reads its empty Net
+ * Worth as "work it out yourself".
+ *
+ * @example
+ * withMissingRates(await prepareCsv(url, request), request, 'valued-ledger.csv', ['GBP', 'USD']);
+ */
+export function withMissingRates(prepared: PreparedDownload, request: ReportRequest, file: string, missing: string[]): PreparedDownload {
+  if (missing.length === 0) return prepared;
+  return {
+    ...prepared, fileName: downloadName(request, file, `NO-${request.fiat}-VALUES`),
+    headers: { ...prepared.headers, 'X-Tradeledger-Missing-Rates': missing.join(', ') },
+  };
 }
 
 interface Deferred<T> {

@@ -14,6 +14,15 @@ const native = [
 ];
 
 /**
+ * The queries whose figures are values in the report's fiat (`--fiat`, ledger_valued): without the
+ * ECB rates that fiat needs, the rows that need them come out with an empty value (valued-ledger's
+ * value, Koinly's Net Worth, CTC's Reference Price). data-quality also reads the fiat, but only to
+ * list those rows as unpriced, which is then its right content. test/reports/valuedReports.test.ts
+ * holds this list to the queries in reports/ that read :'fiat'.
+ */
+export const fiatValuedQueries: readonly string[] = ['valued-ledger', 'koinly', 'ctc'];
+
+/**
  * The CSVs each format writes: native writes one per subject, the tax-tool formats one file named
  * after the tool.
  *

@@ -62,6 +62,39 @@ describe('unpriced rows on the accounts page', () => {
     await page.close();
   });
 
+  it('before any ECB rates, a download whose values need them says so in its saved name and a header; one that needs none does not', async () => {
+    const page = await b.context.newPage();
+    await signIn(page, f.accountant);
+    const query = `account=${f.granted}&format=native&period=range&from=2025-01-01&to=2026-01-01&tz=UTC`;
+    const named = (res: { headers(): Record<string, string> }) => res.headers()['content-disposition'];
+    const valued = await postForm(page, `${f.portal.url}/download/file`, Object.fromEntries(new URLSearchParams(`${query}&file=valued-ledger.csv&fiat=GBP`)));
+    expect(valued.status()).toBe(200);
+    expect(named(valued)).toBe(`attachment; filename="tradeledger_${f.granted}_2025-01-01_2026-01-01_native_NO-GBP-VALUES_valued-ledger.csv"`);
+    expect(valued.headers()['x-tradeledger-missing-rates']).toBe('GBP, USD');
+    // The values it would have are empty: the mark is not a guess.
+    const lines = (await valued.text()).trim().split('\n');
+    const header = lines[0]!.split(',');
+    const value = header.indexOf('value');
+    expect(value).toBeGreaterThan(-1);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.slice(1).filter((l) => l.split(',')[value] !== '')).toEqual([]);
+    const zip = await postForm(page, `${f.portal.url}/download/zip`, Object.fromEntries(new URLSearchParams(`${query}&fiat=GBP`)));
+    expect(named(zip)).toBe(`attachment; filename="tradeledger_${f.granted}_2025-01-01_2026-01-01_native_NO-GBP-VALUES.zip"`);
+    await zip.body();
+    // ledger.csv has no values, and USD needs no ECB rate: neither is marked.
+    const ledger = await postForm(page, `${f.portal.url}/download/file`, Object.fromEntries(new URLSearchParams(`${query}&file=ledger.csv&fiat=GBP`)));
+    expect(named(ledger)).toBe(`attachment; filename="tradeledger_${f.granted}_2025-01-01_2026-01-01_native_ledger.csv"`);
+    expect(ledger.headers()['x-tradeledger-missing-rates']).toBeUndefined();
+    await ledger.body();
+    const usd = await postForm(page, `${f.portal.url}/download/file`, Object.fromEntries(new URLSearchParams(`${query}&file=koinly.csv&format=koinly&fiat=USD`)));
+    expect(named(usd)).toBe(`attachment; filename="tradeledger_${f.granted}_2025-01-01_2026-01-01_koinly_koinly.csv"`);
+    await usd.body();
+    // The audit row names the mark too (written once the response has ended).
+    await expect.poll(async () => (await f.pool.query(`SELECT file FROM portal_downloads WHERE file LIKE 'NO-GBP-VALUES/%' ORDER BY id`)).rows.map((r) => r.file))
+      .toEqual(['NO-GBP-VALUES/valued-ledger.csv']);
+    await page.close();
+  });
+
   it('keeps the cached warnings while nothing changes, and reads them again after `import fx`', async () => {
     const cache = accountHealthCache(f.pool);
     const first = await cache.read();
@@ -96,6 +129,9 @@ describe('reports in another fiat', () => {
     const query = `account=${f.granted}&format=native&period=range&from=2025-01-01&to=2026-01-01&tz=UTC`;
     const res = await postForm(page, `${f.portal.url}/download/file`, Object.fromEntries(new URLSearchParams(`${query}&file=valued-ledger.csv&fiat=eur`)));
     expect(res.status()).toBe(200);
+    // EUR's rates are imported now (the test before): the download is not marked.
+    expect(res.headers()['content-disposition']).toBe(`attachment; filename="tradeledger_${f.granted}_2025-01-01_2026-01-01_native_valued-ledger.csv"`);
+    expect(res.headers()['x-tradeledger-missing-rates']).toBeUndefined();
     const body = await res.body();
     const out = path.join(b.scratch, 'cli-eur');
     const cli = await runCli(['report', '--from', '2025-01-01', '--to', '2026-01-01', '--tz', 'UTC', '--account', f.granted, '--fiat', 'EUR', '--out', out],

@@ -8,7 +8,7 @@ import type { VisibleAccount } from '../accountAccess.js';
 import { healthOf } from '../accountHealth.js';
 import { rankedWarnings } from '../accountWarnings.js';
 import type { AccountWarning } from '../accountWarnings.js';
-import { prepareCsv, prepareZip } from '../reportDownload.js';
+import { missingValueRates, prepareCsv, prepareZip, withMissingRates } from '../reportDownload.js';
 import { reportPreview } from '../reportPreview.js';
 import { checkboxOn, reportRequest } from '../reportRequest.js';
 import type { ReportRequest } from '../reportRequest.js';
@@ -89,8 +89,11 @@ export function reportRoutes(app: PortalHono, deps: PortalDeps, { only, allowedA
     } catch (err) {
       return configErrorPage(c, err);
     }
-    return inSlot(c, (run) => kind === 'file' ? prepareCsv(databaseUrl, request, reportsDir, run) : prepareZip(databaseUrl, request, reportsDir, run),
-      () => request, (prepared) => kind === 'file' ? request.file : prepared.fileName);
+    // A fiat without its ECB rates leaves the values empty: the saved name and a header say so.
+    const file = kind === 'file' ? request.file : 'zip';
+    const missing = await missingValueRates(pool, request, file);
+    return inSlot(c, async (run) => withMissingRates(await (kind === 'file' ? prepareCsv(databaseUrl, request, reportsDir, run) : prepareZip(databaseUrl, request, reportsDir, run)), request, file, missing),
+      () => request, (prepared) => kind !== 'file' ? prepared.fileName : missing.length > 0 ? `NO-${request.fiat}-VALUES/${request.file}` : request.file);
   };
 
   app.get('/download/file', postOnly);
