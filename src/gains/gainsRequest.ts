@@ -41,7 +41,10 @@ export interface GainsRequestInput {
 /**
  * Who asks. The CLI's messages name its flags (`--year "25"`), the portal's its form's fields
  * (`year "25"`). Without a zone, a rule set of a country with several (us, ca, au) makes the CLI
- * stop and ask (resolveZone); the portal counts in UTC unless the user picks one.
+ * stop and ask (resolveZone); the portal counts in UTC unless the user picks one. Without a fiat,
+ * the CLI stops (`--fiat` is required); the portal takes the rule set's return currency (uk GBP,
+ * us USD, ...; RuleSet.currency), USD for the rules of no country, so that the form's defaults
+ * give the return's own figures.
  */
 export type GainsAsker = 'cli' | 'portal';
 
@@ -63,7 +66,9 @@ export function parseGainsRequest(input: GainsRequestInput, asker: GainsAsker): 
   }
   const year = input.year ?? '';
   if (!/^\d{4}$/.test(year)) throw bad(`${name('year')} "${year}" is not a four-digit year`, `Write the tax year as four digits, e.g. ${example('year', '2025')}.`);
-  const fiat = input.fiat ?? '';
+  const fiat = input.fiat === undefined || input.fiat.trim() === ''
+    ? (asker === 'portal' ? ruleSet(rules as RuleSetName).currency?.code ?? 'USD' : '')
+    : input.fiat.trim();
   if (!/^[A-Za-z]{3}$/.test(fiat)) throw bad(`${name('fiat')} "${fiat}" is not a currency code`, 'Use a three-letter code such as GBP, USD or EUR.');
   const pools = input.pools === undefined || input.pools === '' ? 'universal' : input.pools;
   if (!(poolChoices as readonly string[]).includes(pools)) {

@@ -201,6 +201,17 @@ export function resolveZone(rules: RuleSetName, tz: string | undefined): { tz: s
 }
 
 /**
+ * Each rule set with one zone of its own, as people read it (the gains form's note): 'uk
+ * Europe/London, de Europe/Berlin, fifo UTC, ...'. us, ca and au have several and ask.
+ *
+ * @example
+ * ruleZones(); // 'uk Europe/London, de Europe/Berlin, fifo UTC, lifo UTC, hifo UTC, average UTC'
+ */
+export function ruleZones(): string {
+  return ruleSetNames.flatMap((r) => (ruleSets[r].zone === 'ask' ? [] : [`${r} ${ruleSets[r].zone}`])).join(', ');
+}
+
+/**
  * Each country rule set with its return's currency, as people read it: 'uk GBP, us USD, ...'
  * (the gains form's note and `gains --help`).
  *

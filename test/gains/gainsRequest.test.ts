@@ -41,6 +41,19 @@ describe('one gains request for the CLI and the portal', () => {
     expect(parseGainsRequest({ rules: 'de', year: '2025', fiat: 'EUR' }, 'portal').request.tz).toBe('Europe/Berlin');
   });
 
+  it('without a fiat, the CLI stops; the portal takes the currency of the rules\' return (USD for the rules of no country)', () => {
+    expect(failure(() => parseGainsRequest({ rules: 'uk', year: '2025' }, 'cli')).message).toBe('--fiat "" is not a currency code');
+    expect(failure(() => parseGainsRequest({ rules: 'uk', year: '2025', fiat: ' ' }, 'cli')).message).toBe('--fiat "" is not a currency code');
+    const portal = (rules: string, fiat?: string) => parseGainsRequest({ rules, year: '2025', fiat }, 'portal').request;
+    expect(portal('uk')).toMatchObject({ fiat: 'GBP', tz: 'Europe/London' });
+    expect(portal('uk', '')).toMatchObject({ fiat: 'GBP', tz: 'Europe/London' });
+    expect(portal('de', '')).toMatchObject({ fiat: 'EUR', tz: 'Europe/Berlin' });
+    expect([portal('us', '').fiat, portal('au', '').fiat, portal('ca', '').fiat]).toEqual(['USD', 'AUD', 'CAD']);
+    for (const rules of ['fifo', 'lifo', 'hifo', 'average']) expect(portal(rules, '')).toMatchObject({ fiat: 'USD', tz: 'UTC' });
+    // A fiat given is the one used, whatever the rules.
+    expect(portal('uk', 'usd').fiat).toBe('USD');
+  });
+
   it('names the folder and its files once, for runGains, the CLI and the portal', () => {
     expect(gainsLabel({ year: 2025, rules: 'uk', fiat: 'gbp' })).toBe('2025-uk-GBP');
     expect(gainsFiles('us')).toEqual(['gains.csv', 'income.csv', 'gains-data-quality.csv', 'form-8949.csv', 'summary.json', 'summary.txt', 'manifest.json']);

@@ -270,6 +270,26 @@ describe('demo-trading accounts on the report and gains forms (issue 20 item 1)'
     return (await readFile((await d.path())!)).toString('utf8');
   };
 
+  it('the gains form as it opens (uk rules, Fiat and Time zone empty) gives the return\'s own currency and zone, whatever the report form\'s zone', async () => {
+    const year = String(new Date(f.sandbox.world.now()).getUTCFullYear() - 1);
+    const page = await b.context.newPage();
+    await signIn(page, f.accountant);
+    await page.goto(`${f.portal.url}/reports?account=${f.granted}&year=${year}&tz=Asia/Tokyo`);
+    expect(await page.inputValue('#gains-form select[name=rules]')).toBe('uk');
+    expect(await page.inputValue('#gains-form input[name=fiat]')).toBe('');
+    expect(await page.inputValue('#gains-form input[name=tz]')).toBe('');
+    expect(await page.textContent('#gains-fiats-note')).toContain('Left empty, Fiat is the rules\' own currency (USD for fifo, lifo, hifo and average) and Time zone the rules\' own zone (uk Europe/London, de Europe/Berlin');
+    await page.fill('#gains-form input[name=year]', year);
+    await page.selectOption('#gains-form select[name=file]', 'summary.json');
+    const uk = JSON.parse(await download(page, '#gains-file'));
+    expect([uk.rules, uk.fiat, uk.period.tz]).toEqual(['uk', 'GBP', 'Europe/London']);
+    // Until now the form held USD and the report form's zone: a UK return's figures in dollars, its days in Tokyo's.
+    await page.selectOption('#gains-form select[name=rules]', 'fifo');
+    const fifo = JSON.parse(await download(page, '#gains-file'));
+    expect([fifo.rules, fifo.fiat, fifo.period.tz]).toEqual(['fifo', 'USD', 'UTC']);
+    await page.close();
+  });
+
   it('the report form leaves the demo account out of a tax file unless "Include demo-trading accounts" is ticked', async () => {
     const uid = await demoUid();
     const year = String(new Date(f.sandbox.world.now()).getUTCFullYear() - 1);

@@ -2,7 +2,7 @@
 import { AccountSelect } from './accountSelect.js';
 import type { PortalUser } from '../portalUser.js';
 import type { VisibleAccount } from '../accountAccess.js';
-import { poolingByFlag, returnCurrencies, ruleSet, ruleSetNames } from '../../gains/ruleSets.js';
+import { poolingByFlag, returnCurrencies, ruleSet, ruleSetNames, ruleZones } from '../../gains/ruleSets.js';
 import { gainsFiles } from '../../gains/gainsRequest.js';
 import { DemoCheckbox } from './demoCheckbox.js';
 
@@ -25,11 +25,12 @@ export function fiatsNote(valueCurrencies: string[], otherwise: string): string 
  * user's accounts; downloads the folder `tradeledger gains` writes, as a zip or one file.
  *
  * @example
- * <GainsForm user={user} csrf={csrf} accounts={accounts} account="1000000001" year="2025" tz="UTC" valueCurrencies={['USD']} />
+ * <GainsForm user={user} csrf={csrf} accounts={accounts} account="1000000001" year="2025" valueCurrencies={['USD']} />
  */
-export function GainsForm(props: { user: PortalUser; csrf: string; accounts: VisibleAccount[]; account: string; year: string; tz: string; valueCurrencies: string[] }) {
+export function GainsForm(props: { user: PortalUser; csrf: string; accounts: VisibleAccount[]; account: string; year: string; valueCurrencies: string[] }) {
   // Each country's return is in its own currency (RuleSet.currency, with the authority's words).
   const returns = returnCurrencies();
+  const zones = ruleZones();
   const files = [...new Set(ruleSetNames.flatMap((r) => gainsFiles(r)))];
   return (
     <section class="card gains" id="gains">
@@ -47,12 +48,13 @@ export function GainsForm(props: { user: PortalUser; csrf: string; accounts: Vis
           <label>Tax year
             <input name="year" inputmode="numeric" pattern="\d{4}" value={props.year} class="short" />
           </label>
+          {/* Empty: the rules' own currency and zone (parseGainsRequest), so the defaults give the return's figures. */}
           <label>Fiat
-            <input name="fiat" value="USD" pattern="[A-Za-z]{3}" class="short" list="gains-fiats" />
+            <input name="fiat" value="" placeholder="the rules'" title={`Empty: the currency of the rules' return (${returns}; USD for the others)`} pattern="[A-Za-z]{3}" class="short" list="gains-fiats" />
             <datalist id="gains-fiats">{props.valueCurrencies.map((c) => <option value={c} />)}</datalist>
           </label>
           <label>Time zone
-            <input name="tz" value={props.tz} list="zones" />
+            <input name="tz" value="" placeholder="the rules' zone" title={`Empty: the rules' own zone (${zones}; UTC for us, ca and au, which have several)`} list="zones" />
           </label>
           <label>Pools ({poolingByFlag().join(', ')})
             <select name="pools"><option value="universal">One across wallets</option><option value="wallet">One per account or wallet</option></select>
@@ -65,6 +67,7 @@ export function GainsForm(props: { user: PortalUser; csrf: string; accounts: Vis
         <p class="muted" id="gains-fiats-note">
           {fiatsNote(props.valueCurrencies, 'every value is unpriced and counts as 0; the files then say NOT READY TO FILE.')}
           {` A country's rules file in its own currency (${returns}); in another the files say NOT READY TO FILE.`}
+          {` Left empty, Fiat is the rules' own currency (USD for fifo, lifo, hifo and average) and Time zone the rules' own zone (${zones}); us, ca and au have several, so pick yours (empty: UTC).`}
         </p>
         <DemoCheckbox id="gains-include-demo" checked={false} />
         <div class="actions">

@@ -146,7 +146,7 @@ export function ReportsPage(props: { user: PortalUser; csrf: string; accounts: V
         </div>
       </form>
       <PreviewPanel state={props.preview} />
-      <GainsForm user={props.user} csrf={props.csrf} accounts={props.accounts} account={v.account} year={v.year} tz={v.tz} valueCurrencies={props.valueCurrencies} />
+      <GainsForm user={props.user} csrf={props.csrf} accounts={props.accounts} account={v.account} year={v.year} valueCurrencies={props.valueCurrencies} />
     </Layout>
   );
 }
