@@ -278,7 +278,7 @@ describe('demo-trading accounts on the report and gains forms (issue 20 item 1)'
     expect(await page.inputValue('#gains-form select[name=rules]')).toBe('uk');
     expect(await page.inputValue('#gains-form input[name=fiat]')).toBe('');
     expect(await page.inputValue('#gains-form input[name=tz]')).toBe('');
-    expect(await page.textContent('#gains-fiats-note')).toContain('Left empty, Fiat is the rules\' own currency (USD for fifo, lifo, hifo and average) and Time zone the rules\' own zone (uk Europe/London, de Europe/Berlin');
+    expect(await page.textContent('#gains-fiats-note')).toContain('Left empty (auto), Fiat is the rules\' own currency (USD for fifo, lifo, hifo and average) and Time zone the rules\' own zone (uk Europe/London, de Europe/Berlin');
     await page.fill('#gains-form input[name=year]', year);
     await page.selectOption('#gains-form select[name=file]', 'summary.json');
     const uk = JSON.parse(await download(page, '#gains-file'));

@@ -50,7 +50,7 @@ export function GainsForm(props: { user: PortalUser; csrf: string; accounts: Vis
           </label>
           {/* Empty: the rules' own currency and zone (parseGainsRequest), so the defaults give the return's figures. */}
           <label>Fiat
-            <input name="fiat" value="" placeholder="the rules'" title={`Empty: the currency of the rules' return (${returns}; USD for the others)`} pattern="[A-Za-z]{3}" class="short" list="gains-fiats" />
+            <input name="fiat" value="" placeholder="auto" title={`Empty: the currency of the rules' return (${returns}; USD for the others)`} pattern="[A-Za-z]{3}" class="short" list="gains-fiats" />
             <datalist id="gains-fiats">{props.valueCurrencies.map((c) => <option value={c} />)}</datalist>
           </label>
           <label>Time zone
@@ -67,7 +67,7 @@ export function GainsForm(props: { user: PortalUser; csrf: string; accounts: Vis
         <p class="muted" id="gains-fiats-note">
           {fiatsNote(props.valueCurrencies, 'every value is unpriced and counts as 0; the files then say NOT READY TO FILE.')}
           {` A country's rules file in its own currency (${returns}); in another the files say NOT READY TO FILE.`}
-          {` Left empty, Fiat is the rules' own currency (USD for fifo, lifo, hifo and average) and Time zone the rules' own zone (${zones}); us, ca and au have several, so pick yours (empty: UTC).`}
+          {` Left empty (auto), Fiat is the rules' own currency (USD for fifo, lifo, hifo and average) and Time zone the rules' own zone (${zones}); us, ca and au have several, so pick yours (empty: UTC).`}
         </p>
         <DemoCheckbox id="gains-include-demo" checked={false} />
         <div class="actions">
