@@ -3,6 +3,20 @@ import { resolveDatabase } from '../db/resolveDatabase.js';
 import { migrate } from '../db/migrate.js';
 import { TradeledgerError } from '../errors.js';
 import { startPortal } from '../portal/startPortal.js';
+import { createClient } from '../db/pools.js';
+
+// Whether portal_users is empty (false when it cannot be read: the portal is up, and this is a hint).
+async function noPortalUsers(url: string): Promise<boolean> {
+  const client = createClient({ url, name: 'serve-users-hint' });
+  try {
+    await client.connect();
+    return (await client.query('SELECT NOT EXISTS (SELECT 1 FROM portal_users) AS none')).rows[0].none === true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
 
 interface ServeFlags { port?: string; host: string; trustProxy?: boolean | string; downloads: string; downloadQueue: string }
 
@@ -42,6 +56,10 @@ export function serveCommand(_setExit: (code: number) => void): Command {
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
       await migrate(url);
       const portal = await startPortal({ databaseUrl: url, host: flags.host, port, trustProxy: hops, downloads });
+      // A first start has no users: the sign-in page alone does not say that no one can pass it.
+      if (await noPortalUsers(url)) {
+        process.stderr.write('note: no portal users yet, so no one can sign in: add one with `tradeledger users add <name> --role admin` (it asks for the password; the same DATABASE_URL), then sign in\n');
+      }
       process.stdout.write(`tradeledger portal at ${portal.url} (Ctrl-C to stop)\n`);
       await new Promise<void>((resolve) => {
         const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); resolve(); };

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { freshDatabase, type FreshDatabase } from '../support/database.js';
 
 const bin = fileURLToPath(new URL('../../bin/tradeledger.js', import.meta.url));
@@ -24,7 +25,8 @@ describe('the CLI run from its sources in another folder', () => {
     if (cwd) await rm(cwd, { recursive: true, force: true });
   });
 
-  it('serves the portal\'s sign-in page', async () => {
+  // One `serve` from `cwd`: its sign-in page, and its stderr read once it has ended.
+  const serveOnce = async (): Promise<{ status: number; body: string; stderr: string }> => {
     const port = await new Promise<number>((resolve) => {
       const s = createServer().listen(0, '127.0.0.1', () => { const { port: p } = s.address() as { port: number }; s.close(() => resolve(p)); });
     });
@@ -33,16 +35,33 @@ describe('the CLI run from its sources in another folder', () => {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: fresh.url, TRADELEDGER_FROM_SOURCE: '1', TRADELEDGER_PORTAL_PORT: String(port) },
     });
     let stderr = '';
+    let stdout = '';
     child.stderr.on('data', (d) => { stderr += String(d); });
+    child.stdout.on('data', (d) => { stdout += String(d); });
     const closed = new Promise((resolve) => child.on('close', resolve));
+    let answer: { status: number; body: string };
     try {
       await expect.poll(() => fetch(`http://127.0.0.1:${port}/login`).then((r) => r.status, () => 0), { timeout: 90_000 }).not.toBe(0);
       const page = await fetch(`http://127.0.0.1:${port}/login`);
-      expect(page.status, stderr).toBe(200);
-      expect(await page.text()).toContain('Sign in');
+      answer = { status: page.status, body: await page.text() };
+      // the "portal at" line comes after any note on stderr
+      await expect.poll(() => stdout, { timeout: 30_000 }).toContain('tradeledger portal at');
     } finally {
       child.kill('SIGTERM');
       await closed;
     }
-  }, 120_000);
+    // read once the process has ended: every byte it wrote has arrived
+    return { ...answer, stderr };
+  };
+
+  it('serves the portal\'s sign-in page, and says on its first start that no one can sign in yet', async () => {
+    const first = await serveOnce();
+    expect(first.status, first.stderr).toBe(200);
+    expect(first.body).toContain('Sign in');
+    expect(first.stderr).toContain('note: no portal users yet, so no one can sign in: add one with `tradeledger users add <name> --role admin`');
+    await sql`INSERT INTO portal_users (username, password_hash, role) VALUES ('anna', 'not-a-hash', 'admin')`.execute(fresh.db);
+    const withUser = await serveOnce();
+    expect(withUser.status, withUser.stderr).toBe(200);
+    expect(withUser.stderr).not.toContain('no portal users yet');
+  }, 240_000);
 });
