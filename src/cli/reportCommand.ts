@@ -59,6 +59,9 @@ export function reportCommand(_setExit: (code: number) => void): Command {
           ? `note: demo-trading account(s) ${names} included on request, valued 0\n`
           : `note: demo-trading account(s) ${names} left out (paper money); --include-demo puts them in; see manifest.json\n`);
       }
+      // An empty ledger.csv (a tool's file) is written, as asked; but it says nothing of why.
+      const main = manifest.files.find((f) => f.file === 'ledger.csv') ?? manifest.files[0];
+      if (main?.rows === 0) process.stderr.write(`note: ${main.file} is empty: ${await whyEmpty(url, period)}\n`);
       if (manifest.gaps.length > 0) process.stderr.write(`note: ${manifest.gaps.length} known history gap(s); listed in manifest.json and data-quality.csv\n`);
       // A fiat whose rates were never imported leaves the rows that need them without a value:
       // said, not left to an empty column. Only a warning: the files are written already.
@@ -71,4 +74,24 @@ export function reportCommand(_setExit: (code: number) => void): Command {
         }
       }
     });
+}
+
+/**
+ * Why a report's ledger came out without a row, and what to check: the ledger is empty (no sync or
+ * import has run against this database), or none of its records is in the period (or the account)
+ * asked for.
+ */
+async function whyEmpty(url: string, period: { from: string; to: string; tz: string }): Promise<string> {
+  const client = createClient({ url, name: 'report-empty' });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM ledger) AS any');
+    return rows[0]?.any
+      ? `the database holds no record from ${period.from} to ${period.to} (exclusive; ${period.tz}) for what was asked; check --year/--from/--to, --tz and --account (\`tradeledger status\` shows what each account holds)`
+      : 'no sync or import has run against this database yet: `tradeledger sync` (or `tradeledger demo` to try everything on the sandbox)';
+  } catch {
+    return 'check the period and --account, and that `tradeledger sync` has run (`tradeledger status`)';
+  } finally {
+    await client.end().catch(() => {});
+  }
 }

@@ -36,8 +36,13 @@ export function reportPeriod(input: ReportPeriodInput): ReportPeriod {
     if (input.from !== undefined || input.to !== undefined) {
       throw bad('--year cannot be combined with --from/--to', 'Give either --year 2025, or --from 2025-01-01 --to 2026-01-01.');
     }
-    if (!/^\d{4}$/.test(input.year) || Number(input.year) < 2000 || Number(input.year) > 2999) {
+    if (!/^\d{4}$/.test(input.year)) {
       throw bad(`--year "${input.year}" is not a four-digit year`, 'Write the tax year as four digits, e.g. --year 2025.');
+    }
+    // Four digits but out of range (before any crypto-exchange history, or a typo such as 1025 or
+    // 3025): said as such, not "not a four-digit year" as before.
+    if (Number(input.year) < 2000 || Number(input.year) > 2999) {
+      throw bad(`--year "${input.year}" is not from 2000 to 2999`, 'Give a year from 2000 to 2999, e.g. --year 2025 (or --from/--to for any dates).');
     }
     const year = Number(input.year);
     return { ...yearStarting(year), tz, label: String(year) };

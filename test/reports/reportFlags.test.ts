@@ -16,6 +16,10 @@ describe('report period flags', () => {
     expect([zone.kind, zone.message, zone.hint]).toEqual(['config', '--tz "Mars/Olympus" is not a known time zone',
       'Use an IANA zone name such as UTC, Europe/Berlin or Asia/Tokyo.']);
     expect(failure(() => reportPeriod({ year: '25' })).message).toBe('--year "25" is not a four-digit year');
+    // four digits, but out of range: not called "not a four-digit year"
+    expect(failure(() => reportPeriod({ year: '1999' })).message).toBe('--year "1999" is not from 2000 to 2999');
+    expect(failure(() => reportPeriod({ year: '3025' })).message).toBe('--year "3025" is not from 2000 to 2999');
+    expect(reportPeriod({ year: '2999' }).from).toBe('2999-01-01');
     expect(failure(() => reportPeriod({ from: '2025-02-30', to: '2025-03-01' })).message).toBe('--from "2025-02-30" is not a date');
     expect(failure(() => reportPeriod({ from: '2025-03-01', to: '2025-03-01' })).hint).toContain('--to is exclusive');
     expect(failure(() => reportPeriod({})).hint).toContain('--year 2025');

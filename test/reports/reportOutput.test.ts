@@ -54,6 +54,23 @@ describe('report --out never harms what is already there', () => {
     expect((await readFile(path.join(dir, 'ledger.csv'), 'utf8')).startsWith('time_utc,')).toBe(true);
   });
 
+  it('a report whose ledger has no row says why: nothing in the period asked for, or nothing synced at all', async () => {
+    const full = await report(path.join(root, 'not-empty'));
+    expect(full.code, full.stderr).toBe(exitCodes.ok);
+    expect(full.stderr).not.toContain('is empty');
+    const period = await runCli(['report', '--year', '2001', '--out', path.join(root, 'y2001')], { DATABASE_URL: fresh.url });
+    expect(period.code, period.stderr).toBe(exitCodes.ok);
+    expect(period.stderr).toContain('note: ledger.csv is empty: the database holds no record from 2001-01-01 to 2002-01-01 (exclusive; UTC) for what was asked; check --year/--from/--to, --tz and --account');
+    const empty = await freshDatabase();
+    try {
+      const none = await runCli(['report', '--year', '2025', '--out', path.join(root, 'nothing')], { DATABASE_URL: empty.url });
+      expect(none.code, none.stderr).toBe(exitCodes.ok);
+      expect(none.stderr).toContain('note: ledger.csv is empty: no sync or import has run against this database yet: `tradeledger sync`');
+    } finally {
+      await empty.drop();
+    }
+  });
+
   it('refuses a symlinked target, with or without --force, and never touches the file it points to', async () => {
     const dir = path.join(root, 'linked');
     await mkdir(dir);
