@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { TradeledgerError } from '../errors.js';
 import { GainsDecimal } from './gainsDecimal.js';
 import type { Disposal } from './gainsEvent.js';
+import { systemErrorWords } from '../systemErrorWords.js';
 
 /**
  * US specific identification: the user's own record of which acquisition lots each disposal
@@ -68,7 +69,7 @@ export async function readLotSelections(file: string): Promise<LotSelections> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new TradeledgerError('GAINS_LOTS_FILE', `cannot read the lot-selection file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, {
+    throw new TradeledgerError('GAINS_LOTS_FILE', `cannot read the lot-selection file ${file}: ${systemErrorWords(err)}`, {
       kind: 'config', hint: 'Check the path given to --lots.',
     });
   }

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { TradeledgerError } from '../errors.js';
+import { systemErrorWords } from '../systemErrorWords.js';
 
 /**
  * A file a user brought: its name and its bytes, read in chunks from the start each time
@@ -19,7 +20,7 @@ export interface FileSource {
  * const src = await fileSource('koinly.csv'); for await (const b of src.chunks()) ...
  */
 export async function fileSource(file: string): Promise<FileSource> {
-  const unreadable = (err: NodeJS.ErrnoException) => new TradeledgerError('IMPORT_FILE_UNREADABLE', `cannot read ${file}: ${err.code ?? err.message}`, {
+  const unreadable = (err: NodeJS.ErrnoException) => new TradeledgerError('IMPORT_FILE_UNREADABLE', `cannot read ${file}: ${systemErrorWords(err)}`, {
     kind: 'config', cause: err, hint: 'Check the path and that you may read the file.',
   });
   const handle = await open(file, 'r').catch((err: NodeJS.ErrnoException) => { throw unreadable(err); });

@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { TradeledgerError } from '../errors.js';
 import { portalApp } from './portalApp.js';
 import type { PortalOptions } from './portalApp.js';
+import { systemErrorWords } from '../systemErrorWords.js';
 
 /** A running portal. */
 export interface RunningPortal {
@@ -26,7 +27,7 @@ export async function startPortal(options: PortalOptions & { host: string; port:
     server.once('listening', resolve);
     server.once('error', (err: NodeJS.ErrnoException) => {
       void close();
-      reject(new TradeledgerError('PORTAL_LISTEN', `cannot listen on ${options.host}:${options.port}: ${err.code ?? err.message}`, {
+      reject(new TradeledgerError('PORTAL_LISTEN', `cannot listen on ${options.host}:${options.port}: ${systemErrorWords(err)}`, {
         kind: 'config', cause: err, hint: err.code === 'EADDRINUSE' ? 'Another program uses that port; pass --port with a free one.' : 'Check --host and --port.',
       }));
     });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { TradeledgerError } from '../errors.js';
+import { systemErrorWords } from '../systemErrorWords.js';
 
 /** The files of one report run, written under temporary names until {@link ReportOutput.commit}. */
 export interface ReportOutput {
@@ -42,7 +43,7 @@ export async function reportOutput(dirGiven: string, files: readonly string[], f
     const target = path.join(dir, file);
     const info = await lstat(target).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT') return undefined;
-      throw folderError(dir, `cannot inspect ${target}: ${err.code ?? err.message}`);
+      throw folderError(dir, `cannot inspect ${target}: ${systemErrorWords(err)}`);
     });
     if (info === undefined) continue;
     if (info.isSymbolicLink()) {
@@ -90,7 +91,7 @@ export async function reportOutput(dirGiven: string, files: readonly string[], f
 async function makeFolder(dir: string): Promise<string[]> {
   const info = await stat(dir).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined;
-    throw folderError(dir, `cannot use the output folder ${dir}: ${err.code ?? err.message}`);
+    throw folderError(dir, `cannot use the output folder ${dir}: ${systemErrorWords(err)}`);
   });
   if (info !== undefined) {
     if (!info.isDirectory()) throw folderError(dir, `the output folder ${dir} exists and is not a folder`);
@@ -100,7 +101,7 @@ async function makeFolder(dir: string): Promise<string[]> {
   const made = parent !== dir ? await makeFolder(parent) : [];
   const created = await mkdir(dir).then(() => true, (err: NodeJS.ErrnoException) => {
     if (err.code === 'EEXIST') return false;
-    throw folderError(dir, `cannot create the output folder ${dir}: ${err.code ?? err.message}`);
+    throw folderError(dir, `cannot create the output folder ${dir}: ${systemErrorWords(err)}`);
   });
   return created ? [...made, dir] : made;
 }

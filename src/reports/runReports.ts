@@ -21,6 +21,7 @@ import { formatCoverage } from './formatCoverage.js';
 import { demoTreatment, readDemoAccounts } from './demoAccounts.js';
 import type { ManifestFile, ReportManifest } from './reportManifest.js';
 import { withoutJit } from '../db/withoutJit.js';
+import { systemErrorWords } from '../systemErrorWords.js';
 
 /** The project's reports/ folder of queries. */
 export const defaultReportsDir = fileURLToPath(new URL('../../reports/', import.meta.url));
@@ -116,7 +117,7 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
       options.onFileStart?.(file, output.temporary(file));
       const result = await streamQueryToCsv(client, bindNamedParameters(sql, params), output.temporary(file), { flags: 'wx' }).catch((err: unknown) => {
         if (isFileError(err)) {
-          throw new TradeledgerError('REPORT_OUT_DIR', `cannot write ${file} in ${outDir}: ${err.code}`, { kind: 'config', cause: err, hint: 'Pass --out with a folder you can write to.' });
+          throw new TradeledgerError('REPORT_OUT_DIR', `cannot write ${file} in ${outDir}: ${systemErrorWords(err)}`, { kind: 'config', cause: err, hint: 'Pass --out with a folder you can write to.' });
         }
         if (isConnectionProblem(err)) throw err; // main.ts: "lost the connection to PostgreSQL", not "run db migrate"
         throw new TradeledgerError('REPORT_QUERY_FAILED', `reports/${query}.sql failed: ${err instanceof Error ? err.message : String(err)}`, {

@@ -8,6 +8,7 @@ import { createSandboxServer } from './server/createSandboxServer.js';
 import { describeAccounts, type AccountLine } from './server/describeAccounts.js';
 import { parseFaultSpec } from './server/parseFaultSpec.js';
 import type { World } from './world.js';
+import { systemErrorWords } from '../systemErrorWords.js';
 
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
@@ -71,7 +72,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const { server, stats } = createSandboxServer(world, state);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => reject(new TradeledgerError('SANDBOX_LISTEN', `the sandbox cannot listen on ${host}:${options.port ?? 0}: ${err.code ?? err.message}`, {
+    server.once('error', (err: NodeJS.ErrnoException) => reject(new TradeledgerError('SANDBOX_LISTEN', `the sandbox cannot listen on ${host}:${options.port ?? 0}: ${systemErrorWords(err)}`, {
       kind: 'config', hint: 'Choose another --port (0 picks a free one) or --host.', cause: err,
     })));
     server.listen(options.port ?? 0, host, resolve);

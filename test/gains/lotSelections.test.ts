@@ -108,7 +108,7 @@ describe('the lot-selection file is validated before use', () => {
 
   it('a missing file is a config error naming it', async () => {
     const dir = tempFolder('lots-');
-    await expect(readLotSelections(path.join(dir, 'none.csv'))).rejects.toThrow(`cannot read the lot-selection file ${path.join(dir, 'none.csv')}: ENOENT`);
+    await expect(readLotSelections(path.join(dir, 'none.csv'))).rejects.toThrow(`cannot read the lot-selection file ${path.join(dir, 'none.csv')}: no such file or folder (ENOENT)`);
     await writeFile(path.join(dir, 'ok.csv'), `\uFEFF${HEADER}\r\nspot_fills|s|base,spot_fills|b|base,1.5\r\n`);
     const s = await readLotSelections(path.join(dir, 'ok.csv'));
     expect(s.unused().map((e) => [e.line, e.lots.map((l) => l.quantity.toFixed())])).toEqual([[2, ['1.5']]]);

@@ -107,7 +107,7 @@ describe('report --out never harms what is already there', () => {
     clearTimeout(guard);
     expect(r.signal, 'the command ended by itself').toBeNull();
     expect(r.code).toBe(exitCodes.configOrAuth);
-    expect(r.stderr).toBe('tradeledger: cannot create the output folder /proc/nope: ENOENT\n  fix: Pass --out with a folder you can write to.\n');
+    expect(r.stderr).toBe('tradeledger: cannot create the output folder /proc/nope: no such file or folder (ENOENT)\n  fix: Pass --out with a folder you can write to.\n');
   });
 
   it('a run that fails part-way leaves the previous report exactly as it was (files appear only when complete)', async () => {

@@ -13,6 +13,7 @@ import { checkWindowDays } from './checkWindowDays.js';
 import { demoFlag } from './demoFlag.js';
 import { secretProblem } from '../../api/sign.js';
 import { nightlySchedule } from '../../worker/nightlySchedule.js';
+import { systemErrorWords } from '../../systemErrorWords.js';
 
 /** Command-line flags that override the file and the environment. */
 export interface ConfigFlags {
@@ -102,7 +103,7 @@ function readConfigFile(file: string): ConfigFile {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new TradeledgerError('CONFIG_INVALID', `${file}: cannot read the config file (${(e as NodeJS.ErrnoException).code ?? 'error'})`, {
+    throw new TradeledgerError('CONFIG_INVALID', `${file}: cannot read the config file: ${systemErrorWords(e)}`, {
       kind: 'config', hint: 'check the --config path', details: { source: file },
     });
   }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve, dirname } from 'node:path';
 import { configError } from './configError.js';
+import { systemErrorWords } from '../../systemErrorWords.js';
 
 /**
  * Reads one secret from the environment variable or the file an account names (a file path is
@@ -26,7 +27,7 @@ export function readSecret(ref: { env?: string | undefined; file?: string | unde
     try {
       text = readFileSync(path, 'utf8');
     } catch (e) {
-      throw configError(source, `${key}File`, `cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'})`, `create the file holding only the ${key}, readable by this user (chmod 600)`);
+      throw configError(source, `${key}File`, `cannot read ${path}: ${systemErrorWords(e)}`, `create the file holding only the ${key}, readable by this user (chmod 600)`);
     }
     const v = text.replace(/\r?\n$/, '');
     if (v === '') throw configError(source, `${key}File`, `${path} is empty`, `put the ${key} in the file`);
