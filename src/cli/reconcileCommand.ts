@@ -48,6 +48,10 @@ export function reconcileCommand(_setExit: (code: number) => void): Command {
           return;
         }
         process.stdout.write(reconciliationText(rows));
+        // No balance at all: "0 balance(s)" alone does not say that nothing was synced.
+        if (rows.length === 0) {
+          process.stderr.write(`tradeledger: note: nothing to reconcile: no balance${flags.account ? ` of ${flags.account}` : ''} has been read yet; \`tradeledger sync\` reads the exchange's balances and history (\`tradeledger status\` shows what each account holds)\n`);
+        }
         for (const note of unsyncedSubAccountsNotes(unsynced)) process.stderr.write(`tradeledger: note: ${note}\n`);
         if (files) process.stdout.write(`wrote ${files.dir}: reconciliation.csv (${files.reconciliationRows} rows), opening-balances.csv (${files.openingLines} lines)\n`);
       } finally {

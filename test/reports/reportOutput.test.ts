@@ -66,6 +66,11 @@ describe('report --out never harms what is already there', () => {
       const none = await runCli(['report', '--year', '2025', '--out', path.join(root, 'nothing')], { DATABASE_URL: empty.url });
       expect(none.code, none.stderr).toBe(exitCodes.ok);
       expect(none.stderr).toContain('note: ledger.csv is empty: no sync or import has run against this database yet: `tradeledger sync`');
+      // reconcile on the same empty database: the same kind of word
+      const reconcile = await runCli(['reconcile'], { DATABASE_URL: empty.url });
+      expect(reconcile.code, reconcile.stderr).toBe(exitCodes.ok);
+      expect(reconcile.stdout).toContain('0 balance(s)');
+      expect(reconcile.stderr).toContain('tradeledger: note: nothing to reconcile: no balance has been read yet; `tradeledger sync` reads');
     } finally {
       await empty.drop();
     }
