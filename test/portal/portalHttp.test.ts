@@ -8,6 +8,8 @@ import { portalFixture, wholeHistory } from './portalFixture.js';
 import { startPortal } from '../../src/portal/startPortal.js';
 import type { RunningPortal } from '../../src/portal/startPortal.js';
 import { addUser } from '../../src/portal/portalUsers.js';
+import pg from 'pg';
+import { freshDatabase } from '../support/database.js';
 
 const f = portalFixture();
 
@@ -249,5 +251,30 @@ describe('tradeledger users', () => {
     expect(flag.stderr).toContain("unknown option '--password'");
     expect((await cli(['users', 'remove', 'carla'], '')).stdout).toBe('removed carla\n');
     expect((await cli(['users', 'remove', 'carla'], '')).stderr).toContain('there is no portal user "carla"');
+  });
+});
+
+describe('an empty database', () => {
+  it('tells an administrator that nothing is synced yet, and an accountant without grants to ask for one', async () => {
+    const empty = await freshDatabase();
+    const pool = new pg.Pool({ connectionString: empty.url, max: 2 });
+    const portal = await startPortal({ databaseUrl: empty.url, host: '127.0.0.1', port: 0, log: () => {} });
+    try {
+      await addUser(pool, { username: 'first-admin', password: 'the right one 1', role: 'admin', accounts: [] });
+      await addUser(pool, { username: 'first-accountant', password: 'the right one 2', role: 'accountant', accounts: [] });
+      const page = async (who: { username: string; password: string }) => {
+        const { cookie } = await signIn(portal.url, who);
+        return (await fetch(`${portal.url}/accounts`, { headers: { cookie } })).text();
+      };
+      const admin = await page({ username: 'first-admin', password: 'the right one 1' });
+      expect(admin).toContain('No accounts in this database yet. Run <code>tradeledger sync</code>');
+      expect(admin).not.toContain('users grant');
+      const accountant = await page({ username: 'first-accountant', password: 'the right one 2' });
+      expect(accountant).toContain('No accounts are granted to you yet. Ask your administrator to run <code>tradeledger users grant</code>');
+    } finally {
+      await portal.close();
+      await pool.end();
+      await empty.drop();
+    }
   });
 });

@@ -51,7 +51,10 @@ export function AccountsPage(props: { user: PortalUser; csrf: string; rows: Acco
           </div>
         )
       )}
-      {props.rows.length === 0 && <section class="card"><p>No accounts are granted to you yet. Ask your administrator to run <code>tradeledger users grant</code>.</p></section>}
+      {/* An administrator sees every account: none means nothing is in the database yet, not a missing grant. */}
+      {props.rows.length === 0 && (props.user.role === 'admin'
+        ? <section class="card" id="no-accounts"><p>No accounts in this database yet. Run <code>tradeledger sync</code> (or <code>tradeledger import transactions</code>) against it, then reload this page.</p></section>
+        : <section class="card" id="no-accounts"><p>No accounts are granted to you yet. Ask your administrator to run <code>tradeledger users grant</code>.</p></section>)}
       <div class="accounts">
         {warned.map(({ account, health, all }) => {
           const warnings = serious(all);
