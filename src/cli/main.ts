@@ -70,7 +70,8 @@ export async function main(argv: string[]): Promise<number> {
  * exit-code table; test/cli/usageErrors.test.ts).
  */
 function exitOverrideAll(command: Command): Command {
-  command.exitOverride();
+  // and says where the usage is, as the top level does (commander copies neither to a command built apart)
+  command.exitOverride().showHelpAfterError('(run with --help for usage)');
   for (const sub of command.commands) exitOverrideAll(sub);
   return command;
 }

@@ -32,14 +32,15 @@ async function run(argv: string[]): Promise<{ code: number; stderr: string }> {
 }
 
 describe('usage errors', () => {
-  it('an unknown option ends every command and subcommand with exit 2 and a usage message', async () => {
+  it('an unknown option ends every command and subcommand with exit 2, a usage message and where the usage is', async () => {
     const paths = await commandPaths();
     expect(paths.length).toBeGreaterThan(commandEntries.length); // subcommands were found too
     for (const path of paths) {
       const { code, stderr } = await run([...path, '--no-such-flag']);
       // commander names the unknown option, or first a required option that is missing (gains --year).
       const usage = /error: (unknown option '--no-such-flag'|required option '[^']+' not specified|missing required argument)/.test(stderr);
-      expect({ path: path.join(' '), code, usage }).toEqual({ path: path.join(' '), code: 2, usage: true });
+      const pointer = stderr.includes('(run with --help for usage)');
+      expect({ path: path.join(' '), code, usage, pointer }).toEqual({ path: path.join(' '), code: 2, usage: true, pointer: true });
     }
   });
 
