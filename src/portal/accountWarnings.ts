@@ -21,6 +21,7 @@ export interface AccountWarning {
 const rank: Record<WarningSeverity, number> = { red: 0, amber: 1, info: 2 };
 const day = (iso: string) => iso.slice(0, 10);
 const n = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+const andList = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
 
 /**
  * Every warning of one account, most serious for a tax figure first (then in a fixed order of
@@ -69,8 +70,20 @@ export function rankedWarnings(h: AccountHealth, account: { imported: boolean })
   }
   if (h.flaggedRecords > 0) out.push({ severity: 'amber', code: 'flagged_records', text: `${n(h.flaggedRecords, 'record')} flagged as malformed or incomplete.`, fix: 'see data-quality.csv' });
   if (h.unclassifiedRows > 0) out.push({ severity: 'amber', code: 'unclassified', text: `${n(h.unclassifiedRows, 'ledger row')} unclassified or without a coin.`, fix: 'see data-quality.csv' });
+  // One line per span of dates, however many streams share it: the exchange serves orders for the
+  // last 90 days only, so every order stream of an account has the same gap, and an account page
+  // read four near-identical lines (the spot orders and each futures product type's) per account.
+  const covered = new Map<string, typeof h.gaps>();
   for (const g of h.gaps.filter((x) => x.kind === 'orders' && x.coveredByFills)) {
-    out.push({ severity: 'info', code: 'order_gap_covered', text: `Order history gap in ${g.stream}: ${day(g.from)} to ${day(g.to)} (${g.reason}). No tax figure changes: orders carry none, and the fills of those dates are read.` });
+    const span = `${day(g.from)} to ${day(g.to)}`;
+    covered.set(span, [...(covered.get(span) ?? []), g]);
+  }
+  for (const [span, gs] of covered) {
+    const reasons = [...new Set(gs.map((g) => g.reason))];
+    const text = gs.length === 1
+      ? `Order history gap in ${gs[0]!.stream}: ${span} (${gs[0]!.reason}).`
+      : `Order history gaps in ${andList(gs.map((g) => g.stream))}: ${span} (${reasons.join('; ')}).`;
+    out.push({ severity: 'info', code: 'order_gap_covered', text: `${text} No tax figure changes: orders carry none, and the fills of those dates are read.` });
   }
   return out.map((w, i) => ({ w, i })).sort((a, b) => rank[a.w.severity] - rank[b.w.severity] || a.i - b.i).map(({ w }) => w);
 }

@@ -21,3 +21,23 @@ describe('the unpriced warning', () => {
     expect(w[0]!.fix).toContain('tradeledger import fx eurofxref-hist.csv');
   });
 });
+
+describe('order history gaps the fills cover', () => {
+  const gap = (stream: string, from: string, reason: string) => ({ stream, from: `${from}T00:00:00.000Z`, to: '2026-08-31T00:00:00.000Z', reason, kind: 'orders' as const, coveredByFills: true });
+  it('are one line per span of dates, naming every stream of it, and a lone gap reads as before', () => {
+    const w = rankedWarnings({
+      ...health, unpricedRows: 0, streams: 40,
+      gaps: [
+        gap('futuresOrders/USDT-FUTURES', '2024-11-28', 'futuresHistoryOrders serves only the last 90 days'),
+        gap('futuresOrders/COIN-FUTURES', '2024-11-28', 'futuresHistoryOrders serves only the last 90 days'),
+        gap('spotOrders', '2024-11-28', 'spotHistoryOrders serves only the last 90 days'),
+        gap('marginOrders', '2025-02-01', 'marginHistoryOrders serves only the last 90 days'),
+      ],
+    }, { imported: false });
+    expect(w.map((x) => `${x.severity} ${x.code}`)).toEqual(['info order_gap_covered', 'info order_gap_covered']);
+    expect(w.map((x) => x.text)).toEqual([
+      'Order history gaps in futuresOrders/USDT-FUTURES, futuresOrders/COIN-FUTURES and spotOrders: 2024-11-28 to 2026-08-31 (futuresHistoryOrders serves only the last 90 days; spotHistoryOrders serves only the last 90 days). No tax figure changes: orders carry none, and the fills of those dates are read.',
+      'Order history gap in marginOrders: 2025-02-01 to 2026-08-31 (marginHistoryOrders serves only the last 90 days). No tax figure changes: orders carry none, and the fills of those dates are read.',
+    ]);
+  });
+});
