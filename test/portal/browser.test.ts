@@ -267,6 +267,10 @@ describe('reports', () => {
     })`) as number[];
     expect(drawn.length).toBe(3);
     for (const n of drawn) expect(n).toBeGreaterThan(500);
+    // Tall enough to read: the holdings chart was 150 px high across a 1,040 px card (its plot ~80 px).
+    const heights = await page.locator('#charts canvas').evaluateAll((cs) => cs.map((c) => Math.round(c.getBoundingClientRect().height)));
+    expect(heights[0]).toBeGreaterThanOrEqual(340);
+    for (const h of heights.slice(1)) expect(h).toBeGreaterThanOrEqual(260);
     await page.screenshot({ path: path.join(artifacts, 'charts.png'), fullPage: true });
     expect(blocked).toEqual([]);
     await page.close();

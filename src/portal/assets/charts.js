@@ -29,7 +29,7 @@
     return new Chart(canvas, {
       type: 'bar',
       data: { labels: data.months, datasets: series.map(function (s, i) { return { label: s.coin, data: s.values.map(num), backgroundColor: palette[i % palette.length] }; }) },
-      options: { responsive: true, plugins: { legend: { position: 'bottom' }, tooltip: tooltip(data.fiat) }, scales: axis(data.fiat, true) },
+      options: { responsive: true, maintainAspectRatio: false, plugins: { legend: { position: 'bottom' }, tooltip: tooltip(data.fiat) }, scales: axis(data.fiat, true) },
     });
   }
 
@@ -40,7 +40,7 @@
       new Chart(document.getElementById('balance-chart'), {
         type: 'line',
         data: { labels: data.months, datasets: data.balances.map(function (s, i) { return { label: s.coin, data: s.values.map(num), borderColor: palette[i % palette.length], backgroundColor: palette[i % palette.length] + '55', fill: true, tension: 0.2, pointRadius: 2 }; }) },
-        options: { responsive: true, plugins: { legend: { position: 'bottom' }, tooltip: tooltip(data.fiat) }, scales: axis(data.fiat, true) },
+        options: { responsive: true, maintainAspectRatio: false, plugins: { legend: { position: 'bottom' }, tooltip: tooltip(data.fiat) }, scales: axis(data.fiat, true) },
       });
       bars(document.getElementById('pnl-chart'), data, data.realizedPnl);
       bars(document.getElementById('fees-chart'), data, data.fees);

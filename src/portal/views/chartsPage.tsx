@@ -29,10 +29,10 @@ export function ChartsPage(props: { user: PortalUser; csrf: string; accounts: Vi
         <div class="actions"><button type="submit" class="button primary">Show</button></div>
       </form>
       <div id="charts" data-src={props.dataUrl}>
-        <section class="card chart-card"><h2>Holdings at month end, in {props.fiat}</h2><canvas id="balance-chart" height="150"></canvas></section>
+        <section class="card chart-card"><h2>Holdings at month end, in {props.fiat}</h2><div class="chart-box tall"><canvas id="balance-chart"></canvas></div></section>
         <div class="two-col">
-          <section class="card chart-card"><h2>Realized PnL per month, in {props.fiat}</h2><canvas id="pnl-chart" height="260"></canvas></section>
-          <section class="card chart-card"><h2>Fees paid per month, in {props.fiat}</h2><canvas id="fees-chart" height="260"></canvas></section>
+          <section class="card chart-card"><h2>Realized PnL per month, in {props.fiat}</h2><div class="chart-box"><canvas id="pnl-chart"></canvas></div></section>
+          <section class="card chart-card"><h2>Fees paid per month, in {props.fiat}</h2><div class="chart-box"><canvas id="fees-chart"></canvas></div></section>
         </div>
         <p class="muted" id="charts-status">Loading…</p>
       </div>
