@@ -21,6 +21,15 @@ export interface AccountWarning {
 const rank: Record<WarningSeverity, number> = { red: 0, amber: 1, info: 2 };
 const day = (iso: string) => iso.slice(0, 10);
 const n = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+// "A serves only the last 90 days" and "B serves only the last 90 days" read as "A and B serve
+// only the last 90 days"; reasons of other shapes are listed as they are.
+const reasonsOf = (reasons: string[]): string => {
+  const distinct = [...new Set(reasons)];
+  const parts = distinct.map((r) => /^(\S+) serves (.+)$/.exec(r));
+  const tail = parts[0]?.[2];
+  if (distinct.length > 1 && parts.every((m) => m !== null && m[2] === tail)) return `${andList(parts.map((m) => m![1]!))} serve ${tail}`;
+  return distinct.join('; ');
+};
 const andList = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
 
 /**
@@ -79,10 +88,9 @@ export function rankedWarnings(h: AccountHealth, account: { imported: boolean })
     covered.set(span, [...(covered.get(span) ?? []), g]);
   }
   for (const [span, gs] of covered) {
-    const reasons = [...new Set(gs.map((g) => g.reason))];
     const text = gs.length === 1
       ? `Order history gap in ${gs[0]!.stream}: ${span} (${gs[0]!.reason}).`
-      : `Order history gaps in ${andList(gs.map((g) => g.stream))}: ${span} (${reasons.join('; ')}).`;
+      : `Order history gaps in ${andList(gs.map((g) => g.stream))}: ${span} (${reasonsOf(gs.map((g) => g.reason))}).`;
     out.push({ severity: 'info', code: 'order_gap_covered', text: `${text} No tax figure changes: orders carry none, and the fills of those dates are read.` });
   }
   return out.map((w, i) => ({ w, i })).sort((a, b) => rank[a.w.severity] - rank[b.w.severity] || a.i - b.i).map(({ w }) => w);

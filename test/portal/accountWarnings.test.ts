@@ -32,12 +32,16 @@ describe('order history gaps the fills cover', () => {
         gap('futuresOrders/COIN-FUTURES', '2024-11-28', 'futuresHistoryOrders serves only the last 90 days'),
         gap('spotOrders', '2024-11-28', 'spotHistoryOrders serves only the last 90 days'),
         gap('marginOrders', '2025-02-01', 'marginHistoryOrders serves only the last 90 days'),
+        gap('planOrders', '2025-03-01', 'no history endpoint'),
+        gap('copyOrders', '2025-03-01', 'copyHistoryOrders serves only the last 30 days'),
       ],
     }, { imported: false });
-    expect(w.map((x) => `${x.severity} ${x.code}`)).toEqual(['info order_gap_covered', 'info order_gap_covered']);
+    expect(w.map((x) => `${x.severity} ${x.code}`)).toEqual(['info order_gap_covered', 'info order_gap_covered', 'info order_gap_covered']);
     expect(w.map((x) => x.text)).toEqual([
-      'Order history gaps in futuresOrders/USDT-FUTURES, futuresOrders/COIN-FUTURES and spotOrders: 2024-11-28 to 2026-08-31 (futuresHistoryOrders serves only the last 90 days; spotHistoryOrders serves only the last 90 days). No tax figure changes: orders carry none, and the fills of those dates are read.',
+      'Order history gaps in futuresOrders/USDT-FUTURES, futuresOrders/COIN-FUTURES and spotOrders: 2024-11-28 to 2026-08-31 (futuresHistoryOrders and spotHistoryOrders serve only the last 90 days). No tax figure changes: orders carry none, and the fills of those dates are read.',
       'Order history gap in marginOrders: 2025-02-01 to 2026-08-31 (marginHistoryOrders serves only the last 90 days). No tax figure changes: orders carry none, and the fills of those dates are read.',
+      // reasons of other shapes are listed as they are
+      'Order history gaps in planOrders and copyOrders: 2025-03-01 to 2026-08-31 (no history endpoint; copyHistoryOrders serves only the last 30 days). No tax figure changes: orders carry none, and the fills of those dates are read.',
     ]);
   });
 });
