@@ -1,6 +1,6 @@
 import { TradeledgerError } from '../errors.js';
 import { timeZone } from '../normalize/timeZone.js';
-import { resolveZone, ruleSet, ruleSetNames } from './ruleSets.js';
+import { resolveZone, ruleSet, ruleSetNames, zoneExamples } from './ruleSets.js';
 import type { RuleSetName } from './ruleSets.js';
 
 /** The --pools choices: one pool across wallets, or one per account/wallet. */
@@ -40,8 +40,8 @@ export interface GainsRequestInput {
 
 /**
  * Who asks. The CLI's messages name its flags (`--year "25"`), the portal's its form's fields
- * (`year "25"`). Without a zone, a rule set of a country with several (us, ca, au) makes the CLI
- * stop and ask (resolveZone); the portal counts in UTC unless the user picks one. Without a fiat,
+ * (`year "25"`). Without a zone, a rule set of a country with several (us, ca, au) makes both stop
+ * and ask (resolveZone; the portal in its form's words). Without a fiat,
  * the CLI stops (`--fiat` is required); the portal takes the rule set's return currency (uk GBP,
  * us USD, ...; RuleSet.currency), USD for the rules of no country, so that the form's defaults
  * give the return's own figures.
@@ -75,9 +75,14 @@ export function parseGainsRequest(input: GainsRequestInput, asker: GainsAsker): 
     throw bad(`${name('pools')} "${pools}" is not one of ${poolChoices.join(', ')}`, 'universal: one pool across wallets; wallet: one per account or wallet.');
   }
   const given = input.tz === undefined || input.tz === '' ? undefined : timeZone(input.tz, 'GAINS_BAD_FLAG', name('tz'));
-  const zone = given === undefined && asker === 'portal' && ruleSet(rules as RuleSetName).zone === 'ask'
-    ? { tz: 'UTC', note: `dates counted in UTC (the portal's default for ${rules}; pick a zone to change)` }
-    : resolveZone(rules as RuleSetName, given);
+  // A country of several zones gets none by default, from the form as from the CLI (resolveZone):
+  // the portal counted such a run in UTC, where a trade late in a US evening lands on the next day.
+  if (given === undefined && asker === 'portal' && ruleSet(rules as RuleSetName).zone === 'ask') {
+    const examples = zoneExamples[rules as RuleSetName]!;
+    throw bad(`the ${rules} rules need a time zone: the country has several, and the day a trade falls on decides holding periods and the tax year`,
+      `Fill in Time zone with yours, e.g. ${examples.split(', ')[0]} (others: ${examples}).`);
+  }
+  const zone = resolveZone(rules as RuleSetName, given);
   return {
     request: {
       rules: rules as RuleSetName, year: Number(year), fiat: fiat.toUpperCase(), tz: zone.tz, account: input.account ?? '',

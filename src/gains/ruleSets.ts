@@ -174,7 +174,8 @@ export function poolingByFlag(): RuleSetName[] {
   return ruleSetNames.filter((name) => ruleSets[name].pooling === 'flag');
 }
 
-const zoneExamples: Partial<Record<RuleSetName, string>> = {
+/** Some zones of each country with several (us, ca, au), for the message that asks for one. */
+export const zoneExamples: Partial<Record<RuleSetName, string>> = {
   us: 'America/New_York, America/Chicago, America/Denver, America/Los_Angeles',
   ca: 'America/Toronto, America/Vancouver, America/Edmonton, America/Halifax',
   au: 'Australia/Sydney, Australia/Melbourne, Australia/Brisbane, Australia/Perth',

@@ -32,11 +32,16 @@ describe('one gains request for the CLI and the portal', () => {
     expect(failure(() => parseGainsRequest({ rules: 'uk', year: '25', fiat: 'GBP' }, 'portal')).hint).toBe('Write the tax year as four digits, e.g. 2025.');
   });
 
-  it('without a zone, a country of several zones: the CLI asks, the portal counts in UTC', () => {
+  it('without a zone, a country of several zones: the CLI and the portal both ask (the portal counted in UTC before)', () => {
     for (const rules of ['us', 'ca', 'au'] as const) {
       expect(failure(() => parseGainsRequest({ rules, year: '2025', fiat: 'USD' }, 'cli')).message).toContain(`--rules ${rules} needs --tz`);
-      expect(parseGainsRequest({ rules, year: '2025', fiat: 'USD' }, 'portal').request.tz).toBe('UTC');
-      expect(parseGainsRequest({ rules, year: '2025', fiat: 'USD', tz: '' }, 'portal').request.tz).toBe('UTC');
+      for (const tz of [undefined, '']) {
+        const p = failure(() => parseGainsRequest({ rules, year: '2025', fiat: 'USD', tz }, 'portal'));
+        expect([p.code, p.kind]).toEqual(['GAINS_BAD_FLAG', 'config']);
+        expect(p.message).toBe(`the ${rules} rules need a time zone: the country has several, and the day a trade falls on decides holding periods and the tax year`);
+        expect(p.hint).toMatch(/^Fill in Time zone with yours, e\.g\. (America|Australia)\//);
+      }
+      expect(parseGainsRequest({ rules, year: '2025', fiat: 'USD', tz: 'utc' }, 'portal').request.tz).toBe('UTC');
     }
     expect(parseGainsRequest({ rules: 'de', year: '2025', fiat: 'EUR' }, 'portal').request.tz).toBe('Europe/Berlin');
   });
@@ -48,7 +53,8 @@ describe('one gains request for the CLI and the portal', () => {
     expect(portal('uk')).toMatchObject({ fiat: 'GBP', tz: 'Europe/London' });
     expect(portal('uk', '')).toMatchObject({ fiat: 'GBP', tz: 'Europe/London' });
     expect(portal('de', '')).toMatchObject({ fiat: 'EUR', tz: 'Europe/Berlin' });
-    expect([portal('us', '').fiat, portal('au', '').fiat, portal('ca', '').fiat]).toEqual(['USD', 'AUD', 'CAD']);
+    const zoned = (rules: string) => parseGainsRequest({ rules, year: '2025', fiat: '', tz: 'America/Chicago' }, 'portal').request.fiat;
+    expect([zoned('us'), zoned('au'), zoned('ca')]).toEqual(['USD', 'AUD', 'CAD']);
     for (const rules of ['fifo', 'lifo', 'hifo', 'average']) expect(portal(rules, '')).toMatchObject({ fiat: 'USD', tz: 'UTC' });
     // A fiat given is the one used, whatever the rules.
     expect(portal('uk', 'usd').fiat).toBe('USD');
@@ -63,8 +69,8 @@ describe('one gains request for the CLI and the portal', () => {
   });
 
   it('the portal adds the one file wanted, from the rule set\'s folder', () => {
-    expect(gainsDownloadRequest({ rules: 'us', year: '2025', fiat: 'usd', file: 'form-8949.csv', include_demo: 'on' }))
-      .toMatchObject({ rules: 'us', fiat: 'USD', tz: 'UTC', file: 'form-8949.csv', includeDemo: true });
+    expect(gainsDownloadRequest({ rules: 'us', year: '2025', fiat: 'usd', tz: 'america/chicago', file: 'form-8949.csv', include_demo: 'on' }))
+      .toMatchObject({ rules: 'us', fiat: 'USD', tz: 'America/Chicago', file: 'form-8949.csv', includeDemo: true });
     expect(gainsDownloadRequest({ rules: 'uk', year: '2025', fiat: 'GBP' }).file).toBe('gains.csv');
     expect(failure(() => gainsDownloadRequest({ rules: 'uk', year: '2025', fiat: 'GBP', file: 'form-8949.csv' })).message)
       .toBe('the uk gains folder has no file "form-8949.csv"');

@@ -287,6 +287,12 @@ describe('demo-trading accounts on the report and gains forms (issue 20 item 1)'
     await page.selectOption('#gains-form select[name=rules]', 'fifo');
     const fifo = JSON.parse(await download(page, '#gains-file'));
     expect([fifo.rules, fifo.fiat, fifo.period.tz]).toEqual(['fifo', 'USD', 'UTC']);
+    // A country of several zones: the form asks, as the CLI does (it counted in UTC before).
+    const usNoZone = await postForm(page, `${f.portal.url}/gains/download/file`, { account: f.granted, rules: 'us', year, fiat: '', tz: '', file: 'summary.json' });
+    expect(usNoZone.status()).toBe(400);
+    const refusal = await usNoZone.text();
+    expect(refusal).toContain('the us rules need a time zone');
+    expect(refusal).toContain('Fill in Time zone with yours, e.g. America/New_York');
     await page.close();
   });
 

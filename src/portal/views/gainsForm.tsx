@@ -54,7 +54,7 @@ export function GainsForm(props: { user: PortalUser; csrf: string; accounts: Vis
             <datalist id="gains-fiats">{props.valueCurrencies.map((c) => <option value={c} />)}</datalist>
           </label>
           <label>Time zone
-            <input name="tz" value="" placeholder="the rules' zone" title={`Empty: the rules' own zone (${zones}; UTC for us, ca and au, which have several)`} list="zones" />
+            <input name="tz" value="" placeholder="the rules' zone" title={`Empty: the rules' own zone (${zones}); us, ca and au have several and need yours`} list="zones" />
           </label>
           <label>Pools ({poolingByFlag().join(', ')})
             <select name="pools"><option value="universal">One across wallets</option><option value="wallet">One per account or wallet</option></select>
@@ -67,7 +67,7 @@ export function GainsForm(props: { user: PortalUser; csrf: string; accounts: Vis
         <p class="muted" id="gains-fiats-note">
           {fiatsNote(props.valueCurrencies, 'every value is unpriced and counts as 0; the files then say NOT READY TO FILE.')}
           {` A country's rules file in its own currency (${returns}); in another the files say NOT READY TO FILE.`}
-          {` Left empty (auto), Fiat is the rules' own currency (USD for fifo, lifo, hifo and average) and Time zone the rules' own zone (${zones}); us, ca and au have several, so pick yours (empty: UTC).`}
+          {` Left empty (auto), Fiat is the rules' own currency (USD for fifo, lifo, hifo and average) and Time zone the rules' own zone (${zones}); us, ca and au have several, so the form asks for yours, as the CLI does.`}
         </p>
         <DemoCheckbox id="gains-include-demo" checked={false} />
         <div class="actions">
