@@ -62,7 +62,8 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
       const { outDir, summary, rowsRead } = await runGains({
         databaseUrl: url, ...request, outDir: flags.out, force: flags.force ?? false, lots: flags.lots, brokerReporting,
         onProgress: (p) => progress.update(gainsProgressText(p)),
-        onFile: (f) => { progress.stop(); process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows\n`); },
+        // A CSV's rows; the summaries are one document each, not "1 rows".
+        onFile: (f) => { progress.stop(); process.stdout.write(`${f.file.padEnd(28)} ${f.file.endsWith('.csv') ? `${String(f.rows).padStart(9)} rows` : `${String(f.bytes).padStart(9)} bytes`}\n`); },
       }).finally(() => progress.stop());
       const t = summary.total;
       process.stdout.write(`wrote ${outDir} (${summary.period.from} to ${summary.period.to}): ${t.disposals} disposals, gains ${summary.fiat} ${toPenny(t.gains)}, losses ${summary.fiat} ${toPenny(t.losses)}\n`);

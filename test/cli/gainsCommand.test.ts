@@ -75,6 +75,10 @@ describe('tradeledger import transactions, then tradeledger gains', () => {
     // No --tz: Germany's own zone, said on stdout.
     const r = await runCli(['gains', '--year', '2024', '--rules', 'de', '--fiat', 'GBP', '--out', out], { DATABASE_URL: fresh.url });
     expect(r.stdout).toContain('dates counted in Europe/Berlin (the default for --rules de; --tz to change)');
+    // CSVs in rows, the summaries (one document each) in bytes: they said "1 rows"
+    expect(r.stdout).toMatch(/^gains\.csv +\d+ rows$/m);
+    expect(r.stdout).toMatch(/^summary\.json +\d+ bytes$/m);
+    expect(r.stdout).toMatch(/^summary\.txt +\d+ bytes$/m);
     expect(r.code).toBe(0);
     const summary = JSON.parse(await readFile(path.join(out, 'summary.json'), 'utf8'));
     expect(summary.anlageSO).toMatchObject({ taxableGains: '179.9', net: '179.9', freigrenze: '1000', belowFreigrenze: true, taxableAmount: '0' });
