@@ -82,6 +82,17 @@ describe('Koinly universal CSV', () => {
     expect(e.message.startsWith(message), e.message).toBe(true);
   });
 
+  it.each([
+    ['a decimal comma', '"1,5"', 'with a point for the decimals and no thousands separators'],
+    ['thousands separators', '"1,234.5"', 'with a point for the decimals and no thousands separators'],
+    ['an exponent', '1E-08', 'Write the number in full (0.00000001, not 1E-08)'],
+    ['a word', 'one', 'Amounts are positive; the column (Sent or Received) gives the direction.'],
+  ])('says what %s is and how to save the file instead', (_what, amount, hint) => {
+    const e = refusal(() => koinlyTransactions('k.csv', `${header}\n2024-05-01 10:00 UTC,${amount},BTC,,,,,,,,,\n`, now));
+    expect(e.message).toContain('is not a decimal number');
+    expect(e.hint).toContain(hint);
+  });
+
   it('refuses a line repeated word for word, naming both lines', () => {
     const line = '2024-05-01 10:00 UTC,1,BTC,,,,,,,,,';
     const e = refusal(() => koinlyTransactions('k.csv', `${header}\n${line}\n2024-05-02 10:00 UTC,2,BTC,,,,,,,,,\n${line}\n`, now));
