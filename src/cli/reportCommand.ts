@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { Command, Option } from 'commander';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { migrate } from '../db/migrate.js';
@@ -61,17 +62,21 @@ export function reportCommand(_setExit: (code: number) => void): Command {
       }
       // An empty ledger.csv (a tool's file) is written, as asked; but it says nothing of why.
       const main = manifest.files.find((f) => f.file === 'ledger.csv') ?? manifest.files[0];
-      if (main?.rows === 0) process.stderr.write(`note: ${main.file} is empty: ${await whyEmpty(url, period)}\n`);
-      if (manifest.gaps.length > 0) process.stderr.write(`note: ${manifest.gaps.length} known history gap(s); listed in manifest.json and data-quality.csv\n`);
-      // A fiat whose rates were never imported leaves the rows that need them without a value:
-      // said, not left to an empty column. Only a warning: the files are written already.
       const fiat = manifest.parameters.fiat;
-      if (fiat !== 'USD') {
-        const client = createClient({ url, name: 'report-rates' });
-        const missing = await client.connect().then(() => missingFxRates(client, fiat)).catch(() => [] as string[]).finally(() => client.end().catch(() => {}));
+      // One connection for the notes that read the database; each is a hint, so none fails the run.
+      const client = main?.rows === 0 || fiat !== 'USD' ? createClient({ url, name: 'report-notes' }) : undefined;
+      const connected = client !== undefined && await client.connect().then(() => true, () => false);
+      try {
+        if (main?.rows === 0) process.stderr.write(`note: ${main.file} is empty: ${await whyEmpty(connected ? client : undefined, period)}\n`);
+        if (manifest.gaps.length > 0) process.stderr.write(`note: ${manifest.gaps.length} known history gap(s); listed in manifest.json and data-quality.csv\n`);
+        // A fiat whose rates were never imported leaves the rows that need them without a value:
+        // said, not left to an empty column. Only a warning: the files are written already.
+        const missing = connected && fiat !== 'USD' ? await missingFxRates(client, fiat).catch(() => [] as string[]) : [];
         if (missing.length > 0) {
           process.stderr.write(`warning: no ${missing.join(' or ')} rates are imported, so every row that needs them has no ${fiat} value (data-quality.csv lists each as unpriced); run \`tradeledger import fx eurofxref-hist.csv\` (the ECB's euro reference rates) and write the report again\n`);
         }
+      } finally {
+        await client?.end().catch(() => {});
       }
     });
 }
@@ -81,17 +86,12 @@ export function reportCommand(_setExit: (code: number) => void): Command {
  * import has run against this database), or none of its records is in the period (or the account)
  * asked for.
  */
-async function whyEmpty(url: string, period: { from: string; to: string; tz: string }): Promise<string> {
-  const client = createClient({ url, name: 'report-empty' });
-  try {
-    await client.connect();
-    const { rows } = await client.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM ledger) AS any');
-    return rows[0]?.any
-      ? `the database holds no record from ${period.from} to ${period.to} (exclusive; ${period.tz}) for what was asked; check --year/--from/--to, --tz and --account (\`tradeledger status\` shows what each account holds)`
-      : 'no sync or import has run against this database yet: `tradeledger sync` (or `tradeledger demo` to try everything on the sandbox)';
-  } catch {
-    return 'check the period and --account, and that `tradeledger sync` has run (`tradeledger status`)';
-  } finally {
-    await client.end().catch(() => {});
-  }
+async function whyEmpty(client: pg.Client | undefined, period: { from: string; to: string; tz: string }): Promise<string> {
+  const unknown = 'check the period and --account, and that `tradeledger sync` has run (`tradeledger status`)';
+  if (client === undefined) return unknown;
+  const any = await client.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM ledger) AS any').then((r) => r.rows[0]?.any, () => undefined);
+  if (any === undefined) return unknown;
+  return any
+    ? `the database holds no record from ${period.from} to ${period.to} (exclusive; ${period.tz}) for what was asked; check --year/--from/--to, --tz and --account (\`tradeledger status\` shows what each account holds)`
+    : 'no sync or import has run against this database yet: `tradeledger sync` (or `tradeledger demo` to try everything on the sandbox)';
 }

@@ -191,6 +191,15 @@ export async function missingValueRates(db: Pick<pg.Pool, 'query'>, request: Rep
 }
 
 /**
+ * The mark of a download whose values in `fiat` are missing for want of rates: in its saved name
+ * and its audit row.
+ *
+ * @example
+ * noValuesMark('GBP'); // 'NO-GBP-VALUES'
+ */
+export const noValuesMark = (fiat: string): string => `NO-${fiat}-VALUES`;
+
+/**
  * A report download whose values come out empty for want of rates (`missing`, from
  * {@link missingValueRates}), marked so in the name it is saved under (NO-<FIAT>-VALUES) and in an
  * X-Tradeledger-Missing-Rates header: the CLI warns on stderr and the form says so beforehand, but
@@ -203,7 +212,7 @@ export async function missingValueRates(db: Pick<pg.Pool, 'query'>, request: Rep
 export function withMissingRates(prepared: PreparedDownload, request: ReportRequest, file: string, missing: string[]): PreparedDownload {
   if (missing.length === 0) return prepared;
   return {
-    ...prepared, fileName: downloadName(request, file, `NO-${request.fiat}-VALUES`),
+    ...prepared, fileName: downloadName(request, file, noValuesMark(request.fiat)),
     headers: { ...prepared.headers, 'X-Tradeledger-Missing-Rates': missing.join(', ') },
   };
 }

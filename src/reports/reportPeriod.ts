@@ -41,10 +41,10 @@ export function reportPeriod(input: ReportPeriodInput): ReportPeriod {
     }
     // Four digits but out of range (before any crypto-exchange history, or a typo such as 1025 or
     // 3025): said as such, not "not a four-digit year" as before.
-    if (Number(input.year) < 2000 || Number(input.year) > 2999) {
+    const year = Number(input.year);
+    if (year < 2000 || year > 2999) {
       throw bad(`--year "${input.year}" is not from 2000 to 2999`, 'Give a year from 2000 to 2999, e.g. --year 2025 (or --from/--to for any dates).');
     }
-    const year = Number(input.year);
     return { ...yearStarting(year), tz, label: String(year) };
   }
   if (input.from === undefined || input.to === undefined) {

@@ -8,7 +8,7 @@ import type { VisibleAccount } from '../accountAccess.js';
 import { healthOf } from '../accountHealth.js';
 import { rankedWarnings } from '../accountWarnings.js';
 import type { AccountWarning } from '../accountWarnings.js';
-import { missingValueRates, prepareCsv, prepareZip, withMissingRates } from '../reportDownload.js';
+import { missingValueRates, noValuesMark, prepareCsv, prepareZip, withMissingRates } from '../reportDownload.js';
 import { reportPreview } from '../reportPreview.js';
 import { checkboxOn, reportRequest } from '../reportRequest.js';
 import type { ReportRequest } from '../reportRequest.js';
@@ -93,7 +93,7 @@ export function reportRoutes(app: PortalHono, deps: PortalDeps, { only, allowedA
     const file = kind === 'file' ? request.file : 'zip';
     const missing = await missingValueRates(pool, request, file);
     return inSlot(c, async (run) => withMissingRates(await (kind === 'file' ? prepareCsv(databaseUrl, request, reportsDir, run) : prepareZip(databaseUrl, request, reportsDir, run)), request, file, missing),
-      () => request, (prepared) => kind !== 'file' ? prepared.fileName : missing.length > 0 ? `NO-${request.fiat}-VALUES/${request.file}` : request.file);
+      () => request, (prepared) => kind !== 'file' ? prepared.fileName : missing.length > 0 ? `${noValuesMark(request.fiat)}/${request.file}` : request.file);
   };
 
   app.get('/download/file', postOnly);
