@@ -30,7 +30,8 @@ const reasonsOf = (reasons: string[]): string => {
   if (distinct.length > 1 && parts.every((m) => m !== null && m[2] === tail)) return `${andList(parts.map((m) => m![1]!))} serve ${tail}`;
   return distinct.join('; ');
 };
-const andList = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
+/** ['a', 'b', 'c'] as 'a, b and c'. */
+export const andList = (xs: readonly string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
 
 /**
  * Every warning of one account, most serious for a tax figure first (then in a fixed order of

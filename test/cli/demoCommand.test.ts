@@ -88,6 +88,14 @@ describe('tradeledger demo', () => {
     expect(isRunning(sandboxPid), 'the sandbox process outlived the demo').toBe(false);
   });
 
+  // Every order stream of every account has the same gap (orders are served for 90 days only):
+  // one line per span of dates, not one per account and stream (the demo printed eleven).
+  it('prints each span of history gaps once', () => {
+    const spans = result.stdout.split('\n').filter((l) => l.startsWith('history gap')).map((l) => /\d{4}-\d{2}-\d{2} \.\. \d{4}-\d{2}-\d{2}/.exec(l)?.[0] ?? l);
+    expect(spans.length, result.stdout).toBeGreaterThan(0);
+    expect(spans, result.stdout).toEqual([...new Set(spans)]);
+  });
+
   it('values its whole ledger in USD and says by which rules', async () => {
     const line = /ledger valued in USD: (\d+) rows \(([^)]*)\).*; (\d+) unpriced/.exec(result.stdout);
     expect(line, result.stdout).not.toBeNull();

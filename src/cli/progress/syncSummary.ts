@@ -1,5 +1,6 @@
 import type { SyncResult } from '../../extract/runSync.js';
 import type { StreamCounts } from '../../extract/streamCounts.js';
+import { andList } from '../../portal/accountWarnings.js';
 
 /**
  * A short human summary of a run: per account and stream the rows inserted, updated and
@@ -26,7 +27,11 @@ export function syncSummary(r: SyncResult): string {
     lines.push(`${key.padEnd(40)} ${String(c.inserted).padStart(9)} ${String(c.updated).padStart(8)} ${String(c.unchanged).padStart(10)} ${String(c.requests).padStart(9)}`);
   }
   for (const e of r.errors) lines.push(`FAILED ${e.account}/${e.stream}/${e.partition}: ${e.message}`);
-  const gaps = new Map<string, string>();
+  // Gaps beyond an endpoint's horizon, one line per span of dates: the exchange serves orders for
+  // the last 90 days only, so every order stream of every account has the same gap, and the
+  // demo's six accounts printed eleven near-identical lines. Which of them changes a tax figure
+  // takes the database (are the fills of those dates read?): `status` says it per account.
+  const spans = new Map<string, Map<string, string[]>>();
   // The default start of a first sync (historyGap.ts) leaves every stream unread before it: one line per account.
   const unread = new Map<string, { before: string; streams: Set<string> }>();
   for (const g of r.gaps) {
@@ -35,9 +40,24 @@ export function syncSummary(r: SyncResult): string {
       u.streams.add(g.stream);
       if (g.to < u.before) u.before = g.to;
       unread.set(g.account, u);
-    } else gaps.set(`${g.account}/${g.stream}`, `${g.from.slice(0, 10)} .. ${g.to.slice(0, 10)}`);
+      continue;
+    }
+    const span = `${g.from.slice(0, 10)} .. ${g.to.slice(0, 10)}`;
+    const streams = spans.get(span) ?? new Map<string, string[]>();
+    const accounts = streams.get(g.stream) ?? [];
+    if (!accounts.includes(g.account)) accounts.push(g.account);
+    streams.set(g.stream, accounts);
+    spans.set(span, streams);
   }
-  for (const [k, v] of gaps) lines.push(`history gap ${k}: ${v} (older than the endpoint's horizon)`);
+  for (const [span, streams] of spans) {
+    const where = [...streams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    if (where.length === 1 && where[0]![1].length === 1) {
+      lines.push(`history gap ${where[0]![1][0]}/${where[0]![0]}: ${span} (older than the endpoint's horizon)`);
+      continue;
+    }
+    const list = where.map(([stream, accounts]) => `${stream} of ${andList([...accounts].sort())}`).join('; ');
+    lines.push(`history gap ${span} (older than the endpoints' horizons): ${list}; \`tradeledger status\` says whether it changes a tax figure`);
+  }
   for (const [account, u] of unread) lines.push(`history gap ${account}: before ${u.before.slice(0, 10)} in ${u.streams.size} stream(s), not read: a first sync starts sync.historyDays back; to read older history, run the first sync with --since YYYY-MM-DD`);
   return `${lines.join('\n')}\n`;
 }

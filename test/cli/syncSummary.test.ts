@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { syncSummary } from '../../src/cli/progress/syncSummary.js';
+import type { SyncResult } from '../../src/extract/runSync.js';
+
+const result = (gaps: SyncResult['gaps']): SyncResult => ({ runId: '7', status: 'ok', counts: {}, errors: [], gaps });
+const gap = (account: string, stream: string, partition: string, from = '2024-11-28T00:00:00.000Z', to = '2026-08-31T00:00:00.000Z') => ({ account, stream, partition, from, to });
+const gapLines = (text: string) => text.split('\n').filter((l) => l.startsWith('history gap'));
+
+// What a sync prints after its run (the demo prints it too). The exchange serves orders for the
+// last 90 days only, so on a first sync every order stream of every account has the same gap: the
+// demo's six accounts printed eleven near-identical lines, one per account and stream.
+describe('syncSummary: history gaps', () => {
+  it('prints one line per span of dates, naming each stream and its accounts', () => {
+    const text = syncSummary(result([
+      gap('main', 'spotOrders', 'all'), gap('main', 'futuresOrders', 'USDT-FUTURES'), gap('main', 'futuresOrders', 'COIN-FUTURES'),
+      gap('sub1', 'spotOrders', 'all'), gap('demo', 'futuresOrders', 'SUSDT-FUTURES'),
+      gap('main', 'marginRecords', 'crossed', '2023-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z'),
+    ]));
+    expect(gapLines(text)).toEqual([
+      "history gap 2024-11-28 .. 2026-08-31 (older than the endpoints' horizons): futuresOrders of demo and main; spotOrders of main and sub1; `tradeledger status` says whether it changes a tax figure",
+      "history gap main/marginRecords: 2023-01-01 .. 2024-01-01 (older than the endpoint's horizon)",
+    ]);
+  });
+
+  it('keeps the first sync\'s default start to one line per account', () => {
+    const text = syncSummary(result([
+      gap('main', 'deposits', 'all', '1970-01-01T00:00:00.000Z', '2024-11-29T00:00:00.000Z'),
+      gap('main', 'spotFills', 'all', '1970-01-01T00:00:00.000Z', '2024-11-28T00:00:00.000Z'),
+    ]));
+    expect(gapLines(text)).toEqual([
+      'history gap main: before 2024-11-28 in 2 stream(s), not read: a first sync starts sync.historyDays back; to read older history, run the first sync with --since YYYY-MM-DD',
+    ]);
+  });
+});
