@@ -90,6 +90,8 @@ export const errorCodeList = {
   IMPORT_BAD_INPUT: { kind: 'config', what: 'an imported file has a bad line (the message names line and column); nothing of it is stored' },
   IMPORT_BAD_WALLET: { kind: 'config', what: '--wallet is not a valid wallet name' },
   IMPORT_FILE_UNREADABLE: { kind: 'config', what: 'the file to import cannot be read' },
+  IMPORT_ZIP_NO_CSV: { kind: 'config', what: 'a ZIP archive given to import holds no CSV file, or several' },
+  IMPORT_ZIP_UNREADABLE: { kind: 'config', what: 'a ZIP archive given to import is damaged, encrypted, ZIP64, too large or compressed by a method other than deflate' },
   BAD_DECIMAL: { kind: 'data', what: 'a value is not an exact decimal' },
   // portal, workers, sandbox
   PORTAL_BAD_FLAG: { kind: 'config', what: 'a flag of tradeledger serve is not valid' },

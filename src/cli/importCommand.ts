@@ -4,6 +4,8 @@ import { migrate } from '../db/migrate.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { fileSource } from '../imports/fileSource.js';
 import { importFx } from '../imports/importFx.js';
+import { unzippedSource } from '../imports/zipMember.js';
+import { ECB_RATES_PAGE } from '../imports/ecbRates.js';
 import { lineProgress } from './progress/lineProgress.js';
 import { importTransactions } from '../imports/importTransactions.js';
 
@@ -33,9 +35,13 @@ export function importCommand(_setExit: (code: number) => void): Command {
     .showHelpAfterError('(run with --help for usage)');
   root.command('fx')
     .description('Import ECB euro reference rates (eurofxref-hist.csv) to value the ledger in any fiat.')
-    .argument('<file>', 'the ECB CSV file')
+    .argument('<file>', 'the ECB CSV file, or the eurofxref-hist.zip holding it')
+    .addHelpText('after', `
+The ECB publishes the rates since 1999 as a zip ("Time series", CSV) on
+${ECB_RATES_PAGE}
+Import it as downloaded (or unzipped); import a newer one whenever you like: it adds the new days.`)
     .action(async (file: string) => {
-      const src = await fileSource(file);
+      const src = await unzippedSource(await fileSource(file));
       const r = await withDb((db) => importFx(db, src));
       const again = r.already ? ` (imported before on ${r.already.importedAt})` : '';
       process.stdout.write(`${src.name}${again}: ${r.rates} rates of ${r.currencies} currencies, ${r.firstDay} to ${r.lastDay}: ${r.inserted} new, ${r.updated} changed to this file's rate, ${r.rates - r.inserted - r.updated} already so\n`);
@@ -45,10 +51,10 @@ export function importCommand(_setExit: (code: number) => void): Command {
     });
   root.command('transactions')
     .description('Import transactions from elsewhere (Koinly universal CSV) into the ledger under a wallet name.')
-    .argument('<file>', 'the Koinly universal CSV file')
+    .argument('<file>', 'the Koinly universal CSV file (or a zip holding it)')
     .requiredOption('--wallet <name>', 'the wallet these transactions belong to (used like an account: --account NAME)')
     .action(async (file: string, flags: { wallet: string }) => {
-      const src = await fileSource(file);
+      const src = await unzippedSource(await fileSource(file));
       // A status line on a terminal while a large file is read and checked; nothing off one.
       const progress = lineProgress(process.stderr, 'import');
       const n = (x: number) => x.toLocaleString('en-US');

@@ -12,6 +12,9 @@ export interface EcbRate {
   readonly line: number;
 }
 
+/** Where the ECB publishes its euro reference rates: "Time series", CSV (.zip), is eurofxref-hist.zip. */
+export const ECB_RATES_PAGE = 'https://www.ecb.europa.eu/stats/policy_and_exchange_rates/euro_reference_exchange_rates/html/index.en.html';
+
 const HINT = 'Use the ECB file as downloaded (eurofxref-hist.csv): Date, then one column per currency, rates per EUR, N/A where there is none.';
 
 /**
