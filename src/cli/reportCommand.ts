@@ -5,7 +5,7 @@ import { migrate } from '../db/migrate.js';
 import { reportPeriod } from '../reports/reportPeriod.js';
 import { reportFormats } from '../reports/reportFormats.js';
 import type { ReportFormat } from '../reports/reportFormats.js';
-import { runReports } from '../reports/runReports.js';
+import { reportFiat, runReports } from '../reports/runReports.js';
 import { createClient } from '../db/pools.js';
 import { missingFxRates } from '../gains/incompleteFigures.js';
 
@@ -45,6 +45,7 @@ export function reportCommand(_setExit: (code: number) => void): Command {
     .addHelpText('after', '\nExample: tradeledger report --year 2025 --tz Asia/Tokyo --format koinly\nExisting files are never overwritten without --force. Exit codes: 0 written, 2 bad flags, output folder or account, 4 database problem.')
     .action(async (flags: ReportFlags) => {
       const period = reportPeriod(flags);
+      reportFiat(flags.fiat);
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
       await migrate(url);
       const { outDir, manifest } = await runReports({

@@ -2,6 +2,7 @@ import { TradeledgerError } from '../errors.js';
 import { timeZone } from '../normalize/timeZone.js';
 import { resolveZone, ruleSet, ruleSetNames, zoneExamples } from './ruleSets.js';
 import type { RuleSetName } from './ruleSets.js';
+import { isFiatCode } from '../imports/currencyCodes.js';
 
 /** The --pools choices: one pool across wallets, or one per account/wallet. */
 export const poolChoices = ['universal', 'wallet'] as const;
@@ -69,7 +70,7 @@ export function parseGainsRequest(input: GainsRequestInput, asker: GainsAsker): 
   const fiat = input.fiat === undefined || input.fiat.trim() === ''
     ? (asker === 'portal' ? ruleSet(rules as RuleSetName).currency?.code ?? 'USD' : '')
     : input.fiat.trim();
-  if (!/^[A-Za-z]{3}$/.test(fiat)) throw bad(`${name('fiat')} "${fiat}" is not a currency code`, 'Use a three-letter code such as GBP, USD or EUR.');
+  if (!isFiatCode(fiat)) throw bad(`${name('fiat')} "${fiat}" is not an ISO 4217 currency code`, 'Use a currency code such as GBP, USD or EUR.');
   const pools = input.pools === undefined || input.pools === '' ? 'universal' : input.pools;
   if (!(poolChoices as readonly string[]).includes(pools)) {
     throw bad(`${name('pools')} "${pools}" is not one of ${poolChoices.join(', ')}`, 'universal: one pool across wallets; wallet: one per account or wallet.');

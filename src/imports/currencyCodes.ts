@@ -10,6 +10,19 @@ export function isCurrencyCode(code: string): boolean {
   return codes.has(code);
 }
 
+/**
+ * Whether `text` names a currency to value the ledger in (--fiat, the portal's Fiat field): an
+ * ISO 4217 code in any case. "XYZ" or "BTC" wrote a whole report or gains run of empty values
+ * whose fix (`import fx`) could never work: the ECB publishes no such rate.
+ *
+ * @example
+ * isFiatCode('gbp'); // true
+ * isFiatCode('XYZ'); // false
+ */
+export function isFiatCode(text: string): boolean {
+  return /^[A-Za-z]{3}$/.test(text) && codes.has(text.toUpperCase());
+}
+
 const codes = new Set(`
 AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD
 CAD CDF CHF CLP CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD

@@ -3,6 +3,7 @@ import type { ReportPeriod } from '../reports/reportPeriod.js';
 import { reportFiles, reportFormats } from '../reports/reportFormats.js';
 import type { ReportFormat } from '../reports/reportFormats.js';
 import { TradeledgerError } from '../errors.js';
+import { isFiatCode } from '../imports/currencyCodes.js';
 
 /** A report as the portal's forms ask for it, checked. */
 export interface ReportRequest {
@@ -42,8 +43,8 @@ export function reportRequest(query: Record<string, string | undefined>): Report
     throw new TradeledgerError('REPORT_BAD_FLAG', `the ${format} format has no file "${query.file}"`, { kind: 'config', hint: `Pick one of ${files.join(', ')}.` });
   }
   const fiat = (query.fiat || 'USD').toUpperCase();
-  if (!/^[A-Z]{3}$/.test(fiat)) {
-    throw new TradeledgerError('REPORT_BAD_FLAG', `fiat "${query.fiat}" is not a currency code`, { kind: 'config', hint: 'Use a three-letter code such as USD, EUR or GBP (other than USD needs `tradeledger import fx`).' });
+  if (!isFiatCode(fiat)) {
+    throw new TradeledgerError('REPORT_BAD_FLAG', `fiat "${query.fiat}" is not an ISO 4217 currency code`, { kind: 'config', hint: 'Use a currency code such as USD, EUR or GBP (other than USD needs `tradeledger import fx`).' });
   }
   return { period, format, account: query.account ?? '', file, fiat, includeDemo: checkboxOn(query.include_demo) };
 }

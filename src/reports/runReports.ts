@@ -22,6 +22,7 @@ import { demoTreatment, readDemoAccounts } from './demoAccounts.js';
 import type { ManifestFile, ReportManifest } from './reportManifest.js';
 import { withoutJit } from '../db/withoutJit.js';
 import { systemErrorWords } from '../systemErrorWords.js';
+import { isFiatCode } from '../imports/currencyCodes.js';
 
 /** The project's reports/ folder of queries. */
 export const defaultReportsDir = fileURLToPath(new URL('../../reports/', import.meta.url));
@@ -70,6 +71,23 @@ export interface RunReportsResult {
 }
 
 /**
+ * --fiat of a report, upper-cased, or a REPORT_BAD_FLAG naming it when it is no ISO 4217 code
+ * (checked by `report` before it opens a database, and by runReports).
+ *
+ * @example
+ * reportFiat('gbp'); // 'GBP'
+ */
+export function reportFiat(fiat: string | undefined): string {
+  const code = (fiat ?? 'USD').toUpperCase();
+  if (!isFiatCode(code)) {
+    throw new TradeledgerError('REPORT_BAD_FLAG', `--fiat ${fiat} is not an ISO 4217 currency code`, {
+      kind: 'config', hint: 'Use an ISO 4217 code: USD, EUR, GBP, JPY ... (values other than USD need `tradeledger import fx`).',
+    });
+  }
+  return code;
+}
+
+/**
  * Writes one format's CSVs and manifest.json for a period. All files are read in one
  * repeatable-read, read-only transaction, so they agree with each other even while a sync runs.
  * Nothing already there is harmed: an unknown account is refused before the folder is touched,
@@ -86,12 +104,7 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
   const account = options.account ?? '';
   const outDir = path.resolve(options.outDir ?? freeFolder(path.join('tradeledger-reports', period.label), format));
   const reportsDir = options.reportsDir ?? defaultReportsDir;
-  const fiat = (options.fiat ?? 'USD').toUpperCase();
-  if (!/^[A-Z]{3}$/.test(fiat)) {
-    throw new TradeledgerError('REPORT_BAD_FLAG', `--fiat ${options.fiat} is not a currency code`, {
-      kind: 'config', hint: 'Use an ISO 4217 code: USD, EUR, GBP, JPY ... (values other than USD need `tradeledger import fx`).',
-    });
-  }
+  const fiat = reportFiat(options.fiat);
   const includeDemo = options.includeDemo ?? false;
   const params = { from: period.from, to: period.to, tz: period.tz, account, fiat, include_demo: String(includeDemo) };
   const files = reportFiles(format);

@@ -59,3 +59,25 @@ describe('one time-zone check for report and gains', () => {
     }
   });
 });
+
+// --fiat: an ISO 4217 code in any case. "XYZ" wrote a whole report (or gains run) of empty values
+// and told the user to import ECB rates that the ECB does not publish.
+describe('--fiat of report and gains', () => {
+  it('refuses a code that is no currency, exit 2, before touching a database', async () => {
+    // No database at this address: a command that opened one would fail with another code.
+    const env = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = 'postgres://nobody@127.0.0.1:1/none';
+    try {
+      for (const fiat of ['XYZ', 'btc', 'euro']) {
+        const report = await stderrOf(['report', '--year', '2025', '--fiat', fiat]);
+        expect(report, fiat).toEqual({ code: 2, stderr: `tradeledger: --fiat ${fiat} is not an ISO 4217 currency code\n  fix: Use an ISO 4217 code: USD, EUR, GBP, JPY ... (values other than USD need \`tradeledger import fx\`).\n` });
+        const gains = await stderrOf(['gains', '--year', '2025', '--rules', 'uk', '--fiat', fiat]);
+        expect(gains.code, fiat).toBe(2);
+        expect(gains.stderr, fiat).toContain(`--fiat "${fiat}" is not an ISO 4217 currency code`);
+      }
+    } finally {
+      if (env === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = env;
+    }
+  });
+});

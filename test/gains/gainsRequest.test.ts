@@ -18,7 +18,11 @@ describe('one gains request for the CLI and the portal', () => {
     const cases: [Record<string, string>, string, string][] = [
       [{ rules: 'nz', year: '2025', fiat: 'GBP' }, '--rules "nz" is not one of uk, us, de, au, ca, fifo, lifo, hifo, average', 'rules "nz" is not one of uk, us, de, au, ca, fifo, lifo, hifo, average'],
       [{ rules: 'uk', year: '25', fiat: 'GBP' }, '--year "25" is not a four-digit year', 'year "25" is not a four-digit year'],
-      [{ rules: 'uk', year: '2025', fiat: 'euro' }, '--fiat "euro" is not a currency code', 'fiat "euro" is not a currency code'],
+      [{ rules: 'uk', year: '2025', fiat: 'euro' }, '--fiat "euro" is not an ISO 4217 currency code', 'fiat "euro" is not an ISO 4217 currency code'],
+      // Three letters that name no currency: the run wrote every file with empty values, and
+      // told the user to import ECB rates the ECB does not publish.
+      [{ rules: 'uk', year: '2025', fiat: 'XYZ' }, '--fiat "XYZ" is not an ISO 4217 currency code', 'fiat "XYZ" is not an ISO 4217 currency code'],
+      [{ rules: 'uk', year: '2025', fiat: 'btc' }, '--fiat "btc" is not an ISO 4217 currency code', 'fiat "btc" is not an ISO 4217 currency code'],
       [{ rules: 'uk', year: '2025', fiat: 'GBP', pools: 'each' }, '--pools "each" is not one of universal, wallet', 'pools "each" is not one of universal, wallet'],
       [{ rules: 'uk', year: '2025', fiat: 'GBP', tz: 'Mars/Olympus' }, '--tz "Mars/Olympus" is not a known time zone', 'tz "Mars/Olympus" is not a known time zone'],
     ];
@@ -47,8 +51,8 @@ describe('one gains request for the CLI and the portal', () => {
   });
 
   it('without a fiat, the CLI stops; the portal takes the currency of the rules\' return (USD for the rules of no country)', () => {
-    expect(failure(() => parseGainsRequest({ rules: 'uk', year: '2025' }, 'cli')).message).toBe('--fiat "" is not a currency code');
-    expect(failure(() => parseGainsRequest({ rules: 'uk', year: '2025', fiat: ' ' }, 'cli')).message).toBe('--fiat "" is not a currency code');
+    expect(failure(() => parseGainsRequest({ rules: 'uk', year: '2025' }, 'cli')).message).toBe('--fiat "" is not an ISO 4217 currency code');
+    expect(failure(() => parseGainsRequest({ rules: 'uk', year: '2025', fiat: ' ' }, 'cli')).message).toBe('--fiat "" is not an ISO 4217 currency code');
     const portal = (rules: string, fiat?: string) => parseGainsRequest({ rules, year: '2025', fiat }, 'portal').request;
     expect(portal('uk')).toMatchObject({ fiat: 'GBP', tz: 'Europe/London' });
     expect(portal('uk', '')).toMatchObject({ fiat: 'GBP', tz: 'Europe/London' });

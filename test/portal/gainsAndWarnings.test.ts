@@ -142,7 +142,7 @@ describe('reports in another fiat', () => {
     expect(body.equals(fromCli)).toBe(true);
     const bad = await postForm(page, `${f.portal.url}/download/file`, Object.fromEntries(new URLSearchParams(`${query}&file=valued-ledger.csv&fiat=euro`)));
     expect(bad.status()).toBe(400);
-    expect(await bad.text()).toContain('fiat &quot;euro&quot; is not a currency code');
+    expect(await bad.text()).toContain('fiat &quot;euro&quot; is not an ISO 4217 currency code');
     await page.close();
   });
 });

@@ -7,6 +7,7 @@ import { chartFields } from '../requestParameters.js';
 import { ChartsPage } from '../views/chartsPage.js';
 import type { Guards, PortalDeps, PortalHono } from './shared.js';
 import { utcYear } from '../../normalize/calendarDate.js';
+import { isFiatCode } from '../../imports/currencyCodes.js';
 
 /**
  * The Charts page and the JSON it draws from (chartData.ts). The data route answers in JSON,
@@ -36,7 +37,7 @@ export function chartRoutes(app: PortalHono, { pool, now }: PortalDeps, { only, 
     try {
       const period = reportPeriod({ year: c.req.query('year') ?? '', tz: c.req.query('tz') ?? 'UTC' });
       const fiat = (c.req.query('fiat') ?? 'USD').toUpperCase();
-      if (!/^[A-Z]{3}$/.test(fiat)) return c.json({ error: `'${fiat}' is not a currency code`, hint: 'Use an ISO 4217 code: USD, EUR, GBP ...' }, 400);
+      if (!isFiatCode(fiat)) return c.json({ error: `'${fiat}' is not an ISO 4217 currency code`, hint: 'Use an ISO 4217 code: USD, EUR, GBP ...' }, 400);
       return c.json(await chartData(pool, period, account, fiat));
     } catch (err) {
       if (err instanceof TradeledgerError && err.kind === 'config') return c.json({ error: err.message, hint: err.hint }, 400);
