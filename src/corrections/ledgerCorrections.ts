@@ -4,6 +4,7 @@ import { databaseOn } from '../db/databaseOn.js';
 import { TradeledgerError } from '../errors.js';
 import { classificationNames, classificationOf } from './classifications.js';
 import { correctingUser } from './correctionAccess.js';
+import { isFiatCode } from '../imports/currencyCodes.js';
 
 /** A correction as stored (ledger_corrections), with the ledger row it is on when that row exists. */
 export interface Correction {
@@ -132,7 +133,9 @@ export async function setCorrection(pool: pg.Pool, input: SetCorrectionInput): P
   }
   if (input.price !== undefined) {
     if (!/^\d+(\.\d+)?$/.test(input.price)) throw bad('CORRECTION_BAD_PRICE', `--price ${input.price} is not a decimal number`, 'Give the unit price as digits with a point, e.g. 61234.50.');
-    if (!/^[A-Za-z]{3}$/.test(input.priceCurrency ?? '')) throw bad('CORRECTION_BAD_PRICE', 'a corrected price needs its currency', 'Add --price-currency with an ISO 4217 code: USD, EUR, GBP ...');
+    if ((input.priceCurrency ?? '').trim() === '') throw bad('CORRECTION_BAD_PRICE', 'a corrected price needs its currency', 'Add --price-currency with an ISO 4217 code: USD, EUR, GBP ...');
+    // A price in no currency would be stored and never valued: the row stayed unpriced, silently.
+    if (!isFiatCode(input.priceCurrency!)) throw bad('CORRECTION_BAD_PRICE', `--price-currency ${input.priceCurrency} is not an ISO 4217 currency code`, 'Give the currency the price is in: USD, EUR, GBP ... (a price in a coin: convert it to fiat first).');
     if ((input.priceSource ?? '').trim() === '') throw bad('CORRECTION_BAD_PRICE', 'a corrected price needs its source', 'Add --price-source naming where the price comes from (an invoice, a price site\'s close ...).');
   }
   const { source, sourceId } = parseRowId(input.row);
