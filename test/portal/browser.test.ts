@@ -277,6 +277,37 @@ describe('reports', () => {
   });
 });
 
+describe('a phone-sized screen', () => {
+  // At 390 px the top bar was 679 px wide (its links and the sign-out on one line), so every page
+  // scrolled sideways; the sessions table and the charts' two columns (420 px each at least) too.
+  it('shows every page within the screen\'s width, its links and Sign out on screen', async () => {
+    const page = await b.context.newPage();
+    await signIn(page, f.admin);
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
+    const year = new Date(f.sandbox.world.now()).getUTCFullYear();
+    const pages = ['/accounts', `/accounts/${f.granted}`, `/accounts/${f.granted}/corrections`, `/reports?account=${f.granted}`,
+      `/charts?account=${f.granted}&year=${year}&tz=UTC`, '/sessions'];
+    const wider: string[] = [];
+    for (const width of [320, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const href of pages) {
+        await page.goto(`${f.portal.url}${href}`);
+        if (href.startsWith('/charts')) await page.waitForSelector('#charts[data-ready]');
+        const doc = await page.evaluate(() => document.documentElement.scrollWidth);
+        if (doc > width) wider.push(`${href} at ${width} px: ${doc} px wide`);
+        for (const name of ['Accounts', 'Reports', 'Charts', 'Sessions', 'Sign out']) {
+          const box = await page.locator('header.topbar').getByText(name, { exact: true }).boundingBox();
+          if (!box || box.x < 0 || box.x + box.width > width) wider.push(`${href} at ${width} px: "${name}" off the screen`);
+        }
+      }
+      await page.goto(`${f.portal.url}/accounts`);
+      await page.screenshot({ path: path.join(artifacts, `accounts-${width}px.png`) });
+    }
+    expect(wider).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('sessions', () => {
   it('a session ends after its idle time, and the next page asks to sign in again', async () => {
     const page = await b.context.newPage();

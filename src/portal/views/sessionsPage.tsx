@@ -18,6 +18,7 @@ export function SessionsPage(props: { user: PortalUser; csrf: string; sessions: 
         <p class="muted">Every browser signed in as you. Sign out any you do not recognise, then ask for a new password.</p>
       </div>
       <section class="card">
+        <div class="table-wrap">
         <table class="data">
           <thead><tr><th>Signed in</th><th>Last used</th><th>Expires</th><th>Address</th><th>Browser</th><th></th></tr></thead>
           <tbody>
@@ -40,6 +41,7 @@ export function SessionsPage(props: { user: PortalUser; csrf: string; sessions: 
             ))}
           </tbody>
         </table>
+        </div>
       </section>
     </Layout>
   );
