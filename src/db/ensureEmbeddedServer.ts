@@ -34,9 +34,12 @@ export async function ensureEmbeddedServer(options: EmbeddedServerOptions, log: 
     const paths = embeddedPaths(options.dataDir);
     const starting = await livePostmaster(paths.cluster);
     if (!starting && await portInUse(options.port)) {
+      // The hint named `tradeledger db start --port`, a command that does not exist, and a port
+      // (54330) that may be taken too: it now names one that is free as it is said.
+      const free = await freePortAfter(options.port);
       throw new TradeledgerError('DB_PORT_IN_USE', `port ${options.port} on 127.0.0.1 is already in use by another program, so the embedded PostgreSQL for ${options.dataDir} cannot start there`, {
         kind: 'config',
-        hint: `Set TRADELEDGER_PG_PORT to a free port (for example TRADELEDGER_PG_PORT=${options.port === 54330 ? 54331 : 54330}; \`tradeledger db start --port\` takes one too), or stop the program using port ${options.port}.`,
+        hint: `${free === undefined ? 'Set TRADELEDGER_PG_PORT to a free port' : `Set TRADELEDGER_PG_PORT=${free} (free now)`} for every command that uses ${options.dataDir} (\`tradeledger db --port N ...\` for the db commands), or stop the program using port ${options.port}.`,
       });
     }
     let credentials = await readCredentials(paths.connection);
@@ -82,4 +85,10 @@ async function createAppDatabase(server: EmbeddedServer): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+// The first port after `port` (up to 100 on) that nothing listens on, if any.
+async function freePortAfter(port: number): Promise<number | undefined> {
+  for (let p = port + 1; p <= Math.min(65535, port + 100); p++) if (!(await portInUse(p))) return p;
+  return undefined;
 }

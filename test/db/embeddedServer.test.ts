@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { portInUse } from '../../src/db/portInUse.js';
 import { TradeledgerError } from '../../src/errors.js';
 import { embeddedServerOptions } from '../../src/db/embeddedServerOptions.js';
 import { ensureEmbeddedServer } from '../../src/db/ensureEmbeddedServer.js';
@@ -117,7 +118,12 @@ describe('the embedded PostgreSQL', () => {
       expect(err).toBeInstanceOf(TradeledgerError);
       expect((err as TradeledgerError).code).toBe('DB_PORT_IN_USE');
       expect((err as TradeledgerError).message).toContain(String(busy));
-      expect((err as TradeledgerError).hint).toMatch(/TRADELEDGER_PG_PORT/);
+      // It named `tradeledger db start --port` (no such command) and 54330 whether free or not.
+      const hint = (err as TradeledgerError).hint ?? '';
+      const named = Number(/TRADELEDGER_PG_PORT=(\d+) \(free now\)/.exec(hint)?.[1]);
+      expect(named, hint).toBeGreaterThan(busy);
+      expect(await portInUse(named)).toBe(false);
+      expect(hint).not.toMatch(/db start/);
       await rm(join(other, '..'), { recursive: true, force: true });
     } finally {
       blocker.close();

@@ -293,7 +293,7 @@ describe('a phone-sized screen', () => {
       for (const href of pages) {
         await page.goto(`${f.portal.url}${href}`);
         if (href.startsWith('/charts')) await page.waitForSelector('#charts[data-ready]');
-        const doc = await page.evaluate(() => document.documentElement.scrollWidth);
+        const doc = await page.locator('html').evaluate((e) => e.scrollWidth);
         if (doc > width) wider.push(`${href} at ${width} px: ${doc} px wide`);
         for (const name of ['Accounts', 'Reports', 'Charts', 'Sessions', 'Sign out']) {
           const box = await page.locator('header.topbar').getByText(name, { exact: true }).boundingBox();
