@@ -14,7 +14,7 @@ import { importTransactions } from '../imports/importTransactions.js';
  * exchange cannot know, checked whole before anything is stored (docs/valuation.md).
  *
  * @example
- * tradeledger import fx eurofxref-hist.csv
+ * tradeledger import fx eurofxref-hist.zip
  * tradeledger import transactions coinbase-koinly.csv --wallet coinbase
  */
 export function importCommand(_setExit: (code: number) => void): Command {

@@ -74,7 +74,7 @@ export function reportCommand(_setExit: (code: number) => void): Command {
         // said, not left to an empty column. Only a warning: the files are written already.
         const missing = connected && fiat !== 'USD' ? await missingFxRates(client, fiat).catch(() => [] as string[]) : [];
         if (missing.length > 0) {
-          process.stderr.write(`warning: no ${missing.join(' or ')} rates are imported, so every row that needs them has no ${fiat} value (data-quality.csv lists each as unpriced); run \`tradeledger import fx eurofxref-hist.csv\` (the ECB's euro reference rates) and write the report again\n`);
+          process.stderr.write(`warning: no ${missing.join(' or ')} rates are imported, so every row that needs them has no ${fiat} value (data-quality.csv lists each as unpriced); run \`tradeledger import fx eurofxref-hist.zip\` (the ECB's euro reference rates) and write the report again\n`);
         }
       } finally {
         await client?.end().catch(() => {});

@@ -36,7 +36,7 @@ export async function demoGains(databaseUrl: string, now: number, root: string, 
     }
   }
   // A UK return is in pounds (HMRC CRYPTO23000): in USD its summary.txt says NOT READY TO FILE.
-  if (ukFiat === 'USD') lines.push('  (UK in USD, not for filing: `tradeledger import fx eurofxref-hist.csv`)');
+  if (ukFiat === 'USD') lines.push('  (UK in USD, not for filing: `tradeledger import fx eurofxref-hist.zip`)');
   return lines;
 }
 

@@ -82,7 +82,7 @@ export function incompleteFigures(run: RunFacts): IncompleteFigure[] {
       rows: run.matches,
       text: `the ${run.rules} rules' return is in ${ret.code} (${ret.source}); every figure here is in ${fiat}`,
       fix: ret.missingRates.length > 0
-        ? `import the ECB rates (\`tradeledger import fx eurofxref-hist.csv\`: no ${ret.missingRates.join(' or ')} rates are imported yet), then run gains again with --fiat ${ret.code}`
+        ? `import the ECB rates (\`tradeledger import fx eurofxref-hist.zip\`: no ${ret.missingRates.join(' or ')} rates are imported yet), then run gains again with --fiat ${ret.code}`
         : `run gains again with --fiat ${ret.code}`,
     });
   }
@@ -110,7 +110,7 @@ export function incompleteFigures(run: RunFacts): IncompleteFigure[] {
       rows: unpriced,
       text: `${unpriced} ledger row(s) read for this run have no ${fiat} value and count as 0 in proceeds, costs and income`,
       fix: missingRates.length > 0
-        ? `no ${missingRates.join(' or ')} rates are imported: run \`tradeledger import fx eurofxref-hist.csv\` (the ECB's euro reference rates, docs/valuation.md) and run gains again`
+        ? `no ${missingRates.join(' or ')} rates are imported: run \`tradeledger import fx eurofxref-hist.zip\` (the ECB's euro reference rates, docs/valuation.md) and run gains again`
         : `each is in gains-data-quality.csv (problem unpriced): give it a price (\`tradeledger classify set --row ... --price ... --price-currency ... --price-source ...\`, docs/ledger.md#corrections), or import the ECB rates of the currency its value is in (\`tradeledger import fx\`), then run gains again`,
     });
   }

@@ -56,7 +56,7 @@ export function rankedWarnings(h: AccountHealth, account: { imported: boolean })
   if (h.unpricedRows > 0) {
     // docs/valuation.md: an imported line valued in another currency (a Koinly Net Worth in GBP)
     // or a fiat row needs the ECB rate of its day, so a missing FX file is a cause as well.
-    out.push({ severity: 'red', code: 'unpriced', text: `${h.unpricedRows} ledger row(s) have no ${h.unpricedFiat} value (no candle, fill price, stablecoin quote, or ECB rate for a value in another currency): ${h.unpricedFiat} values and ${h.unpricedFiat} gains leave them out.`, fix: 'see data-quality.csv, kind unpriced; for values in another currency, tradeledger import fx eurofxref-hist.csv' });
+    out.push({ severity: 'red', code: 'unpriced', text: `${h.unpricedRows} ledger row(s) have no ${h.unpricedFiat} value (no candle, fill price, stablecoin quote, or ECB rate for a value in another currency): ${h.unpricedFiat} values and ${h.unpricedFiat} gains leave them out.`, fix: 'see data-quality.csv, kind unpriced; for values in another currency, tradeledger import fx eurofxref-hist.zip' });
   }
   if (h.overdueRecords > 0) {
     out.push({ severity: 'red', code: 'unsettled', text: `${n(h.overdueRecords, 'deposit, withdrawal or transfer', 'deposits, withdrawals or transfers')} ${h.overdueRecords === 1 ? 'has' : 'have'} not settled after more than 3 days (the oldest since ${day(h.unsettledSince!)}): not in the ledger until the exchange settles them.`, fix: 'tradeledger sync re-checks them on every run; ask the exchange about any that stays open' });

@@ -73,7 +73,7 @@ describe('tradeledger demo on a 24-line terminal', () => {
       at += 2;
     }
     // Before ECB rates, the UK figures are in USD: not a UK return's (HMRC CRYPTO23000), said in one line.
-    if (visible[at + 1]?.startsWith('  (UK in USD, not for filing: `tradeledger import fx eurofxref-hist.csv`)')) at += 1;
+    if (visible[at + 1]?.startsWith('  (UK in USD, not for filing: `tradeledger import fx eurofxref-hist.zip`)')) at += 1;
     // The demo-trading account (issue 20): kept in the native CSVs, left out of the tax files and gains.
     expect(visible[at + 1]).toBe('Demo-trading account demo: in the native CSVs (demo column),');
     expect(visible[at + 2]).toBe('  left out of the tax files and gains (paper money; --include-demo).');

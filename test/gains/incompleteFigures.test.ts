@@ -51,7 +51,7 @@ describe('figures counted as 0 for want of a price or a cost are not presented a
     expect(usd.summary.sa108!.gainsBeforeLosses).toBe('500');
     expect(usd.summary.incomplete.map((f) => [f.problem, f.rows])).toEqual([['currency', 2]]);
     expect(usd.summary.incomplete[0]!.text).toContain('the uk rules\' return is in GBP (HMRC CRYPTO23000: "the value of any gain or loss must be converted into pound sterling');
-    expect(usd.summary.incomplete[0]!.fix).toBe('import the ECB rates (`tradeledger import fx eurofxref-hist.csv`: no GBP or USD rates are imported yet), then run gains again with --fiat GBP');
+    expect(usd.summary.incomplete[0]!.fix).toBe('import the ECB rates (`tradeledger import fx eurofxref-hist.zip`: no GBP or USD rates are imported yet), then run gains again with --fiat GBP');
     expect(await text(usd.outDir)).toContain('NOT READY TO FILE');
     // The general methods belong to no country's return: any fiat will do.
     const fifo = await runGains({ databaseUrl: priced.url, rules: 'fifo', year: 2024, fiat: 'USD', tz: 'UTC', outDir: tempFolder('incomplete-') });
@@ -63,7 +63,7 @@ describe('figures counted as 0 for want of a price or a cost are not presented a
     expect(before.summary.dataQuality.unpriced).toBe(5);
     expect(before.summary.incomplete).toEqual([expect.objectContaining({ problem: 'unpriced', rows: 5 })]);
     expect(before.summary.incomplete[0]!.text).toContain('no GBP value and count as 0');
-    expect(before.summary.incomplete[0]!.fix).toContain('no GBP or USD rates are imported: run `tradeledger import fx eurofxref-hist.csv`');
+    expect(before.summary.incomplete[0]!.fix).toContain('no GBP or USD rates are imported: run `tradeledger import fx eurofxref-hist.zip`');
     const summaryText = await text(before.outDir);
     expect(summaryText.split('\n')[2]).toBe("NOT READY TO FILE: the figures below are not yet the return's, for these reasons:");
     expect(summaryText).toContain('UK SA108 capital gains summary, cryptoassets (whole pounds; exact figures in summary.json) - NOT READY TO FILE (see the top):');

@@ -18,7 +18,7 @@ describe('the unpriced warning', () => {
     const w = rankedWarnings(health, { imported: true });
     expect(w.map((x) => `${x.severity} ${x.code}`)).toEqual(['red unpriced']);
     expect(w[0]!.text).toBe('400100 ledger row(s) have no USD value (no candle, fill price, stablecoin quote, or ECB rate for a value in another currency): USD values and USD gains leave them out.');
-    expect(w[0]!.fix).toContain('tradeledger import fx eurofxref-hist.csv');
+    expect(w[0]!.fix).toContain('tradeledger import fx eurofxref-hist.zip');
   });
 });
 

@@ -17,7 +17,7 @@ export function fiatsNote(valueCurrencies: string[], otherwise: string): string 
   const others = valueCurrencies.filter((c) => c !== 'USD');
   return others.length > 0
     ? `Values in USD, or in ${others.join(', ')} (the ECB rates imported). In any other currency ${otherwise}`
-    : `Values in USD only: no ECB rates are imported, so in any other currency ${otherwise} An administrator imports them with tradeledger import fx eurofxref-hist.csv.`;
+    : `Values in USD only: no ECB rates are imported, so in any other currency ${otherwise} An administrator imports them with tradeledger import fx eurofxref-hist.zip.`;
 }
 
 /**
