@@ -286,6 +286,7 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     await writer.connect();
     connected = true;
     await checkZone(reader, options.tz);
+    await checkYearStarted(reader, options, rules);
     await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     await reader.query(READ_WORK_MEM);
     const bounds = await readBounds(reader, options, readTo);
@@ -468,6 +469,23 @@ async function writeFiles(client: pg.Client, runId: string, options: RunGainsOpt
 }
 
 // The zone was checked by name (parseGainsRequest, normalize/timeZone.ts) for the CLI and the
+/**
+ * Refuses a tax year that has not started on the database's clock in the run's zone: `--year
+ * 2030` ran, wrote every file, and said only that the year "has not ended" (a year typed wrong,
+ * 2030 for 2020, gave a folder of figures from a year nothing can have happened in).
+ */
+async function checkYearStarted(client: pg.Client, options: RunGainsOptions, rules: ReturnType<typeof ruleSet>): Promise<void> {
+  const { rows } = await client.query<{ today: string }>(`SELECT to_char(now() AT TIME ZONE $1, 'YYYY-MM-DD') AS today`, [options.tz]);
+  const today = rows[0]!.today;
+  const { from } = rules.taxYear(options.year);
+  if (from <= today) return;
+  let current = Number(today.slice(0, 4));
+  if (rules.taxYear(current).from > today) current -= 1;
+  throw new TradeledgerError('GAINS_BAD_FLAG', `the ${options.rules} tax year ${options.year} starts on ${from}, after today (${today} in ${options.tz}): nothing can have happened in it yet`, {
+    kind: 'config', hint: `The ${options.rules} tax year running now is ${current} (from ${rules.taxYear(current).from}); the one before it, ${current - 1}.`,
+  });
+}
+
 // portal; this is the database's word on it, as runReports' periodBounds is for a report.
 async function checkZone(client: pg.Client, tz: string): Promise<void> {
   const { rowCount } = await client.query('SELECT 1 FROM pg_timezone_names WHERE name = $1', [tz]);

@@ -97,6 +97,14 @@ describe('tradeledger import transactions, then tradeledger gains', () => {
     expect(us.stderr).toContain('--rules us needs --tz');
     expect(us.stderr).toContain('--tz America/New_York');
     expect(us.stderr).not.toContain('    at ');
+    // A tax year that has not started (2030 typed for 2020): it ran, wrote every file and said
+    // only that the year "has not ended". Refused now, naming the year running, no folder made.
+    const future = new Date().getUTCFullYear() + 2;
+    const ahead = await runCli(['gains', '--year', String(future), '--rules', 'uk', '--fiat', 'GBP', '--out', path.join(dir, 'future')], { DATABASE_URL: fresh.url });
+    expect(ahead.code, ahead.stderr).toBe(2);
+    expect(ahead.stderr).toMatch(new RegExp(`the uk tax year ${future} starts on ${future}-04-06, after today \\(\\d{4}-\\d{2}-\\d{2} in Europe/London\\): nothing can have happened in it yet`));
+    expect(ahead.stderr).toMatch(/fix: The uk tax year running now is \d{4} \(from \d{4}-04-06\)/);
+    await expect(readFile(path.join(dir, 'future', 'summary.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
   it('a withdrawal from one imported wallet and its deposit into another are one own-account move', async () => {
