@@ -122,8 +122,8 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
     // Checked before the folder is touched: an unknown account must not replace a good report
     // with empty files.
     await checkReportAccount(client, account);
-    output = await reportOutput(outDir, [...files.map((f) => f.file), 'manifest.json'], options.force ?? false);
     const bounds = await periodBounds(client, period);
+    output = await reportOutput(outDir, [...files.map((f) => f.file), 'manifest.json'], options.force ?? false);
     const written: ManifestFile[] = [];
     for (const { query, file } of files) {
       const sql = await readFile(path.join(reportsDir, `${query}.sql`), 'utf8');
@@ -198,16 +198,27 @@ function isFileError(err: unknown): err is NodeJS.ErrnoException & { code: strin
   return err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string' && typeof (err as NodeJS.ErrnoException).code === 'string';
 }
 
+// The period in UTC. A period that starts after now (the database's clock) is refused: `report
+// --year 2030` (typed for 2020) wrote a folder of empty files and a manifest for a year nothing
+// can have happened in.
 async function periodBounds(client: pg.Client, period: ReportPeriod): Promise<{ fromUtc: string; toUtc: string }> {
+  let row: { from_utc: string; to_utc: string; today: string; future: boolean };
   try {
-    const { rows } = await client.query<{ from_utc: string; to_utc: string }>(
+    const { rows } = await client.query<typeof row>(
       `SELECT to_char(($1::timestamp AT TIME ZONE $3) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS from_utc,
-              to_char(($2::timestamp AT TIME ZONE $3) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS to_utc`,
+              to_char(($2::timestamp AT TIME ZONE $3) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS to_utc,
+              to_char(now() AT TIME ZONE $3, 'YYYY-MM-DD') AS today, ($1::timestamp AT TIME ZONE $3) > now() AS future`,
       [period.from, period.to, period.tz]);
-    return { fromUtc: rows[0]!.from_utc, toUtc: rows[0]!.to_utc };
+    row = rows[0]!;
   } catch (err) {
     throw new TradeledgerError('REPORT_BAD_FLAG', `the database does not know the time zone "${period.tz}"`, {
       kind: 'config', cause: err, hint: 'Use a zone listed by: SELECT name FROM pg_timezone_names.',
     });
   }
+  if (row.future) {
+    throw new TradeledgerError('REPORT_BAD_FLAG', `the period from ${period.from} starts after today (${row.today} in ${period.tz}): nothing can have happened in it yet`, {
+      kind: 'config', hint: `Pick a period that has started, e.g. --year ${row.today.slice(0, 4)} (this year so far) or --year ${Number(row.today.slice(0, 4)) - 1}.`,
+    });
+  }
+  return { fromUtc: row.from_utc, toUtc: row.to_utc };
 }

@@ -76,6 +76,21 @@ describe('report --out never harms what is already there', () => {
     }
   });
 
+  // `report --year 2030` (typed for 2020) wrote a folder of empty files and a manifest for a
+  // year nothing can have happened in. It is refused, naming this year, and no folder is made.
+  it('refuses a period that starts after today, exit 2, making no folder', async () => {
+    const next = new Date().getUTCFullYear() + 2;
+    const out = path.join(root, 'future');
+    const r = await runCli(['report', '--year', String(next), '--out', out], { DATABASE_URL: fresh.url });
+    expect(r.code, r.stderr).toBe(exitCodes.configOrAuth);
+    expect(r.stderr).toMatch(new RegExp(`^tradeledger: the period from ${next}-01-01 starts after today \\(\\d{4}-\\d{2}-\\d{2} in UTC\\): nothing can have happened in it yet$`, 'm'));
+    expect(r.stderr).toMatch(/fix: Pick a period that has started, e\.g\. --year \d{4} \(this year so far\)/);
+    await expect(readdir(out)).rejects.toThrow(/ENOENT/);
+    // A period that has started (this year so far) is written as before.
+    const now = await runCli(['report', '--from', `${new Date().getUTCFullYear()}-01-01`, '--to', `${next}-01-01`, '--out', path.join(root, 'so-far')], { DATABASE_URL: fresh.url });
+    expect(now.code, now.stderr).toBe(exitCodes.ok);
+  });
+
   it('refuses a symlinked target, with or without --force, and never touches the file it points to', async () => {
     const dir = path.join(root, 'linked');
     await mkdir(dir);
