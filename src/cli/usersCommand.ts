@@ -57,12 +57,14 @@ export function usersCommand(_setExit: (code: number) => void): Command {
     process.stdout.write(`password changed for ${username}; their sessions were signed out\n`);
   });
   users.command('grant <username> <uid...>').exitOverride().description('let an accountant see more accounts').action(async (username: string, uids: string[]) => {
-    await withPool((pool) => setGrants(pool, username, uids, true));
-    process.stdout.write(`granted ${uids.join(', ')} to ${username}\n`);
+    const r = await withPool((pool) => setGrants(pool, username, uids, true));
+    if (r.changed.length > 0) process.stdout.write(`granted ${r.changed.join(', ')} to ${username}\n`);
+    if (r.unchanged.length > 0) process.stdout.write(`${username} already had ${r.unchanged.join(', ')}; nothing changed for ${r.unchanged.length === 1 ? 'it' : 'them'}\n`);
   });
   users.command('revoke <username> <uid...>').exitOverride().description('take accounts away from an accountant').action(async (username: string, uids: string[]) => {
-    await withPool((pool) => setGrants(pool, username, uids, false));
-    process.stdout.write(`revoked ${uids.join(', ')} from ${username}\n`);
+    const r = await withPool((pool) => setGrants(pool, username, uids, false));
+    if (r.changed.length > 0) process.stdout.write(`revoked ${r.changed.join(', ')} from ${username}\n`);
+    if (r.unchanged.length > 0) process.stdout.write(`${username} had no grant on ${r.unchanged.join(', ')}; nothing changed for ${r.unchanged.length === 1 ? 'it' : 'them'}\n`);
   });
   return users;
 }

@@ -152,12 +152,13 @@ export async function setPassword(pool: pg.Pool, username: string, password: str
 }
 
 /**
- * Grants (or with `grant: false`, withdraws) accounts to an accountant.
+ * Grants (or with `grant: false`, withdraws) accounts to an accountant; returns which of them
+ * changed (`users revoke` of an account never granted said "revoked" all the same).
  *
  * @example
- * await setGrants(pool, 'anna', ['1000000002'], true);
+ * await setGrants(pool, 'anna', ['1000000002'], true); // { changed: ['1000000002'], unchanged: [] }
  */
-export async function setGrants(pool: pg.Pool, username: string, accounts: string[], grant: boolean): Promise<void> {
+export async function setGrants(pool: pg.Pool, username: string, accounts: string[], grant: boolean): Promise<{ changed: string[]; unchanged: string[] }> {
   const db = databaseOn(pool);
   const user = await db.selectFrom('portal_users').select(['id', 'role']).where(named(username)).executeTakeFirst();
   if (!user) throw noSuchUser(username);
@@ -165,8 +166,13 @@ export async function setGrants(pool: pg.Pool, username: string, accounts: strin
     throw new TradeledgerError('PORTAL_BAD_USER', `"${username}" is an admin and sees every account already`, { kind: 'config', hint: 'Grants are for accountants.' });
   }
   if (grant) for (const account of accounts) await checkReportAccount(pool, account);
-  for (const account of accounts) {
-    if (grant) await db.insertInto('portal_grants').values({ user_id: user.id, account_uid: account }).onConflict((oc) => oc.doNothing()).execute();
-    else await db.deleteFrom('portal_grants').where('user_id', '=', user.id).where('account_uid', '=', account).execute();
+  const changed: string[] = [];
+  const unchanged: string[] = [];
+  for (const account of new Set(accounts)) {
+    const r = grant
+      ? Number((await db.insertInto('portal_grants').values({ user_id: user.id, account_uid: account }).onConflict((oc) => oc.doNothing()).executeTakeFirst()).numInsertedOrUpdatedRows ?? 0n)
+      : Number((await db.deleteFrom('portal_grants').where('user_id', '=', user.id).where('account_uid', '=', account).executeTakeFirst()).numDeletedRows);
+    (r > 0 ? changed : unchanged).push(account);
   }
+  return { changed, unchanged };
 }

@@ -57,8 +57,11 @@ describe('users', () => {
   it('adds, lists, grants, changes the password (ending sessions) and removes', async () => {
     await addUser(pool, { username: 'anna', password: 'long enough pw', role: 'accountant', accounts: ['111', '222'] });
     await addUser(pool, { username: 'boss', password: 'another long pw', role: 'admin', accounts: [] });
-    await setGrants(pool, 'anna', ['333'], true);
-    await setGrants(pool, 'anna', ['111'], false);
+    expect(await setGrants(pool, 'anna', ['333'], true)).toEqual({ changed: ['333'], unchanged: [] });
+    expect(await setGrants(pool, 'anna', ['111'], false)).toEqual({ changed: ['111'], unchanged: [] });
+    // What did not change is said as such: `users revoke` of an account never granted said "revoked".
+    expect(await setGrants(pool, 'anna', ['333', '222'], true)).toEqual({ changed: [], unchanged: ['333', '222'] });
+    expect(await setGrants(pool, 'anna', ['111', '444'], false)).toEqual({ changed: [], unchanged: ['111', '444'] });
     const token = await openSession(pool, await userId('anna'), t0, policy, '10.0.0.1', 'test');
     expect(await listUsers(pool, t0)).toEqual([
       { username: 'anna', role: 'accountant', accounts: ['222', '333'], createdAt: expect.stringMatching(/Z$/), activeSessions: 1 },
