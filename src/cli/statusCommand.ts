@@ -7,6 +7,7 @@ import { runHolderAlive } from '../extract/syncLock.js';
 import { syncJobStatus } from '../worker/syncJobStatus.js';
 import { pricesStatus } from '../valuation/pricesStatus.js';
 import { statusWarnings, statusWarningsText } from './statusWarnings.js';
+import { andList } from '../portal/accountWarnings.js';
 
 /**
  * `tradeledger status`: per account and stream the watermark, state, row count, known history
@@ -41,9 +42,7 @@ export function statusCommand(_setExit: (code: number) => void): Command {
           process.stdout.write(`${`${x.accountName}/${x.stream}`.padEnd(40)} ${x.state.padEnd(11)} ${String(x.rows).padStart(9)} rows  ${x.state === 'snapshot' ? 'latest snapshot' : 'complete to'} ${x.watermark ?? '-'}${run}\n`);
           if (x.lastError && x.state === 'failed') process.stdout.write(`    last error: ${x.lastError}\n`);
           if (x.pendingWindows > 0) process.stdout.write(`    ${x.pendingWindows} window${x.pendingWindows === 1 ? '' : 's'} of an interrupted run still to read: the next sync reads them first\n`);
-          for (const g of x.gaps) process.stdout.write(g.from.startsWith('1970-01-01')
-            ? `    history gap ${g.partition}: before ${g.to.slice(0, 10)} (the first sync's default start; read it with a first sync --since YYYY-MM-DD)\n`
-            : `    history gap ${g.partition}: ${g.from.slice(0, 10)} .. ${g.to.slice(0, 10)} (beyond the endpoint's horizon)\n`);
+          for (const line of statusGapLines(x.gaps)) process.stdout.write(`    ${line}\n`);
           if (x.open.count > 0) {
             const overdue = x.open.overdue > 0 ? `; ${x.open.overdue} open longer than the limit, listed in data-quality.csv` : '';
             process.stdout.write(`    ${x.open.count} still open (not final) since ${x.open.oldest?.slice(0, 10) ?? 'an unknown time'}: re-checked every sync until final${overdue}\n`);
@@ -63,4 +62,27 @@ export function statusCommand(_setExit: (code: number) => void): Command {
         await db.destroy();
       }
     });
+}
+
+/**
+ * A stream's history gaps as `status` lists them: one line per span of dates, naming every
+ * partition that has it (the three futures product types of an order stream share one gap: the
+ * demo's status printed three near-identical lines under every futuresOrders).
+ *
+ * @example
+ * statusGapLines([{ partition: 'USDT-FUTURES', from: '2024-11-28T00:00:00Z', to: '2026-08-31T00:00:00Z' }, { partition: 'COIN-FUTURES', ... }]);
+ * // ["history gap COIN-FUTURES and USDT-FUTURES: 2024-11-28 .. 2026-08-31 (beyond the endpoint's horizon)"]
+ */
+export function statusGapLines(gaps: readonly { partition: string; from: string; to: string }[]): string[] {
+  const spans = new Map<string, { unread: boolean; partitions: string[] }>();
+  for (const g of gaps) {
+    const unread = g.from.startsWith('1970-01-01');
+    const span = unread ? `before ${g.to.slice(0, 10)}` : `${g.from.slice(0, 10)} .. ${g.to.slice(0, 10)}`;
+    const at = spans.get(span) ?? { unread, partitions: [] };
+    if (!at.partitions.includes(g.partition)) at.partitions.push(g.partition);
+    spans.set(span, at);
+  }
+  return [...spans].map(([span, { unread, partitions }]) => `history gap ${andList([...partitions].sort())}: ${span} ${unread
+    ? "(the first sync's default start; read it with a first sync --since YYYY-MM-DD)"
+    : "(beyond the endpoint's horizon)"}`);
 }

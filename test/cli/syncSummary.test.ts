@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { syncSummary } from '../../src/cli/progress/syncSummary.js';
+import { statusGapLines } from '../../src/cli/statusCommand.js';
 import type { SyncResult } from '../../src/extract/runSync.js';
 
 const result = (gaps: SyncResult['gaps']): SyncResult => ({ runId: '7', status: 'ok', counts: {}, errors: [], gaps });
@@ -29,6 +30,21 @@ describe('syncSummary: history gaps', () => {
     ]));
     expect(gapLines(text)).toEqual([
       'history gap main: before 2024-11-28 in 2 stream(s), not read: a first sync starts sync.historyDays back; to read older history, run the first sync with --since YYYY-MM-DD',
+    ]);
+  });
+});
+
+// `status` lists the gaps under each stream; the three futures product types of an order stream
+// share one gap, and the demo's status printed three near-identical lines under every futuresOrders.
+describe('statusGapLines', () => {
+  it('prints one line per span of dates, naming every partition that has it', () => {
+    const at = (partition: string, from = '2024-11-28T00:00:00.000Z', to = '2026-08-31T00:00:00.000Z') => ({ partition, from, to });
+    expect(statusGapLines([at('USDT-FUTURES'), at('COIN-FUTURES'), at('USDC-FUTURES'), at('USDT-FUTURES', '2023-01-01T00:00:00.000Z', '2023-02-01T00:00:00.000Z')])).toEqual([
+      "history gap COIN-FUTURES, USDC-FUTURES and USDT-FUTURES: 2024-11-28 .. 2026-08-31 (beyond the endpoint's horizon)",
+      "history gap USDT-FUTURES: 2023-01-01 .. 2023-02-01 (beyond the endpoint's horizon)",
+    ]);
+    expect(statusGapLines([at('all', '1970-01-01T00:00:00.000Z', '2024-11-29T00:00:00.000Z')])).toEqual([
+      "history gap all: before 2024-11-29 (the first sync's default start; read it with a first sync --since YYYY-MM-DD)",
     ]);
   });
 });
