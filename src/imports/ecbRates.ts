@@ -50,7 +50,14 @@ export function ecbRates(file: string, text: string, now: Date): EcbRate[] {
     if (fields.length !== width) throw badInput({ file, line: row.line }, `${fields.length} fields where the header has ${width}`, HINT);
     const day = fields[0]!;
     const place = { file, line: row.line, column: { index: 1, name: 'Date' } };
-    if (!isDay(day)) throw badInput(place, `'${day}' is not a date (YYYY-MM-DD)`, HINT);
+    if (!isDay(day)) {
+      // "27 November 2026": a date written out, as in the ECB's one-day file of current rates
+      // (eurofxref.zip) rather than its history (eurofxref-hist.zip), which this reads.
+      const writtenOut = /^\d{1,2} [A-Za-z]+ \d{4}$/.test(day.trim());
+      throw badInput(place, `'${day}' is not a date (YYYY-MM-DD)`, writtenOut
+        ? `This looks like the ECB's file of one day's rates (eurofxref.zip); import its history instead: eurofxref-hist.zip ("Time series") on ${ECB_RATES_PAGE}, which holds every day since 1999.`
+        : HINT);
+    }
     if (day > today) throw badInput(place, `${day} is in the future`, 'Check the date; ECB rates exist only for past days.');
     const earlier = seen.get(day);
     if (earlier !== undefined) throw badInput(place, `${day} is listed twice (also line ${earlier})`, 'Keep one line per day.');

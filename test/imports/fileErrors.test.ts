@@ -48,6 +48,15 @@ describe('ECB rates file', () => {
     expect(e.hint).toBeTruthy();
     expect(e.kind).toBe('config');
   });
+
+  // The ECB's page offers one day's rates (eurofxref.zip, the date written out) beside the
+  // history (eurofxref-hist.zip); the one-day file was told to be "the ECB file as downloaded".
+  it('names the history file when given the ECB\'s one-day file', () => {
+    const e = refusal(() => ecbRates('eurofxref.csv', 'Date, USD, JPY, GBP, \n24 December 2025, 1.0500, 160.12, 0.8400, \n', now));
+    expect(e.message).toBe("eurofxref.csv line 2, column 1 (Date): '24 December 2025' is not a date (YYYY-MM-DD); nothing was imported");
+    expect(e.hint).toMatch(/^This looks like the ECB's file of one day's rates \(eurofxref\.zip\); import its history instead: eurofxref-hist\.zip/);
+    expect(refusal(() => ecbRates('rates.csv', 'Date,USD,\n2025-02-30,1.03,\n', now)).hint).not.toMatch(/one day's rates/);
+  });
 });
 
 describe('Koinly universal CSV', () => {
