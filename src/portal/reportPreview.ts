@@ -7,6 +7,7 @@ import { spreadsheetSafeCell } from '../reports/spreadsheetSafeCell.js';
 import type { ReportRequest } from './reportRequest.js';
 import { queryOf } from './reportRequest.js';
 import { localTimestamp } from '../normalize/calendarDate.js';
+import { periodBounds } from '../reports/runReports.js';
 
 /** The first rows of one report file, as text exactly as the CSV would hold them. */
 export interface ReportPreview {
@@ -47,6 +48,7 @@ export async function reportPreview(pool: pg.Pool, request: ReportRequest, limit
   const query = queryOf(request.format, request.file);
   const sql = await readFile(path.join(reportsDir, `${query}.sql`), 'utf8');
   const { period, account, fiat, includeDemo } = request;
+  await periodBounds(pool, period); // a period after today: refused, as the download refuses it
   const whole = `${period.to} 00:00:00`;
   const ends = timeOrdered.has(query)
     ? [...windowMinutes.map((m) => localTimestamp(period.from, m)).filter((end) => end < whole), period.to]

@@ -198,10 +198,15 @@ function isFileError(err: unknown): err is NodeJS.ErrnoException & { code: strin
   return err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string' && typeof (err as NodeJS.ErrnoException).code === 'string';
 }
 
-// The period in UTC. A period that starts after now (the database's clock) is refused: `report
-// --year 2030` (typed for 2020) wrote a folder of empty files and a manifest for a year nothing
-// can have happened in.
-async function periodBounds(client: pg.Client, period: ReportPeriod): Promise<{ fromUtc: string; toUtc: string }> {
+/**
+ * The period in UTC. A period that starts after now (the database's clock) is refused: `report
+ * --year 2030` (typed for 2020) wrote a folder of empty files and a manifest for a year nothing
+ * can have happened in. The portal's preview asks it too, so it refuses what the download does.
+ *
+ * @example
+ * const { fromUtc, toUtc } = await periodBounds(client, reportPeriod({ year: '2025', tz: 'Asia/Tokyo' }));
+ */
+export async function periodBounds(client: pg.Client | pg.Pool, period: ReportPeriod): Promise<{ fromUtc: string; toUtc: string }> {
   let row: { from_utc: string; to_utc: string; today: string; future: boolean };
   try {
     const { rows } = await client.query<typeof row>(
@@ -217,7 +222,7 @@ async function periodBounds(client: pg.Client, period: ReportPeriod): Promise<{ 
   }
   if (row.future) {
     throw new TradeledgerError('REPORT_BAD_FLAG', `the period from ${period.from} starts after today (${row.today} in ${period.tz}): nothing can have happened in it yet`, {
-      kind: 'config', hint: `Pick a period that has started, e.g. --year ${row.today.slice(0, 4)} (this year so far) or --year ${Number(row.today.slice(0, 4)) - 1}.`,
+      kind: 'config', hint: `Pick a period that has started: the year ${row.today.slice(0, 4)} (so far) or ${Number(row.today.slice(0, 4)) - 1}, say.`,
     });
   }
   return { fromUtc: row.from_utc, toUtc: row.to_utc };

@@ -54,4 +54,15 @@ describe('the report preview', () => {
       expect(manifest.files.find((f) => f.file === file)!.rows).toBe(rows.length);
     }
   });
+
+  // The download refuses a period that starts after today (report --year 2030 typed for 2020);
+  // the preview showed an empty table for it.
+  it('refuses a period that starts after today with the download\'s words', async () => {
+    const year = String(new Date().getUTCFullYear() + 2);
+    const request = reportRequest({ period: 'year', year, tz: 'UTC', format: 'native', account });
+    const preview = await reportPreview(pool, request, 5).then(() => null, (e: unknown) => e as Error);
+    const download = await runReports({ databaseUrl: env.fresh.url, format: 'native', account, outDir: path.join(out, 'future'), period: request.period }).then(() => null, (e: unknown) => e as Error);
+    expect(preview?.message).toMatch(new RegExp(`^the period from ${year}-01-01 starts after today`));
+    expect(preview?.message).toBe(download?.message);
+  });
 });

@@ -84,7 +84,7 @@ describe('report --out never harms what is already there', () => {
     const r = await runCli(['report', '--year', String(next), '--out', out], { DATABASE_URL: fresh.url });
     expect(r.code, r.stderr).toBe(exitCodes.configOrAuth);
     expect(r.stderr).toMatch(new RegExp(`^tradeledger: the period from ${next}-01-01 starts after today \\(\\d{4}-\\d{2}-\\d{2} in UTC\\): nothing can have happened in it yet$`, 'm'));
-    expect(r.stderr).toMatch(/fix: Pick a period that has started, e\.g\. --year \d{4} \(this year so far\)/);
+    expect(r.stderr).toMatch(/fix: Pick a period that has started: the year \d{4} \(so far\) or \d{4}, say\./);
     await expect(readdir(out)).rejects.toThrow(/ENOENT/);
     // A period that has started (this year so far) is written as before.
     const now = await runCli(['report', '--from', `${new Date().getUTCFullYear()}-01-01`, '--to', `${next}-01-01`, '--out', path.join(root, 'so-far')], { DATABASE_URL: fresh.url });
