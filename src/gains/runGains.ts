@@ -468,7 +468,6 @@ async function writeFiles(client: pg.Client, runId: string, options: RunGainsOpt
   return files;
 }
 
-// The zone was checked by name (parseGainsRequest, normalize/timeZone.ts) for the CLI and the
 /**
  * Refuses a tax year that has not started on the database's clock in the run's zone: `--year
  * 2030` ran, wrote every file, and said only that the year "has not ended" (a year typed wrong,
@@ -486,6 +485,7 @@ async function checkYearStarted(client: pg.Client, options: RunGainsOptions, rul
   });
 }
 
+// The zone was checked by name (parseGainsRequest, normalize/timeZone.ts) for the CLI and the
 // portal; this is the database's word on it, as runReports' periodBounds is for a report.
 async function checkZone(client: pg.Client, tz: string): Promise<void> {
   const { rowCount } = await client.query('SELECT 1 FROM pg_timezone_names WHERE name = $1', [tz]);

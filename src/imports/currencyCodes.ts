@@ -20,7 +20,7 @@ export function isCurrencyCode(code: string): boolean {
  * isFiatCode('XYZ'); // false
  */
 export function isFiatCode(text: string): boolean {
-  return /^[A-Za-z]{3}$/.test(text) && codes.has(text.toUpperCase());
+  return codes.has(text.toUpperCase());
 }
 
 const codes = new Set(`

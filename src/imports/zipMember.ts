@@ -39,7 +39,7 @@ export async function unzippedSource(src: FileSource): Promise<FileSource> {
     if (size > MAX_ZIP_BYTES) {
       throw zipError('IMPORT_ZIP_UNREADABLE', `${src.name} is a ZIP archive of more than ${MAX_ZIP_BYTES >> 20} MB`, 'Unzip it and import the CSV file inside.');
     }
-    parts.push(Buffer.from(bytes));
+    parts.push(bytes);
   }
   if (!zip) return src; // an empty file: the import says what is wrong with it
   const { name, bytes } = onlyCsv(src.name, Buffer.concat(parts));

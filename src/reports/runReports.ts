@@ -216,6 +216,9 @@ export async function periodBounds(client: pg.Client | pg.Pool, period: ReportPe
       [period.from, period.to, period.tz]);
     row = rows[0]!;
   } catch (err) {
+    // 22023: 'time zone "X" not recognized'. Anything else (a lost connection, from the portal's
+    // pool too) is not a bad flag and goes on as it is.
+    if ((err as { code?: string }).code !== '22023') throw err;
     throw new TradeledgerError('REPORT_BAD_FLAG', `the database does not know the time zone "${period.tz}"`, {
       kind: 'config', cause: err, hint: 'Use a zone listed by: SELECT name FROM pg_timezone_names.',
     });
