@@ -83,6 +83,6 @@ export function statusGapLines(gaps: readonly { partition: string; from: string;
     spans.set(span, at);
   }
   return [...spans].map(([span, { unread, partitions }]) => `history gap ${andList([...partitions].sort())}: ${span} ${unread
-    ? "(the first sync's default start; read it with a first sync --since YYYY-MM-DD)"
+    ? "(the first sync's default start; read it with tradeledger sync --since YYYY-MM-DD)"
     : "(beyond the endpoint's horizon)"}`);
 }

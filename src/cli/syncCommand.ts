@@ -31,7 +31,7 @@ export function syncCommand(setExit: (code: number) => void): Command {
     .option('--config <file>', 'config file (JSON) listing accounts; default: one account from TRADELEDGER_* variables')
     .option('--account <names>', 'only these accounts (comma-separated names or UIDs)')
     .option('--streams <names>', 'only these streams (comma-separated), e.g. deposits,withdrawals')
-    .option('--since <date>', 'where a first sync starts (YYYY-MM-DD UTC, ISO time or Unix ms); default: sync.historyDays (730) back, or an endpoint horizon if shorter')
+    .option('--since <date>', 'where the history starts (YYYY-MM-DD UTC, ISO time or Unix ms); default: sync.historyDays (730) back, or an endpoint horizon if shorter. Later runs go on from where they stopped; an earlier --since also reads the history before what was read')
     .option('--dry-run', 'print the plan (windows and request counts) and write nothing')
     .option('--json', 'print a machine-readable summary on stdout')
     .addHelpText('after', '\nExit codes: 0 complete, 3 partial (rerun to resume), 2 config or authentication error, 4 database problem, 5 exchange unreachable, 1 internal error (see the README).')
@@ -61,7 +61,7 @@ async function sync(flags: SyncFlags, setExit: (code: number) => void): Promise<
       if (flags.json) process.stdout.write(`${JSON.stringify(plan)}\n`);
       else {
         for (const l of plan.lines) {
-          process.stdout.write(`${`${l.account}/${l.stream}/${l.partition}`.padEnd(48)} ${l.endpoint.padEnd(28)} windows ${String(l.windows).padStart(3)}  requests >= ${l.minRequests}${l.from ? `  ${l.from.slice(0, 10)}..${l.to?.slice(0, 10)}` : ''}${l.gap ? `  gap ${l.gap.from.slice(0, 10)}..${l.gap.to.slice(0, 10)}` : ''}${l.unreadBefore ? `  gap before ${l.unreadBefore.before.slice(0, 10)} (default start; --since)` : ''}\n`);
+          process.stdout.write(`${`${l.account}/${l.stream}/${l.partition}`.padEnd(48)} ${l.endpoint.padEnd(28)} windows ${String(l.windows).padStart(3)}  requests >= ${l.minRequests}${l.from ? `  ${l.from.slice(0, 10)}..${l.to?.slice(0, 10)}` : ''}${l.backfill ? `  backfill ${l.backfill.from.slice(0, 10)}..${l.backfill.to.slice(0, 10)}` : ''}${l.gap ? `  gap ${l.gap.from.slice(0, 10)}..${l.gap.to.slice(0, 10)}` : ''}${l.unreadBefore ? `  gap before ${l.unreadBefore.before.slice(0, 10)} (default start; --since)` : ''}\n`);
         }
         process.stdout.write(`total: at least ${plan.requests} requests, at least ${plan.minSeconds.toFixed(1)} s at the rate limits\n`);
       }

@@ -12,7 +12,7 @@ import { loadConfig } from './config/loadConfig.js';
 import { configError } from './config/configError.js';
 
 // The sync's own events a worker log keeps: the run's outline and every problem, not its pages.
-const kept = new Set<SyncEvent['type']>(['run-start', 'run-done', 'partition-done', 'partition-failed', 'gap', 'retry']);
+const kept = new Set<SyncEvent['type']>(['run-start', 'run-done', 'partition-done', 'partition-failed', 'gap', 'backfill', 'retry']);
 
 /**
  * `tradeledger worker`: runs sync jobs from the database's queue until SIGTERM or Ctrl-C. Start

@@ -29,5 +29,5 @@ export const unreadHistoryFrom = 0;
  * defaultStartReason(730) // 'the first sync started 730 days back (sync.historyDays) ...'
  */
 export function defaultStartReason(historyDays: number): string {
-  return `the first sync started ${historyDays} days back (sync.historyDays, the default): older history was not read; holdings bought before it have no cost. Fix: run the first sync with --since YYYY-MM-DD (the account's opening date)`;
+  return `the first sync started ${historyDays} days back (sync.historyDays, the default): older history was not read; holdings bought before it have no cost. Fix: tradeledger sync --since YYYY-MM-DD (the account's opening date) reads it`;
 }

@@ -23,6 +23,8 @@ export interface PlanLine {
   gap: { from: string; to: string } | null;
   /** A first sync without --since starts sync.historyDays back: history before `before` is not read (a listed gap). */
   unreadBefore?: { before: string; reason: string };
+  /** A later sync whose --since is before the partition's start: the span read first (in `windows`). */
+  backfill?: { from: string; to: string };
 }
 
 /**
@@ -73,12 +75,17 @@ export async function planSync(o: SyncOptions): Promise<{ lines: PlanLine[]; req
             spanDays: o.sync.windowDays[stream.name] ?? stream.spanDays, horizonDays: stream.horizonDays, mutable: stream.mutable,
             checkpoint, rescanFrom: await currentRescanFrom(o.db, stream, s.uid, p, checkpoint), now, settings: o.sync,
             lookbackFrom: await lookbackStart(o.db, stream, s.uid, p, checkpoint?.watermark, o.sync),
+            current: stream.current !== undefined,
           });
+          const back = plan.backfill?.inPlan ? [] : plan.backfill?.windows ?? [];
+          const backSpan = plan.backfill?.windows ?? [];
+          const gap = plan.gap ?? plan.backfill?.gap;
           const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
           lines.push({
-            ...base, windows: pending.length + plan.windows.length, minRequests: pending.length + plan.windows.length,
-            from: iso(pending[0]?.start ?? plan.windows[0]?.start), to: iso(plan.windows.at(-1)?.end ?? pending.at(-1)?.end),
-            gap: plan.gap ? { from: iso(plan.gap.from)!, to: iso(plan.gap.to)! } : null,
+            ...base, windows: pending.length + back.length + plan.windows.length, minRequests: pending.length + back.length + plan.windows.length,
+            from: iso(pending[0]?.start ?? back[0]?.start ?? plan.windows[0]?.start), to: iso(plan.windows.at(-1)?.end ?? back.at(-1)?.end ?? pending.at(-1)?.end),
+            gap: gap ? { from: iso(gap.from)!, to: iso(gap.to)! } : null,
+            ...(backSpan.length === 0 ? {} : { backfill: { from: iso(backSpan[0]!.start)!, to: iso(plan.backfill!.to)! } }),
             ...(plan.unreadBefore === undefined ? {} : { unreadBefore: { before: iso(plan.unreadBefore)!, reason: defaultStartReason(o.sync.historyDays) } }),
           });
         }

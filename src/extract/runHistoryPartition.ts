@@ -7,7 +7,7 @@ import { feeSource } from '../load/feeRows.js';
 import { horizonStartOf, planWindows } from './windowPlan.js';
 import { lookbackStart } from './lookbackStart.js';
 import type { Window } from './windowPlan.js';
-import { createParallelWindows, currentRescanFrom, finishParallelWindows, markState, readCheckpoint, recordCurrentFrom, readParallelWindows } from './syncState.js';
+import { createBackfillWindows, createParallelWindows, currentRescanFrom, finishParallelWindows, markState, readCheckpoint, recordCurrentFrom, recordHistoryFrom, readParallelWindows } from './syncState.js';
 import type { ParallelWindow, StateKey } from './syncState.js';
 import { watermarkCheckpoints, windowCheckpoints } from './checkpointPolicy.js';
 import type { CheckpointPolicy } from './checkpointPolicy.js';
@@ -46,10 +46,10 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
   const walk = partitionWalk(run, stream, partition);
   const { state, where, counts } = walk;
   const left = await readParallelWindows(run.db, state);
-  let firstWindowStart: number | undefined;
+  let started = false;
   if (left.length > 0) {
     run.emit({ type: 'partition-start', ...where, windows: left.filter((w) => !w.done).length });
-    firstWindowStart = left[0]!.start;
+    started = true;
     await walkRecorded(walk, left);
   }
   const checkpoint = await readCheckpoint(run.db, state);
@@ -57,21 +57,49 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
     spanDays: run.settings.windowDays[stream.name] ?? stream.spanDays, horizonDays: stream.horizonDays, mutable: stream.mutable,
     rescanFrom: await currentRescanFrom(run.db, stream, run.account.uid, partition, checkpoint), checkpoint, now: run.now, settings: run.settings,
     lookbackFrom: await lookbackStart(run.db, stream, run.account.uid, partition, checkpoint?.watermark, run.settings),
+    current: stream.current !== undefined,
   });
+  const horizonGap = `${stream.endpoint} serves only the last ${stream.horizonDays} days`;
   if (plan.gap) {
-    await recordGap(run.db, state, plan.gap, `${stream.endpoint} serves only the last ${stream.horizonDays} days`, run.runId);
+    await recordGap(run.db, state, plan.gap, horizonGap, run.runId);
     run.emit({ type: 'gap', ...where, from: new Date(plan.gap.from).toISOString(), to: new Date(plan.gap.to).toISOString() });
   }
   if (plan.unreadBefore !== undefined) {
     await recordGap(run.db, state, { from: unreadHistoryFrom, to: plan.unreadBefore }, defaultStartReason(run.settings.historyDays), run.runId);
     run.emit({ type: 'gap', ...where, from: new Date(unreadHistoryFrom).toISOString(), to: new Date(plan.unreadBefore).toISOString() });
   }
-  firstWindowStart ??= plan.windows[0]?.start;
+  if (plan.historyFrom !== undefined) await recordHistoryFrom(run.db, state, plan.historyFrom, run.runId);
+  if (plan.backfill) {
+    // An earlier --since than this partition's start: the history before it is read first, as
+    // recorded windows (a killed run finishes them before anything else). A current-state
+    // stream's are the first windows of its walk; its start moves once the walk is complete.
+    const { windows: back, gap, historyFrom, inPlan } = plan.backfill;
+    if (gap) {
+      await recordGap(run.db, state, gap, horizonGap, run.runId);
+      run.emit({ type: 'gap', ...where, from: new Date(gap.from).toISOString(), to: new Date(gap.to).toISOString() });
+    }
+    const list = back.map((w) => ({ start: w.start, end: w.end }));
+    const added = list.length === 0 ? undefined : { type: 'backfill' as const, ...where, from: new Date(list[0]!.start).toISOString(), to: new Date(plan.backfill.to).toISOString() };
+    if (inPlan && added) run.emit(added);
+    if (!inPlan) await createBackfillWindows(run.db, state, list, historyFrom, run.runId);
+    if (!inPlan && added) {
+      run.emit(started ? { type: 'windows-added', ...where, windows: list.length } : { type: 'partition-start', ...where, windows: list.length });
+      started = true;
+      run.emit(added);
+      await walkRecorded(walk, list.map((w) => ({ ...w, done: false })));
+    }
+  }
+  // Where this run's reading reaches now from without a break: open records older than it are
+  // re-checked by id (recheckOpen.ts). Windows a killed run left join it only when they reach it.
+  let firstWindowStart = plan.windows[0]?.start;
+  if (left.length > 0 && (firstWindowStart === undefined || Math.max(...left.map((w) => w.end)) >= firstWindowStart)) {
+    firstWindowStart = Math.min(left[0]!.start, firstWindowStart ?? Infinity);
+  }
   const windows = plan.windows;
   const first = windows[0];
   const last = windows.at(-1);
   // One partition-start per partition; windows known only later are added to it.
-  run.emit(left.length === 0 ? { type: 'partition-start', ...where, windows: windows.length } : { type: 'windows-added', ...where, windows: windows.length });
+  run.emit(started ? { type: 'windows-added', ...where, windows: windows.length } : { type: 'partition-start', ...where, windows: windows.length });
   const lanes = run.settings.parallelWindows;
   const long = lanes > 1 && first !== undefined && last !== undefined && first.cursor === undefined && !stream.current && last.end - first.start >= parallelFromMs;
   if (long && windows.length >= lanes) {
@@ -102,6 +130,7 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
   // The read is complete: the next one starts from the oldest record still current (a failed
   // read throws before this and leaves the older, safe, value).
   if (stream.current && windows.length > 0) await recordCurrentFrom(run.db, state, oldest ?? plan.end, run.runId);
+  if (plan.backfill?.inPlan) await createBackfillWindows(run.db, state, [], plan.backfill.historyFrom, run.runId);
   return { counts, firstWindowStart };
 }
 

@@ -35,6 +35,8 @@ export interface SyncResult {
   readonly counts: Record<string, StreamCounts>;
   readonly errors: RunError[];
   readonly gaps: RunGap[];
+  /** History read before where a partition's read began, for an earlier --since (a backfill). */
+  readonly backfills: RunGap[];
 }
 
 /**
@@ -92,6 +94,7 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     const counts: Record<string, StreamCounts> = {};
     const errors: RunError[] = [];
     const gaps: RunGap[] = [];
+    const backfills: RunGap[] = [];
     const limit = pLimit(o.sync.concurrency);
     // Partitions of the 1 request/s endpoints (E5, X7, X8) spend their time waiting for their
     // budget, not working: they take slots of their own, so the fast endpoints never queue behind
@@ -111,7 +114,7 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     const slowArrivals = arrivals && new LedgerArrivals();
     let pagesTo = arrivals;
     const perAccount = sessions.map((session) => ({
-      session, run: accountRun(o, session, runId, now, (sym) => coins.get(sym), gaps, lock, arrivals && slowPagesTo(() => pagesTo, session.uid, selected)), ctx: partitionContext(session, symbols),
+      session, run: accountRun(o, session, runId, now, (sym) => coins.get(sym), { gaps, backfills }, lock, arrivals && slowPagesTo(() => pagesTo, session.uid, selected)), ctx: partitionContext(session, symbols),
     }));
     // Streams outside, accounts inside: every account's slow partitions queue before any fast one.
     // Jobs of endpoints faster than 1 request/s are kept apart: the derived streams start when
@@ -183,7 +186,7 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     }
     const total = Object.values(counts).reduce((a, c) => ({ i: a.i + c.inserted, u: a.u + c.updated, n: a.n + c.unchanged }), { i: 0, u: 0, n: 0 });
     o.emit({ type: 'run-done', runId, status, inserted: total.i, updated: total.u, unchanged: total.n, failed: errors.length });
-    return { runId, status, counts, errors, gaps };
+    return { runId, status, counts, errors, gaps, backfills };
   } finally {
     await Promise.all(sessions.map((s) => s.client.close()));
     await lock.release();
@@ -274,7 +277,9 @@ function slowPagesTo(arrivals: () => LedgerArrivals | undefined, uid: string, se
 /** How often a slow stream's pages hand its table to the prices stream (see slowPagesTo). */
 const slowArrivalEveryMs = 5_000;
 
-function accountRun(o: SyncOptions, s: AccountSession, runId: string, now: number, coinsOf: AccountRun['coinsOf'], gaps: RunGap[], lock: SyncLock, pageStored?: (stream: string) => void): AccountRun {
+function accountRun(
+  o: SyncOptions, s: AccountSession, runId: string, now: number, coinsOf: AccountRun['coinsOf'], spans: { gaps: RunGap[]; backfills: RunGap[] }, lock: SyncLock, pageStored?: (stream: string) => void,
+): AccountRun {
   return {
     db: o.db, call: s.call, runId, coinsOf, now, settings: o.sync,
     assertHeld: () => {
@@ -284,7 +289,7 @@ function accountRun(o: SyncOptions, s: AccountSession, runId: string, now: numbe
     account: { uid: s.uid, name: s.account.name, demo: s.demo, main: s.account.kind === 'main' },
     snapshotAt: new Date(now).toISOString(),
     emit: (e) => {
-      if (e.type === 'gap') gaps.push({ account: e.account, stream: e.stream, partition: e.partition, from: e.from, to: e.to });
+      if (e.type === 'gap' || e.type === 'backfill') spans[e.type === 'gap' ? 'gaps' : 'backfills'].push({ account: e.account, stream: e.stream, partition: e.partition, from: e.from, to: e.to });
       else if (e.type === 'page' && e.inserted + e.updated > 0) pageStored?.(e.stream);
       o.emit(e);
     },

@@ -10,6 +10,8 @@ export type SyncEvent =
   | { type: 'windows-added'; account: string; stream: string; partition: string; windows: number }
   | { type: 'window-done'; account: string; stream: string; partition: string; window: number; windows: number }
   | { type: 'gap'; account: string; stream: string; partition: string; from: string; to: string }
+  /** A later sync's --since is before where the partition's history began: [from, to) is read first. */
+  | { type: 'backfill'; account: string; stream: string; partition: string; from: string; to: string }
   | { type: 'partition-done'; account: string; stream: string; partition: string; records: number; inserted: number; updated: number; unchanged: number }
   | { type: 'partition-failed'; account: string; stream: string; partition: string; code: string; message: string }
   | { type: 'rate-wait'; account: string; endpoint: string; ms: number }

@@ -4,6 +4,7 @@ import type { Checkpoint } from './windowPlan.js';
 import type { HistoryStream, Partition } from './streamDef.js';
 import { poolOf } from '../db/createDb.js';
 import { sqlEpochMs } from '../load/sqlEpochMs.js';
+import { unreadHistoryFrom } from './historyGap.js';
 
 /** Which (account, stream, partition) a checkpoint belongs to. */
 export interface StateKey {
@@ -19,14 +20,15 @@ export interface StateKey {
  * const cp = await readCheckpoint(db, { account: uid, stream: 'deposits', partition: 'all' });
  */
 export async function readCheckpoint(db: Kysely<any>, key: StateKey): Promise<Checkpoint | undefined> {
-  const { rows } = await sql<{ watermark: Date | null; window_start: Date | null; window_end: Date | null; cursor: string | null; current_from: Date | null }>`
-    SELECT watermark, window_start, window_end, cursor, current_from FROM sync_state
+  const { rows } = await sql<{ watermark: Date | null; window_start: Date | null; window_end: Date | null; cursor: string | null; current_from: Date | null; history_from: Date | null }>`
+    SELECT watermark, window_start, window_end, cursor, current_from, history_from FROM sync_state
     WHERE account_uid = ${key.account} AND stream = ${key.stream} AND partition = ${key.partition}`.execute(db);
   const r = rows[0];
   if (r === undefined) return undefined;
   const cp: { -readonly [K in keyof Checkpoint]: Checkpoint[K] } = {};
   if (r.watermark) cp.watermark = r.watermark.getTime();
   if (r.current_from) cp.currentFrom = r.current_from.getTime();
+  if (r.history_from) cp.historyFrom = r.history_from.getTime();
   if (r.window_start && r.window_end) {
     cp.windowStart = r.window_start.getTime();
     cp.windowEnd = r.window_end.getTime();
@@ -114,6 +116,44 @@ export async function createParallelWindows(db: Kysely<any>, key: StateKey, wind
     INSERT INTO sync_windows (account_uid, stream, partition, window_start, window_end, last_run_id)
     SELECT ${key.account}, ${key.stream}, ${key.partition}, ${sql.raw(sqlEpochMs('w.s'))}, ${sql.raw(sqlEpochMs('w.e'))}, ${runId}::bigint
     FROM unnest(${windows.map((w) => w.start)}::bigint[], ${windows.map((w) => w.end)}::bigint[]) AS w(s, e)`.execute(db);
+}
+
+/**
+ * Records where a first sync's read of a partition begins (as asked: --since, else historyDays
+ * back), so that a later, earlier --since knows what it has to add.
+ *
+ * @example
+ * await recordHistoryFrom(db, key, plan.historyFrom, runId);
+ */
+export async function recordHistoryFrom(db: Kysely<any>, key: StateKey, at: number, runId: string): Promise<void> {
+  await sql`
+    INSERT INTO sync_state (account_uid, stream, partition, status, last_run_id, history_from)
+    VALUES (${key.account}, ${key.stream}, ${key.partition}, 'running', ${runId}::bigint, ${new Date(at).toISOString()}::timestamptz)
+    ON CONFLICT (account_uid, stream, partition) DO UPDATE SET history_from = EXCLUDED.history_from,
+      last_run_id = EXCLUDED.last_run_id, updated_at = now()`.execute(db);
+}
+
+/**
+ * Plans a backfill in one statement: its windows go into sync_windows (a killed run finishes them
+ * first, like any parallel windows), the partition's start moves to `historyFrom`, and the gap
+ * "before the default start" goes (history before --since is left out by choice, as on a first
+ * sync with --since). So a backfill is planned once, and either read or owed.
+ *
+ * @example
+ * await createBackfillWindows(db, key, backfill.windows, backfill.historyFrom, runId);
+ */
+export async function createBackfillWindows(db: Kysely<any>, key: StateKey, windows: readonly { start: number; end: number }[], historyFrom: number, runId: string): Promise<void> {
+  await sql`
+    WITH w AS (
+      INSERT INTO sync_windows (account_uid, stream, partition, window_start, window_end, last_run_id)
+      SELECT ${key.account}, ${key.stream}, ${key.partition}, ${sql.raw(sqlEpochMs('w.s'))}, ${sql.raw(sqlEpochMs('w.e'))}, ${runId}::bigint
+      FROM unnest(${windows.map((w) => w.start)}::bigint[], ${windows.map((w) => w.end)}::bigint[]) AS w(s, e)
+    ), g AS (
+      DELETE FROM history_gaps WHERE account_uid = ${key.account} AND stream = ${key.stream} AND partition = ${key.partition}
+        AND gap_from = ${sql.raw(sqlEpochMs(String(unreadHistoryFrom)))}
+    )
+    UPDATE sync_state SET history_from = ${new Date(historyFrom).toISOString()}::timestamptz, status = 'running', last_run_id = ${runId}::bigint, updated_at = now()
+    WHERE account_uid = ${key.account} AND stream = ${key.stream} AND partition = ${key.partition}`.execute(db);
 }
 
 /**

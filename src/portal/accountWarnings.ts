@@ -73,7 +73,7 @@ export function rankedWarnings(h: AccountHealth, account: { imported: boolean })
   const unread = h.gaps.filter((x) => x.kind === 'default_start');
   if (unread.length > 0) {
     const before = unread.map((g) => g.to).sort()[0]!;
-    out.push({ severity: 'amber', code: 'default_start', text: `History before ${day(before)} was not read in ${n(unread.length, 'stream')} (the first sync's default start, 2 years back): holdings bought before it have no cost.`, fix: 'run the first sync with --since YYYY-MM-DD' });
+    out.push({ severity: 'amber', code: 'default_start', text: `History before ${day(before)} was not read in ${n(unread.length, 'stream')} (the first sync's default start, 2 years back): holdings bought before it have no cost.`, fix: 'run tradeledger sync --since YYYY-MM-DD (the account\'s opening date): the older history is read and added' });
   }
   for (const g of h.gaps.filter((x) => x.kind === 'orders' && !x.coveredByFills)) {
     out.push({ severity: 'amber', code: 'order_gap_uncovered', text: `Order history gap in ${g.stream}: ${day(g.from)} to ${day(g.to)} (${g.reason}); the fills of those dates are missing too.` });

@@ -86,7 +86,7 @@ describe('tradeledger status: warnings ranked by what they do to a tax figure', 
     const lines = block.split('\n').slice(1, 6);
     expect(lines.map((l) => l.trim().split(' ')[0])).toEqual(['red', 'red', 'red', 'amber', 'info']);
     expect(lines[0]).toContain('Fix: tradeledger reconcile names the first record where the balances part.');
-    expect(lines[3]).toContain('Fix: run the first sync with --since YYYY-MM-DD.');
+    expect(lines[3]).toContain("Fix: run tradeledger sync --since YYYY-MM-DD (the account's opening date): the older history is read and added.");
     expect(r.stdout).toMatch(/^ {2}matching: none$/m);
     expect(r.stdout).toContain("history gap all: before 2023-03-01 (the first sync's default start");
   });

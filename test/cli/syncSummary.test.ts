@@ -3,7 +3,7 @@ import { syncSummary } from '../../src/cli/progress/syncSummary.js';
 import { statusGapLines } from '../../src/cli/statusCommand.js';
 import type { SyncResult } from '../../src/extract/runSync.js';
 
-const result = (gaps: SyncResult['gaps']): SyncResult => ({ runId: '7', status: 'ok', counts: {}, errors: [], gaps });
+const result = (gaps: SyncResult['gaps'], backfills: SyncResult['backfills'] = []): SyncResult => ({ runId: '7', status: 'ok', counts: {}, errors: [], gaps, backfills });
 const gap = (account: string, stream: string, partition: string, from = '2024-11-28T00:00:00.000Z', to = '2026-08-31T00:00:00.000Z') => ({ account, stream, partition, from, to });
 const gapLines = (text: string) => text.split('\n').filter((l) => l.startsWith('history gap'));
 
@@ -29,7 +29,20 @@ describe('syncSummary: history gaps', () => {
       gap('main', 'spotFills', 'all', '1970-01-01T00:00:00.000Z', '2024-11-28T00:00:00.000Z'),
     ]));
     expect(gapLines(text)).toEqual([
-      'history gap main: before 2024-11-28 in 2 stream(s), not read: a first sync starts sync.historyDays back; to read older history, run the first sync with --since YYYY-MM-DD',
+      'history gap main: before 2024-11-28 in 2 stream(s), not read: a first sync starts sync.historyDays back; to read older history, sync again with --since YYYY-MM-DD',
+    ]);
+  });
+});
+
+describe('syncSummary: history an earlier --since added', () => {
+  it('prints one line per account, from the earliest to the latest date added', () => {
+    const text = syncSummary(result([], [
+      gap('main', 'deposits', 'all', '2026-06-01T00:00:00.000Z', '2026-10-01T00:00:00.000Z'),
+      gap('main', 'spotOrders', 'all', '2026-08-31T00:00:00.000Z', '2026-10-01T00:00:00.000Z'),
+      gap('main', 'planOrders', 'USDT-FUTURES/normal_plan', '2026-06-01T00:00:00.000Z', '2026-11-22T00:00:00.000Z'),
+    ]));
+    expect(text.split('\n').filter((l) => l.startsWith('history added'))).toEqual([
+      'history added main: 2026-06-01 .. 2026-11-22 in 3 stream(s), read for --since (before where the earlier syncs began)',
     ]);
   });
 });
@@ -44,7 +57,7 @@ describe('statusGapLines', () => {
       "history gap USDT-FUTURES: 2023-01-01 .. 2023-02-01 (beyond the endpoint's horizon)",
     ]);
     expect(statusGapLines([at('all', '1970-01-01T00:00:00.000Z', '2024-11-29T00:00:00.000Z')])).toEqual([
-      "history gap all: before 2024-11-29 (the first sync's default start; read it with a first sync --since YYYY-MM-DD)",
+      "history gap all: before 2024-11-29 (the first sync's default start; read it with tradeledger sync --since YYYY-MM-DD)",
     ]);
   });
 });

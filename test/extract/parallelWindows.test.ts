@@ -135,10 +135,13 @@ describe('parallel windows (sync.parallelWindows)', () => {
       // older one reaching 10 days behind today's horizon, the newer one already done.
       const older = { start: now - 100 * DAY_MS, end: now - 45 * DAY_MS };
       const newer = { start: now - 45 * DAY_MS, end: now - DAY_MS };
+      // The killed run began its history at the older window's start (--since), and recorded so.
+      await sql`INSERT INTO sync_state (account_uid, stream, partition, status, history_from)
+        VALUES (${uid}, 'spotOrders', 'all', 'running', ${new Date(older.start).toISOString()}::timestamptz)`.execute(db.db);
       await createParallelWindows(db.db, key, [older, newer], '0');
       await sql`UPDATE sync_windows SET done = true WHERE window_start = ${new Date(newer.start).toISOString()}::timestamptz`.execute(db.db);
       const events: SyncEvent[] = [];
-      const only = { sync: { streams: ['spotOrders'] }, accounts: testSyncOptions(sandbox, db.db).accounts.slice(0, 1) };
+      const only = { sync: { streams: ['spotOrders'], since: older.start }, accounts: testSyncOptions(sandbox, db.db).accounts.slice(0, 1) };
       // --dry-run counts the window owed first, from its start.
       const dry = await planSync(testSyncOptions(sandbox, db.db, [], only));
       const line = dry.lines.find((l) => l.stream === 'spotOrders')!;

@@ -68,8 +68,66 @@ describe('planWindows', () => {
 });
 
 describe('planWindows and --since', () => {
-  it('applies --since to a first sync only; later runs go on from the watermark', () => {
+  it('starts a later run at the watermark, --since or not (an earlier --since adds a backfill: below)', () => {
     const plan = planWindows({ ...base, settings: { ...base.settings, since: now - 300 * DAY_MS }, checkpoint: { watermark: now - DAY_MS } });
     expect(plan.windows[0]!.start).toBe(now - DAY_MS);
+  });
+});
+
+describe('planWindows: a later run with an earlier --since (a backfill)', () => {
+  const since = now - 300 * DAY_MS;
+  const at = (settings: Partial<WindowPlanInput['settings']>, over: Partial<WindowPlanInput> = {}) =>
+    planWindows({ ...base, ...over, settings: { ...base.settings, ...settings } });
+
+  it('records where a first sync starts, as asked', () => {
+    expect(at({ since }).historyFrom).toBe(since);
+    expect(at({}).historyFrom).toBe(now - 365 * DAY_MS);
+    // Before the horizon's clamp: the start asked, the rest is a gap.
+    expect(at({ since }, { horizonDays: 90 }).historyFrom).toBe(since);
+    expect(at({ since }, { checkpoint: { watermark: now - DAY_MS, historyFrom: since } }).historyFrom).toBeUndefined();
+  });
+
+  it('reads the span between --since and the start first, in windows of the span, then goes on from the watermark', () => {
+    const plan = at({ since }, { checkpoint: { watermark: now - DAY_MS, historyFrom: now - 100 * DAY_MS } });
+    expect(plan.backfill!.windows[0]!.start).toBe(since);
+    expect(plan.backfill!.windows.at(-1)!.end).toBe(now - 100 * DAY_MS);
+    expectContiguous(plan.backfill!.windows);
+    expect(plan.backfill!.windows).toHaveLength(7);
+    expect(plan.backfill!.historyFrom).toBe(since);
+    expect(plan.backfill!.inPlan).toBe(false);
+    expect(plan.windows[0]!.start).toBe(now - DAY_MS);
+  });
+
+  it('plans none when --since is not before the start, or is not given', () => {
+    expect(at({ since }, { checkpoint: { watermark: now - DAY_MS, historyFrom: since } }).backfill).toBeUndefined();
+    expect(at({ since: since + DAY_MS }, { checkpoint: { watermark: now - DAY_MS, historyFrom: since } }).backfill).toBeUndefined();
+    expect(at({}, { checkpoint: { watermark: now - DAY_MS, historyFrom: since } }).backfill).toBeUndefined();
+  });
+
+  it('reads up to the watermark where the start is not known (a partition synced before it was recorded)', () => {
+    const plan = at({ since }, { checkpoint: { watermark: now - 10 * DAY_MS } });
+    expect(plan.backfill!.windows[0]!.start).toBe(since);
+    expect(plan.backfill!.windows.at(-1)!.end).toBe(now - 10 * DAY_MS);
+  });
+
+  it('reads only what the horizon still serves, and calls the rest a gap', () => {
+    const plan = at({ since }, { horizonDays: 90, spanDays: 90, checkpoint: { watermark: now - DAY_MS, historyFrom: now - 60 * DAY_MS } });
+    const horizonStart = now - 90 * DAY_MS + 300_000;
+    expect(plan.backfill!.windows).toEqual([{ start: horizonStart, end: now - 60 * DAY_MS }]);
+    expect(plan.backfill!.gap).toEqual({ from: since, to: horizonStart });
+    // Wholly past the horizon: nothing to read, only the gap, and the start still moves.
+    const gone = at({ since }, { horizonDays: 90, checkpoint: { watermark: now - DAY_MS, historyFrom: now - 200 * DAY_MS } });
+    expect(gone.backfill!.windows).toEqual([]);
+    expect(gone.backfill!.gap).toEqual({ from: since, to: now - 200 * DAY_MS });
+    expect(gone.backfill!.historyFrom).toBe(since);
+  });
+
+  it("makes a current-state stream's backfill the first windows of its one walk", () => {
+    const plan = at({ since }, { mutable: true, current: true, rescanFrom: now - 20 * DAY_MS, checkpoint: { watermark: now - DAY_MS, historyFrom: now - 100 * DAY_MS } });
+    expect(plan.backfill!.inPlan).toBe(true);
+    expect(plan.windows[0]!.start).toBe(since);
+    expectContiguous(plan.windows);
+    expect(plan.backfill!.windows.at(-1)!.end).toBe(now - 20 * DAY_MS);
+    expect(plan.windows.slice(0, plan.backfill!.windows.length)).toEqual(plan.backfill!.windows);
   });
 });

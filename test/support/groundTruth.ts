@@ -27,9 +27,12 @@ interface TruthLine { uid: string; resource: string; partition: string; id: stri
  * record the endpoints can serve (not hidden by a recorded history gap) must be stored with the
  * identical raw record, and nothing else may be stored. Returns the differences (empty = equal).
  * `only` limits the comparison to the resources a test synced (a transfer's other leg lives in
- * margin records or futures bills, which a deposits-and-transfers test does not read).
+ * margin records or futures bills, which a deposits-and-transfers test does not read);
+ * `readFrom` (Unix ms) leaves out what is older than the --since a test synced from.
  */
-export async function diffAgainstTruth(sandbox: RunningSandbox, db: Kysely<any>, uids: readonly string[], only?: readonly string[]): Promise<{ differences: string[]; compared: number }> {
+export async function diffAgainstTruth(
+  sandbox: RunningSandbox, db: Kysely<any>, uids: readonly string[], only?: readonly string[], readFrom = -Infinity,
+): Promise<{ differences: string[]; compared: number }> {
   const res = await fetch(`${sandbox.baseUrl}/_sandbox/truth`);
   const lines = (await res.text()).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as TruthLine);
   const gaps = (await sql<{ account_uid: string; stream: string; partition: string; gap_to: Date }>`SELECT account_uid, stream, partition, gap_to FROM history_gaps`.execute(db)).rows;
@@ -40,8 +43,10 @@ export async function diffAgainstTruth(sandbox: RunningSandbox, db: Kysely<any>,
     const expected = new Map<string, string>();
     for (const l of lines) {
       if (l.resource !== resource || !uids.includes(l.uid)) continue;
-      const gap = gaps.find((g) => g.account_uid === l.uid && g.stream === resource && (g.partition === l.partition || g.partition === 'all'));
-      if (gap && Number(l.record[t.time]) < gap.gap_to.getTime()) continue;
+      const at = Number(l.record[t.time]);
+      if (at < readFrom) continue;
+      // Not served: before the end of a recorded gap of its partition (a partition may have several).
+      if (gaps.some((g) => g.account_uid === l.uid && g.stream === resource && (g.partition === l.partition || g.partition === 'all') && at < g.gap_to.getTime())) continue;
       expected.set(`${l.uid}|${t.partition ? l.partition : 'all'}|${l.id}`, canonical(l.record));
     }
     const partitionExpr = t.partition ? sql.ref(t.partition) : sql.lit('all');

@@ -4,7 +4,7 @@ import { andList } from '../../portal/accountWarnings.js';
 
 /**
  * A short human summary of a run: per account and stream the rows inserted, updated and
- * unchanged, then failures and history gaps, and what to do next.
+ * unchanged, then failures, history gaps and history an earlier --since added, and what to do next.
  *
  * @example
  * process.stdout.write(syncSummary(result));
@@ -58,6 +58,16 @@ export function syncSummary(r: SyncResult): string {
     const list = where.map(([stream, accounts]) => `${stream} of ${andList([...accounts].sort())}`).join('; ');
     lines.push(`history gap ${span} (older than the endpoints' horizons): ${list}; \`tradeledger status\` says whether it changes a tax figure`);
   }
-  for (const [account, u] of unread) lines.push(`history gap ${account}: before ${u.before.slice(0, 10)} in ${u.streams.size} stream(s), not read: a first sync starts sync.historyDays back; to read older history, run the first sync with --since YYYY-MM-DD`);
+  // History an earlier --since added (a backfill): one line per account.
+  const added = new Map<string, { from: string; to: string; streams: Set<string> }>();
+  for (const b of r.backfills) {
+    const a = added.get(b.account) ?? { from: b.from, to: b.to, streams: new Set<string>() };
+    a.streams.add(b.stream);
+    if (b.from < a.from) a.from = b.from;
+    if (b.to > a.to) a.to = b.to;
+    added.set(b.account, a);
+  }
+  for (const [account, a] of added) lines.push(`history added ${account}: ${a.from.slice(0, 10)} .. ${a.to.slice(0, 10)} in ${a.streams.size} stream(s), read for --since (before where the earlier syncs began)`);
+  for (const [account, u] of unread) lines.push(`history gap ${account}: before ${u.before.slice(0, 10)} in ${u.streams.size} stream(s), not read: a first sync starts sync.historyDays back; to read older history, sync again with --since YYYY-MM-DD`);
   return `${lines.join('\n')}\n`;
 }
