@@ -51,11 +51,17 @@ describe('a later sync with an earlier --since', () => {
   it('reads the history before the first start, and leaves the database as a first sync from that date would', async () => {
     const now = sandbox.world.now();
     const recent = now - 60 * DAY_MS;
-    const early = now - 500 * DAY_MS;
+    // Before the sandbox's first record: a first sync from here reads all of it.
+    const early = now - 731 * DAY_MS;
     const uids = sandboxUids(sandbox);
 
     const first = await runSync(testSyncOptions(sandbox, late.db, [], { sync: { since: recent } }));
     expect(first.errors).toEqual([]);
+    // Holdings from before the first sync's start are opening balances, and reconcile says how
+    // to read their history.
+    const openings = (await sql<{ explanation: string }>`SELECT explanation FROM reconciliation WHERE status = 'opening_balance'`.execute(late.db)).rows;
+    expect(openings.length).toBeGreaterThan(5);
+    for (const o of openings) expect(o.explanation).toContain('tradeledger sync --since an earlier date reads it');
     expect((await diffAgainstTruth(sandbox, late.db, uids, undefined, recent)).differences).toEqual([]);
     // Each partition's start is recorded as asked (before the horizon's clamp).
     const starts = await sql<{ n: number; wrong: number }>`
@@ -102,6 +108,11 @@ describe('a later sync with an earlier --since', () => {
     expect(await ledgerOf(late.db)).toEqual(await ledgerOf(once.db));
     const candles = async (db: FreshDatabase['db']) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM price_candles`.execute(db)).rows[0]!.n;
     expect(await candles(late.db)).toBe(await candles(once.db));
+    // The books tie out as the direct sync's do: the opening balances were that history.
+    const balances = async (db: FreshDatabase['db']) => (await sql<{ r: string }>`
+      SELECT concat_ws('|', account_uid, wallet, coin, status, difference) AS r FROM reconciliation ORDER BY 1`.execute(db)).rows.map((x) => x.r);
+    expect(await balances(late.db)).toEqual(await balances(once.db));
+    expect((await balances(late.db)).filter((b) => b.includes('|opening_balance|')).length).toBeLessThan(openings.length);
     const unpriced = async (db: FreshDatabase['db']) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ledger_valued('USD') WHERE value IS NULL`.execute(db)).rows[0]!.n;
     expect(await unpriced(late.db)).toBe(await unpriced(once.db));
 
