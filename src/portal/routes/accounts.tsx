@@ -1,5 +1,5 @@
 /** @jsxImportSource hono/jsx */
-import { readReconciliation } from '../../reports/reconcile.js';
+import { readReconciliation, unsyncedSubAccounts } from '../../reports/reconcile.js';
 import { visibleAccounts } from '../accountAccess.js';
 import { healthOf } from '../accountHealth.js';
 import { rankedWarnings } from '../accountWarnings.js';
@@ -34,7 +34,9 @@ export function accountRoutes(app: PortalHono, { pool, now, health, reportsDir }
     const client = await pool.connect();
     try {
       const rows = await readReconciliation(client, uid, reportsDir);
-      return c.html(<AccountPage user={user} csrf={c.get('csrf')} account={account} warnings={warnings} rows={rows} />);
+      // As `tradeledger reconcile` notes it: sub-accounts not synced may hold the missing transfers.
+      const [unsynced] = await unsyncedSubAccounts(client, rows);
+      return c.html(<AccountPage user={user} csrf={c.get('csrf')} account={account} warnings={warnings} rows={rows} unsynced={unsynced} />);
     } finally {
       client.release();
     }

@@ -3,7 +3,7 @@ import { Layout } from './layout.js';
 import type { PortalUser } from '../portalUser.js';
 import type { VisibleAccount } from '../accountAccess.js';
 import type { AccountWarning } from '../accountWarnings.js';
-import type { ReconciliationRow } from '../../reports/reconcile.js';
+import type { ReconciliationRow, UnsyncedSubAccounts } from '../../reports/reconcile.js';
 import { reconciliationCounts, reconciliationStatuses } from '../../reports/reconcile.js';
 
 const statusLabel: Record<ReconciliationRow['status'], string> = {
@@ -21,7 +21,7 @@ const statusBadge: Record<ReconciliationRow['status'], string> = {
  * @example
  * c.html(<AccountPage user={user} csrf={csrf} account={account} warnings={ws} rows={rows} />)
  */
-export function AccountPage(props: { user: PortalUser; csrf: string; account: VisibleAccount; warnings: AccountWarning[]; rows: ReconciliationRow[] }) {
+export function AccountPage(props: { user: PortalUser; csrf: string; account: VisibleAccount; warnings: AccountWarning[]; rows: ReconciliationRow[]; unsynced?: UnsyncedSubAccounts | undefined }) {
   const counts = reconciliationCounts(props.rows);
   const rank = (s: ReconciliationRow['status']) => reconciliationStatuses.indexOf(s);
   const rows = [...props.rows].sort((a, b) => rank(a.status) - rank(b.status) || a.wallet.localeCompare(b.wallet) || a.coin.localeCompare(b.coin));
@@ -48,9 +48,18 @@ export function AccountPage(props: { user: PortalUser; csrf: string; account: Vi
           {props.rows.length} balance(s): <strong>{counts.match}</strong> match, <strong>{counts.opening_balance}</strong> opening balance,{' '}
           <strong>{counts.unexplained}</strong> unexplained, <strong>{counts.no_snapshot}</strong> not reported by the exchange.
           The exchange's figure is its newest balance (spot and futures bills, futures account); the ledger is summed up to that time.
-          An opening balance was held before the first record the exchange still serves: it has no known cost until you give one
+          An opening balance was held before the first record read: where the exchange still serves that history,{' '}
+          <code>tradeledger sync --since</code> an earlier date reads it; otherwise it has no known cost until you give one
           (<code>tradeledger reconcile --out DIR</code> writes opening-balances.csv to fill and import).
         </p>
+        {props.unsynced && (
+          <p class="notice warning-error" id="unsynced-sub-accounts">
+            {props.unsynced.unexplained} unexplained balance(s) here may come from this account's sub-account(s){' '}
+            <span class="mono">{props.unsynced.subAccounts.join(', ')}</span>, which are not synced: a transfer a sub-account made is
+            listed only to that sub-account's key, so this ledger lacks it.{' '}
+            <span class="muted">Fix: add them under "subAccounts" in the sync's config file (README), sync, and look again.</span>
+          </p>
+        )}
         <div class="table-wrap">
           <table class="data">
             <thead><tr><th>Wallet</th><th>Coin</th><th>Exchange</th><th>Ledger</th><th>Difference</th><th>Status</th><th>Why</th></tr></thead>
