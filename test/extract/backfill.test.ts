@@ -4,7 +4,7 @@ import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import type { RunningSandbox } from '../support/sandbox.js';
-import { sandboxUids, testSyncOptions } from '../support/testSync.js';
+import { expectWindowsAddUp, sandboxUids, testSyncOptions } from '../support/testSync.js';
 import { diffAgainstTruth } from '../support/groundTruth.js';
 import { runSync } from '../../src/extract/runSync.js';
 import { planSync } from '../../src/extract/planSync.js';
@@ -90,16 +90,7 @@ describe('a later sync with an earlier --since', () => {
     expect(second.status).toBe('ok');
     expect(inserted(second)).toBeGreaterThan(50);
     expect(events.filter((e) => e.type === 'backfill').length).toBe(planned.length);
-    // Every window announced is reported done once (the progress display's arithmetic).
-    const announced = new Map<string, number>();
-    const done = new Map<string, number>();
-    for (const e of events) {
-      if (e.type !== 'partition-start' && e.type !== 'windows-added' && e.type !== 'window-done') continue;
-      const k = `${e.account}/${e.stream}/${e.partition}`;
-      if (e.type === 'window-done') done.set(k, (done.get(k) ?? 0) + 1);
-      else announced.set(k, (announced.get(k) ?? 0) + e.windows);
-    }
-    expect(done).toEqual(new Map([...announced].filter(([, n]) => n > 0)));
+    expectWindowsAddUp(events);
     expect((await diffAgainstTruth(sandbox, late.db, uids, undefined, early)).differences).toEqual([]);
 
     // The same database as one first sync from the earlier date: the same records, ledger and values.

@@ -11,7 +11,7 @@ import { DAY_MS } from '../../src/api/endpoints.js';
 import type { SyncEvent } from '../../src/extract/syncEvent.js';
 import { historyStreams } from '../../src/extract/streamRegistry.js';
 import { diffAgainstTruth } from '../support/groundTruth.js';
-import { sandboxUids, testSyncOptions } from '../support/testSync.js';
+import { expectWindowsAddUp, sandboxUids, testSyncOptions } from '../support/testSync.js';
 
 let sandbox: RunningSandbox;
 let serial: FreshDatabase;
@@ -35,21 +35,6 @@ function windowOrder(events: SyncEvent[]): Map<string, number[]> {
     order.set(k, [...(order.get(k) ?? []), e.window]);
   }
   return order;
-}
-
-// The progress display's arithmetic: every window announced (at the start, or added when a plan
-// is cut up) is reported done exactly once.
-function expectWindowsAddUp(events: SyncEvent[]): void {
-  const announced = new Map<string, number>();
-  const done = new Map<string, number>();
-  for (const e of events) {
-    if (e.type !== 'partition-start' && e.type !== 'windows-added' && e.type !== 'window-done') continue;
-    const k = `${e.account}/${e.stream}/${e.partition}`;
-    if (e.type === 'window-done') done.set(k, (done.get(k) ?? 0) + 1);
-    else announced.set(k, (announced.get(k) ?? 0) + e.windows);
-  }
-  expect(announced.size).toBeGreaterThan(0);
-  for (const [k, n] of announced) expect(done.get(k) ?? 0, k).toBe(n);
 }
 
 // Each test runs one or two whole syncs and compares them with the ground truth: CPU-bound work

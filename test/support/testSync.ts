@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { expect } from 'vitest';
 import { DAY_MS } from '../../src/api/endpoints.js';
 import { sandboxAccounts } from '../../src/cli/config/sandboxAccounts.js';
 import type { SyncOptions, SyncSettings } from '../../src/extract/syncOptions.js';
@@ -29,4 +30,21 @@ export function testSyncOptions(
 /** Account UIDs a test sandbox syncs. */
 export function sandboxUids(sandbox: RunningSandbox): string[] {
   return sandboxAccounts(sandbox.accounts).map((a) => a.uid!);
+}
+
+/**
+ * The progress display's arithmetic: every window a sync announced (at a partition's start, or
+ * added when a plan is cut up or a backfill planned) is reported done exactly once.
+ */
+export function expectWindowsAddUp(events: readonly SyncEvent[]): void {
+  const announced = new Map<string, number>();
+  const done = new Map<string, number>();
+  for (const e of events) {
+    if (e.type !== 'partition-start' && e.type !== 'windows-added' && e.type !== 'window-done') continue;
+    const k = `${e.account}/${e.stream}/${e.partition}`;
+    if (e.type === 'window-done') done.set(k, (done.get(k) ?? 0) + 1);
+    else announced.set(k, (announced.get(k) ?? 0) + e.windows);
+  }
+  expect(announced.size).toBeGreaterThan(0);
+  for (const [k, n] of announced) expect(done.get(k) ?? 0, k).toBe(n);
 }
