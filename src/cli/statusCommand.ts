@@ -39,7 +39,7 @@ export function statusCommand(_setExit: (code: number) => void): Command {
         process.stdout.write(run ? `last run ${run.id}: ${run.status}, started ${run.startedAt}${run.finishedAt ? `, finished ${run.finishedAt}` : ''}${run.errors ? `, ${run.errors} failed partitions` : ''}\n` : 'no sync has run yet: run `tradeledger sync`\n');
         for (const x of s.streams) {
           const run = x.lastRunId === null ? '' : `  (run ${x.lastRunId})`;
-          process.stdout.write(`${`${x.accountName}/${x.stream}`.padEnd(40)} ${x.state.padEnd(11)} ${String(x.rows).padStart(9)} rows  ${x.state === 'snapshot' ? 'latest snapshot' : 'complete to'} ${x.watermark ?? '-'}${run}\n`);
+          process.stdout.write(`${`${x.accountName}/${x.stream}`.padEnd(40)} ${x.state.padEnd(11)} ${String(x.rows).padStart(9)} rows  ${x.state === 'snapshot' ? 'latest snapshot' : `${x.historyFrom ? `from ${x.historyFrom.slice(0, 10)}, ` : ''}complete to`} ${x.watermark ?? '-'}${run}\n`);
           if (x.lastError && x.state === 'failed') process.stdout.write(`    last error: ${x.lastError}\n`);
           if (x.pendingWindows > 0) process.stdout.write(`    ${x.pendingWindows} window${x.pendingWindows === 1 ? '' : 's'} of an interrupted run still to read: the next sync reads them first\n`);
           for (const line of statusGapLines(x.gaps)) process.stdout.write(`    ${line}\n`);

@@ -12,6 +12,11 @@ export interface StreamStatus {
   lastRunId: string | null;
   /** Oldest watermark across partitions: everything before it is complete. */
   watermark: string | null;
+  /**
+   * Where the history read begins, the latest across partitions (sync_state.history_from: --since,
+   * else historyDays back; an earlier --since moves it back); null where a partition's is not known.
+   */
+  historyFrom: string | null;
   state: string;
   lastError: string | null;
   rows: number;
@@ -41,8 +46,9 @@ export interface SyncStatus {
  */
 export async function syncStatus(db: Kysely<Database>): Promise<SyncStatus> {
   const r = await db.selectFrom('sync_runs').select(['id', 'started_at', 'finished_at', 'status', 'errors']).orderBy('id', 'desc').limit(1).executeTakeFirst();
-  const states = await sql<{ account_uid: string; name: string | null; stream: string; partitions: string; watermark: Date | null; failed: string; running: string; last_error: string | null; last_run_id: string | null }>`
+  const states = await sql<{ account_uid: string; name: string | null; stream: string; partitions: string; watermark: Date | null; history_from: Date | null; failed: string; running: string; last_error: string | null; last_run_id: string | null }>`
     SELECT s.account_uid, a.name, s.stream, count(*)::text AS partitions, min(s.watermark) AS watermark,
+           CASE WHEN bool_and(s.history_from IS NOT NULL) THEN max(s.history_from) END AS history_from,
            count(*) FILTER (WHERE s.status = 'failed')::text AS failed, count(*) FILTER (WHERE s.status = 'running')::text AS running,
            max(s.last_error) AS last_error, max(s.last_run_id)::text AS last_run_id
     FROM sync_state s LEFT JOIN accounts a ON a.uid = s.account_uid
@@ -61,7 +67,7 @@ export async function syncStatus(db: Kysely<Database>): Promise<SyncStatus> {
   }
   const streams: StreamStatus[] = states.rows.map((s) => ({
     account: s.account_uid, accountName: s.name ?? s.account_uid, stream: s.stream, partitions: Number(s.partitions), lastRunId: s.last_run_id,
-    watermark: s.watermark?.toISOString() ?? null,
+    watermark: s.watermark?.toISOString() ?? null, historyFrom: s.history_from?.toISOString() ?? null,
     state: Number(s.failed) > 0 ? 'failed' : Number(s.running) > 0 ? 'interrupted' : 'ok',
     lastError: s.last_error, rows: counts.get(`${s.account_uid}/${s.stream}`) ?? 0,
     gaps: gaps.rows.filter((g) => g.account_uid === s.account_uid && g.stream === s.stream)
@@ -76,7 +82,7 @@ export async function syncStatus(db: Kysely<Database>): Promise<SyncStatus> {
       ? await sql<{ a: string; n: string; at: Date }>`SELECT '-' AS a, count(*)::text AS n, max(snapshot_at) AS at FROM ${sql.table(s.table)} HAVING count(*) > 0`.execute(db)
       : await sql<{ a: string; n: string; at: Date }>`SELECT ${sql.ref(accountCol)} AS a, count(*)::text AS n, max(snapshot_at) AS at FROM ${sql.table(s.table)} GROUP BY 1`.execute(db);
     for (const row of rows) {
-      streams.push({ account: row.a, accountName: names.get(row.a) ?? row.a, stream: s.name, partitions: 0, lastRunId: null, watermark: row.at.toISOString(), state: 'snapshot', lastError: null, rows: Number(row.n), gaps: [], pendingWindows: 0, open: { count: 0, oldest: null, overdue: 0 } });
+      streams.push({ account: row.a, accountName: names.get(row.a) ?? row.a, stream: s.name, partitions: 0, lastRunId: null, watermark: row.at.toISOString(), historyFrom: null, state: 'snapshot', lastError: null, rows: Number(row.n), gaps: [], pendingWindows: 0, open: { count: 0, oldest: null, overdue: 0 } });
     }
   }
   return {

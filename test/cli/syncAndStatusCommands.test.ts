@@ -82,6 +82,10 @@ describe('tradeledger sync and status', () => {
     expect(s.streams.find((x) => x.stream === 'spotOrders')!.gaps).toHaveLength(1);
     const text = await cli(['status']);
     expect(text.stdout).toMatch(/main\/spotOrders\s+ok.*\(run 1\)/);
+    // Where each stream's history begins: the --since the sync was given.
+    const from = new Date(Number(since)).toISOString();
+    expect((deposits as { historyFrom?: string }).historyFrom).toBe(from);
+    expect(text.stdout).toMatch(new RegExp(`main/deposits\\s+ok\\s+\\d+ rows  from ${from.slice(0, 10)}, complete to \\d{4}-`));
     expect(text.stdout).toMatch(/history gap all: \d{4}-\d{2}-\d{2} \.\. \d{4}-\d{2}-\d{2}/);
     expect(text.stdout).toMatch(/main\/positions\s+snapshot/);
     // What valuation rests on: the prices stream's candles, the ECB rates, imported wallets.
