@@ -42,9 +42,13 @@ export function enqueueCommand(_setExit: (code: number) => void): Command {
         await utils.migrate();
         const targets = (await accountsToQueue(db, config.accounts, config.source)).map((t) => ({ ...t, ...(config.sync.streams ? { streams: [...config.sync.streams] } : {}) }));
         const ids = await enqueueSyncs(utils, targets);
-        const jobs = targets.map((t, i) => ({ ...t, jobId: ids[i] }));
+        const jobs = targets.map((t, i) => ({ ...t, jobId: ids[i]!.id, alreadyQueued: ids[i]!.alreadyQueued }));
         if (flags.json) process.stdout.write(`${JSON.stringify({ jobs })}\n`);
-        else for (const j of jobs) process.stdout.write(`queued ${j.account} (${j.uid})${j.streams ? ` streams ${j.streams.join(',')}` : ''}: job ${j.jobId}\n`);
+        else {
+          for (const j of jobs) {
+            process.stdout.write(`${j.alreadyQueued ? 'already queued' : 'queued'} ${j.account} (${j.uid})${j.streams ? ` streams ${j.streams.join(',')}` : ''}: job ${j.jobId}${j.alreadyQueued ? ' (still pending: not doubled)' : ''}\n`);
+          }
+        }
       } finally {
         await utils.release();
         await enginePool.end();

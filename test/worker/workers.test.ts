@@ -45,6 +45,11 @@ describe('sync jobs on three worker processes', () => {
     expect(second.code, second.stderr).toBe(0);
     const ids = (r: typeof first) => (JSON.parse(r.stdout) as { jobs: { jobId: string }[] }).jobs.map((j) => j.jobId);
     expect(ids(second)).toEqual(ids(first));
+    const already = (r: typeof first) => (JSON.parse(r.stdout) as { jobs: { alreadyQueued: boolean }[] }).jobs.map((j) => j.alreadyQueued);
+    expect(new Set(already(first))).toEqual(new Set([false]));
+    expect(new Set(already(second))).toEqual(new Set([true]));
+    const third = await runCli(['enqueue', '--config', file, '--account', 'client-001'], cliEnv);
+    expect(third.stdout).toMatch(/^already queued client-001 \(\d+\)( streams [a-z,]+)?: job \d+ \(still pending: not doubled\)\n$/);
     const pending = await jobsLeft(fresh.db);
     expect(pending.length).toBe(25);
     expect(new Set(pending.map((j) => j.queue_name)).size, 'one queue per account UID').toBe(25);
