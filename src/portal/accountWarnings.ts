@@ -68,7 +68,7 @@ export function rankedWarnings(h: AccountHealth, account: { imported: boolean })
     out.push({ severity: 'red', code: 'disposal_without_cost', text: `${n(h.disposalsWithoutCost, 'disposal')} in the newest gains run had no cost: the whole proceeds count as gain.`, fix: 'cost the opening balances (tradeledger reconcile --out DIR, opening-balances.csv), or sync older history' });
   }
   if (h.openingBalances > 0) {
-    out.push({ severity: 'amber', code: 'opening_balance', text: `${n(h.openingBalances, 'balance')} ${h.openingBalances === 1 ? 'includes' : 'include'} coins held before the first record read: a holding without a known cost until the accountant gives one.`, fix: 'tradeledger reconcile --out DIR writes opening-balances.csv; fill its costs and tradeledger import transactions it' });
+    out.push({ severity: 'amber', code: 'opening_balance', text: `${n(h.openingBalances, 'balance')} ${h.openingBalances === 1 ? 'includes' : 'include'} coins held before the first record read: a holding without a known cost until its history is read or the accountant gives one.`, fix: 'where the exchange still serves that history, tradeledger sync --since an earlier date reads it; otherwise tradeledger reconcile --out DIR writes opening-balances.csv; fill its costs and tradeledger import transactions it' });
   }
   const unread = h.gaps.filter((x) => x.kind === 'default_start');
   if (unread.length > 0) {

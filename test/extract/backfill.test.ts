@@ -50,7 +50,8 @@ async function ledgerOf(db: FreshDatabase['db']): Promise<string[]> {
 describe('a later sync with an earlier --since', () => {
   it('reads the history before the first start, and leaves the database as a first sync from that date would', async () => {
     const now = sandbox.world.now();
-    const recent = now - 60 * DAY_MS;
+    // Past the orders' 90-day horizon: the first sync records a gap there too.
+    const recent = now - 120 * DAY_MS;
     // Before the sandbox's first record: a first sync from here reads all of it.
     const early = now - 731 * DAY_MS;
     const uids = sandboxUids(sandbox);
@@ -92,6 +93,12 @@ describe('a later sync with an earlier --since', () => {
     expect(events.filter((e) => e.type === 'backfill').length).toBe(planned.length);
     expectWindowsAddUp(events);
     expect((await diffAgainstTruth(sandbox, late.db, uids, undefined, early)).differences).toEqual([]);
+    // The orders' gap before the horizon is one span from --since, not the backfill's beside the first sync's.
+    const orderGaps = (await sql<{ partition: string; from: Date }>`
+      SELECT concat_ws('/', account_uid, stream, partition) AS partition, gap_from AS from FROM history_gaps WHERE stream IN ('spotOrders', 'futuresOrders') ORDER BY 1`.execute(late.db)).rows;
+    expect(orderGaps.length).toBeGreaterThan(0);
+    expect(new Set(orderGaps.map((g) => g.partition)).size).toBe(orderGaps.length);
+    expect(orderGaps.filter((g) => g.from.getTime() !== early)).toEqual([]);
 
     // The same database as one first sync from the earlier date: the same records, ledger and values.
     const direct = await runSync(testSyncOptions(sandbox, once.db, [], { sync: { since: early } }));
