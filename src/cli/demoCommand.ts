@@ -109,7 +109,7 @@ export function demoCommand(setExit: (code: number) => void): Command {
             `The data is in ${redactUrl(url)}. Next:`,
             // Each line under 80 columns, so none wraps on a terminal.
             // Run as printed from the clone's folder (npx finds the package's own bin there).
-            '  npx tradeledger status                    # watermark, rows and gaps per stream',
+            '  npx tradeledger status                    # history read (from, to), rows and gaps per stream',
             '  psql "$(npx tradeledger db url)" -c "\\dt"  # the tables (docs/schema.md)',
             `  npx tradeledger report --year ${year} --tz Europe/Berlin --format koinly`,
             '                                            # reports in your own zone and tool',

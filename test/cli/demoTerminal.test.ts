@@ -84,7 +84,7 @@ describe('tradeledger demo on a 24-line terminal', () => {
     expect(rest[1]).toMatch(new RegExp(`^The data is in postgres(ql)?://\\S+@[\\d.]+:\\d+/${new URL(fresh.url).pathname.slice(1)}\\. Next:$`));
     expect([rest[0], ...rest.slice(2, 9)]).toEqual([
       '',
-      '  npx tradeledger status                    # watermark, rows and gaps per stream',
+      '  npx tradeledger status                    # history read (from, to), rows and gaps per stream',
       '  psql "$(npx tradeledger db url)" -c "\\dt"  # the tables (docs/schema.md)',
       `  npx tradeledger report --year ${year} --tz Europe/Berlin --format koinly`,
       '                                            # reports in your own zone and tool',
