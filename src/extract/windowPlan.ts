@@ -72,7 +72,8 @@ export interface WindowPlan {
   readonly end: number;
   /**
    * A first sync without --since on an endpoint without a horizon starts sync.historyDays back:
-   * the history before this time is not read (historyGap.ts lists it, with --since as the fix: a later run with an earlier --since reads it, `backfill`).
+   * the history before this time is not read (historyGap.ts lists it, with --since as the fix:
+   * a later run with an earlier --since reads it, `backfill`).
    */
   readonly unreadBefore?: number;
   /** A first sync: where its read begins as asked (sync_state.history_from; before any horizon clamp). */
@@ -86,7 +87,8 @@ export interface WindowPlan {
  * within the endpoint's span, ending at now - safety lag. A half-walked window is resumed first
  * with its cursor. Mutable streams start a look-back before the watermark (current-state streams
  * at the oldest record still current, if earlier); a horizon clamps the start and reports what
- * it hides.
+ * it hides. A first sync says where it starts (`historyFrom`); a later one whose --since is before
+ * the partition's recorded start plans the span in between (`backfill`), read before the rest.
  *
  * @example
  * planWindows({ spanDays: 30, horizonDays: undefined, mutable: false, checkpoint: undefined, now,
