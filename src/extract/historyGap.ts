@@ -39,5 +39,5 @@ export const unreadHistoryFrom = 0;
  * defaultStartReason(730) // 'the first sync started 730 days back (sync.historyDays) ...'
  */
 export function defaultStartReason(historyDays: number): string {
-  return `the first sync started ${historyDays} days back (sync.historyDays, the default): older history was not read; holdings bought before it have no cost. Fix: tradeledger sync --since YYYY-MM-DD (the account's opening date) reads it`;
+  return `the first sync started ${historyDays} days back (sync.historyDays, without --since): older history was not read; holdings bought before it have no cost. Fix: tradeledger sync --since YYYY-MM-DD (the account's opening date) reads it`;
 }

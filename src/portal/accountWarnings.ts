@@ -65,7 +65,7 @@ export function rankedWarnings(h: AccountHealth, account: { imported: boolean })
     out.push({ severity: 'info', code: 'in_flight', text: `${n(h.unsettledRecords, 'deposit, withdrawal or transfer', 'deposits, withdrawals or transfers')} in flight since ${day(h.unsettledSince!)}: in the ledger once settled; each sync re-checks them.` });
   }
   if (h.disposalsWithoutCost > 0) {
-    out.push({ severity: 'red', code: 'disposal_without_cost', text: `${n(h.disposalsWithoutCost, 'disposal')} in the newest gains run had no cost: the whole proceeds count as gain.`, fix: 'cost the opening balances (tradeledger reconcile --out DIR, opening-balances.csv), or sync older history' });
+    out.push({ severity: 'red', code: 'disposal_without_cost', text: `${n(h.disposalsWithoutCost, 'disposal')} in the newest gains run had no cost: the whole proceeds count as gain.`, fix: 'cost the opening balances (tradeledger reconcile --out DIR, opening-balances.csv), or sync older history (tradeledger sync --since an earlier date)' });
   }
   if (h.openingBalances > 0) {
     out.push({ severity: 'amber', code: 'opening_balance', text: `${n(h.openingBalances, 'balance')} ${h.openingBalances === 1 ? 'includes' : 'include'} coins held before the first record read: a holding without a known cost until its history is read or the accountant gives one.`, fix: 'where the exchange still serves that history, tradeledger sync --since an earlier date reads it; otherwise tradeledger reconcile --out DIR writes opening-balances.csv; fill its costs and tradeledger import transactions it' });
@@ -73,7 +73,9 @@ export function rankedWarnings(h: AccountHealth, account: { imported: boolean })
   const unread = h.gaps.filter((x) => x.kind === 'default_start');
   if (unread.length > 0) {
     const before = unread.map((g) => g.to).sort()[0]!;
-    out.push({ severity: 'amber', code: 'default_start', text: `History before ${day(before)} was not read in ${n(unread.length, 'stream')} (the first sync's default start, 2 years back): holdings bought before it have no cost.`, fix: 'run tradeledger sync --since YYYY-MM-DD (the account\'s opening date): the older history is read and added' });
+    // How far back it started is in the gap's reason (historyGap.ts): 730 days unless configured.
+    const days = unread.map((g) => /started (\d+) days back/.exec(g.reason)?.[1]).find((d) => d !== undefined);
+    out.push({ severity: 'amber', code: 'default_start', text: `History before ${day(before)} was not read in ${n(unread.length, 'stream')} (the first sync's default start, ${days === undefined ? 'sync.historyDays' : `${days} days`} back): holdings bought before it have no cost.`, fix: 'run tradeledger sync --since YYYY-MM-DD (the account\'s opening date): the older history is read and added' });
   }
   for (const g of h.gaps.filter((x) => x.kind === 'orders' && !x.coveredByFills)) {
     out.push({ severity: 'amber', code: 'order_gap_uncovered', text: `Order history gap in ${g.stream}: ${day(g.from)} to ${day(g.to)} (${g.reason}); the fills of those dates are missing too.` });

@@ -69,6 +69,8 @@ describe('tradeledger status: warnings ranked by what they do to a tax figure', 
     ]);
     expect(u.find((w) => w.code === 'order_gap_covered')!.text).toContain('orders carry none');
     expect(u.find((w) => w.code === 'default_start')!.text).toContain('History before 2023-03-01');
+    // As far back as that first sync started (its gap's reason), not a fixed 2 years.
+    expect(u.find((w) => w.code === 'default_start')!.text).toContain("(the first sync's default start, 730 days back)");
     const o = warnings.find((w) => w.account === 'O')!.warnings;
     expect(o.map((w) => `${w.severity} ${w.code}`)).toContain('amber opening_balance');
     // A deposit in flight for two hours is the normal state of a live account: info, not red.

@@ -45,3 +45,19 @@ describe('order history gaps the fills cover', () => {
     ]);
   });
 });
+
+describe('history before the first sync\'s default start', () => {
+  it('says how far back that sync started, from its gap\'s reason, and that a later sync --since reads the rest', () => {
+    const unread = (days: number) => ({
+      stream: 'deposits', from: '1970-01-01T00:00:00.000Z', to: '2026-08-21T00:00:00.000Z', kind: 'default_start' as const, coveredByFills: false,
+      reason: `the first sync started ${days} days back (sync.historyDays, without --since): older history was not read`,
+    });
+    const w = rankedWarnings({ ...health, unpricedRows: 0, streams: 12, gaps: [unread(100)] }, { imported: false });
+    expect(w.map((x) => `${x.severity} ${x.code}`)).toEqual(['amber default_start']);
+    expect(w[0]!.text).toBe("History before 2026-08-21 was not read in 1 stream (the first sync's default start, 100 days back): holdings bought before it have no cost.");
+    expect(w[0]!.fix).toBe("run tradeledger sync --since YYYY-MM-DD (the account's opening date): the older history is read and added");
+    // A reason in another wording (an older version's) still gives a true sentence.
+    const old = rankedWarnings({ ...health, unpricedRows: 0, streams: 12, gaps: [{ ...unread(730), reason: 'default start' }] }, { imported: false });
+    expect(old[0]!.text).toContain("(the first sync's default start, sync.historyDays back)");
+  });
+});
