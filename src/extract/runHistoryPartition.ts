@@ -80,13 +80,16 @@ export async function runHistoryPartition(run: AccountRun, stream: HistoryStream
     }
     const list = back.map((w) => ({ start: w.start, end: w.end }));
     const added = list.length === 0 ? undefined : { type: 'backfill' as const, ...where, from: new Date(list[0]!.start).toISOString(), to: new Date(plan.backfill.to).toISOString() };
-    if (inPlan && added) run.emit(added);
-    if (!inPlan) await createBackfillWindows(run.db, state, list, historyFrom, run.runId);
-    if (!inPlan && added) {
-      run.emit(started ? { type: 'windows-added', ...where, windows: list.length } : { type: 'partition-start', ...where, windows: list.length });
-      started = true;
-      run.emit(added);
-      await walkRecorded(walk, list.map((w) => ({ ...w, done: false })));
+    if (inPlan) {
+      if (added) run.emit(added);
+    } else {
+      await createBackfillWindows(run.db, state, list, historyFrom, run.runId);
+      if (added) {
+        run.emit(started ? { type: 'windows-added', ...where, windows: list.length } : { type: 'partition-start', ...where, windows: list.length });
+        started = true;
+        run.emit(added);
+        await walkRecorded(walk, list.map((w) => ({ ...w, done: false })));
+      }
     }
   }
   // Where this run's reading reaches now from without a break: open records older than it are

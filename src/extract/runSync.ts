@@ -289,7 +289,8 @@ function accountRun(
     account: { uid: s.uid, name: s.account.name, demo: s.demo, main: s.account.kind === 'main' },
     snapshotAt: new Date(now).toISOString(),
     emit: (e) => {
-      if (e.type === 'gap' || e.type === 'backfill') spans[e.type === 'gap' ? 'gaps' : 'backfills'].push({ account: e.account, stream: e.stream, partition: e.partition, from: e.from, to: e.to });
+      const span = e.type === 'gap' || e.type === 'backfill' ? { account: e.account, stream: e.stream, partition: e.partition, from: e.from, to: e.to } : undefined;
+      if (span) (e.type === 'gap' ? spans.gaps : spans.backfills).push(span);
       else if (e.type === 'page' && e.inserted + e.updated > 0) pageStored?.(e.stream);
       o.emit(e);
     },
