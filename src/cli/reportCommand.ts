@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { Command, Option } from 'commander';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { migrate } from '../db/migrate.js';
-import { reportPeriod } from '../reports/reportPeriod.js';
+import { lastDayLeftOut, reportPeriod } from '../reports/reportPeriod.js';
 import { reportFormats } from '../reports/reportFormats.js';
 import type { ReportFormat } from '../reports/reportFormats.js';
 import { reportFiat, runReports } from '../reports/runReports.js';
@@ -52,7 +52,9 @@ export function reportCommand(_setExit: (code: number) => void): Command {
         databaseUrl: url, period, format: flags.format, account: flags.account ?? '', fiat: flags.fiat, outDir: flags.out, force: flags.force ?? false, includeDemo: flags.includeDemo ?? false,
         onFile: (f) => process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows${f.neutralisedCells ? `  (${f.neutralisedCells} formula-like cells written as text)` : ''}\n`),
       });
-      process.stdout.write(`wrote ${outDir} (${manifest.parameters.fromUtc} to ${manifest.parameters.toUtc}, manifest.json)\n`);
+      process.stdout.write(`wrote ${outDir} (${manifest.parameters.fromUtc} up to ${manifest.parameters.toUtc}, not included; manifest.json)\n`);
+      const endNote = lastDayLeftOut(period);
+      if (endNote !== undefined) process.stderr.write(`note: ${endNote}\n`);
       const differences = manifest.reconciliation.unexplained ?? 0;
       if (differences > 0) process.stderr.write(`note: ${differences} balance(s) differ from the exchange's without explanation; \`tradeledger reconcile\` names the record where each parts\n`);
       if (manifest.demo.accounts.length > 0 && flags.format !== 'native') {

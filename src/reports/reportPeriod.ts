@@ -1,5 +1,5 @@
 import { TradeledgerError } from '../errors.js';
-import { isCalendarDate, yearStarting } from '../normalize/calendarDate.js';
+import { addDays, isCalendarDate, yearStarting } from '../normalize/calendarDate.js';
 import { timeZone } from '../normalize/timeZone.js';
 
 /** The period a report covers: local dates in `tz`, `from` inclusive, `to` exclusive. */
@@ -56,6 +56,33 @@ export function reportPeriod(input: ReportPeriodInput): ReportPeriod {
     throw bad(`--to ${to} is not after --from ${from}`, '--to is exclusive: to cover all of 2025 use --from 2025-01-01 --to 2026-01-01.');
   }
   return { from, to, tz, label: `${from}_${to}` };
+}
+
+/**
+ * A warning for a `--to` that looks like the last day wanted rather than the first day not
+ * included: the last day of a month (`--to 2025-12-31`, which leaves 31 December out of "2025")
+ * or 5 April, the last day of a UK tax year (`--from 2025-04-06 --to 2026-04-05` leaves that day
+ * out). `--to` is exclusive everywhere (the flag's help, the portal's "to (not included)"), and
+ * the files come out without error either way, so a period one day short would go unnoticed.
+ * Undefined for every other end (and for `--year`, whose end is 1 January). `form` words it for
+ * the portal's form fields instead of the CLI's flags.
+ *
+ * @example
+ * lastDayLeftOut({ from: '2025-01-01', to: '2025-12-31', tz: 'UTC', label: '2025-01-01_2025-12-31' });
+ * // '--to 2025-12-31 is the first day NOT included, so 2025-12-31 itself is left out; to include it, give --to 2026-01-01'
+ */
+export function lastDayLeftOut(period: ReportPeriod, words: 'cli' | 'form' = 'cli'): string | undefined {
+  const next = addDays(period.to, 1);
+  const monthEnd = next.endsWith('-01');
+  const ukYearEnd = period.to.endsWith('-04-05');
+  if (!monthEnd && !ukYearEnd) return undefined;
+  const ukFrom = `${Number(period.to.slice(0, 4)) - 1}-04-06`;
+  if (words === 'form') {
+    const ukYear = ukYearEnd ? ` (a UK tax year runs from 6 April to 5 April: from ${ukFrom} to ${next})` : '';
+    return `The end date ${period.to} is the first day not included, so ${period.to} itself is left out of these files; to include it, set "to" to ${next}${ukYear}.`;
+  }
+  const ukYear = ukYearEnd ? ` (a UK tax year runs from 6 April to 5 April: --from ${ukFrom} --to ${next})` : '';
+  return `--to ${period.to} is the first day NOT included, so ${period.to} itself is left out; to include it, give --to ${next}${ukYear}`;
 }
 
 function checkDate(flag: string, value: string): string {

@@ -81,6 +81,18 @@ describe('headers and assets', () => {
     expect(html).not.toContain('at ');
   });
 
+  // The form's "to" is the first day not included; a month's last day there left that day out
+  // of the files without a word (report --to says so too: test/reports/reportOutput.test.ts).
+  it('the preview warns when "to" is a last day of a month, which the files leave out, and names the date to give', async () => {
+    const { cookie } = await signIn(f.portal.url, f.admin);
+    const preview = async (to: string) => (await fetch(`${f.portal.url}/reports/preview?format=native&period=range&from=2025-01-01&to=${to}`, { headers: { cookie, 'hx-request': 'true' } })).text();
+    const short = await preview('2025-12-31');
+    expect(short).toContain('<p class="alert alert-warn" id="end-date-note" role="status">The end date 2025-12-31 is the first day not included, so 2025-12-31 itself is left out of these files; to include it, set &quot;to&quot; to 2026-01-01.</p>');
+    expect(await preview('2026-01-01')).not.toContain('end-date-note');
+    const page = await (await fetch(`${f.portal.url}/reports?format=native&period=range&from=2025-04-06&to=2026-04-05&tz=Europe/London`, { headers: { cookie } })).text();
+    expect(page).toContain('a UK tax year runs from 6 April to 5 April: from 2025-04-06 to 2026-04-06');
+  });
+
   it('an expired session on an htmx request answers with HX-Redirect to the login page', async () => {
     const res = await fetch(`${f.portal.url}/reports/preview?format=native`, { headers: { cookie: 'tl_session=not-a-token', 'hx-request': 'true' } });
     expect(res.status).toBe(401);

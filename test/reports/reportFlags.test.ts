@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { reportPeriod } from '../../src/reports/reportPeriod.js';
+import { lastDayLeftOut, reportPeriod } from '../../src/reports/reportPeriod.js';
 import { bindNamedParameters } from '../../src/reports/bindNamedParameters.js';
 import { main } from '../../src/cli/main.js';
 import { failure } from '../support/failure.js';
@@ -35,6 +35,21 @@ describe('report period flags', () => {
       spy.mockRestore();
     }
     expect(writes.join('')).toBe('tradeledger: --tz "Nowhere/City" is not a known time zone\n  fix: Use an IANA zone name such as UTC, Europe/Berlin or Asia/Tokyo.\n');
+  });
+});
+
+describe('lastDayLeftOut', () => {
+  const range = (from: string, to: string) => reportPeriod({ from, to });
+  it('warns of an end that is the last day of a month or of a UK tax year, in CLI or form words', () => {
+    expect(lastDayLeftOut(range('2024-01-01', '2024-02-29'))).toBe('--to 2024-02-29 is the first day NOT included, so 2024-02-29 itself is left out; to include it, give --to 2024-03-01');
+    expect(lastDayLeftOut(range('2025-07-01', '2026-06-30'))).toContain('give --to 2026-07-01');
+    expect(lastDayLeftOut(range('2025-04-06', '2026-04-05'), 'form')).toBe('The end date 2026-04-05 is the first day not included, so 2026-04-05 itself is left out of these files; to include it, set "to" to 2026-04-06 (a UK tax year runs from 6 April to 5 April: from 2025-04-06 to 2026-04-06).');
+  });
+  it('says nothing of a first day of a month, of 6 April, of a day inside a month, or of --year', () => {
+    for (const [from, to] of [['2025-01-01', '2026-01-01'], ['2025-04-06', '2026-04-06'], ['2025-03-01', '2025-03-15'], ['2024-02-01', '2024-02-28']]) {
+      expect(lastDayLeftOut(range(from!, to!)), `${from}..${to}`).toBeUndefined();
+    }
+    expect(lastDayLeftOut(reportPeriod({ year: '2025' }))).toBeUndefined();
   });
 });
 

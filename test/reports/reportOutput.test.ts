@@ -91,6 +91,28 @@ describe('report --out never harms what is already there', () => {
     expect(now.code, now.stderr).toBe(exitCodes.ok);
   });
 
+  // `--to` is the first day NOT included (its help says so), but `--to 2025-12-31` for "2025"
+  // wrote files without 31 December and without a word. Now the run says so and gives the date
+  // to use; a month's or a UK tax year's true end (the 1st, 6 April) gets no such note.
+  it('says when --to looks like the last day wanted: that day is left out, and the --to that includes it', async () => {
+    const short = await runCli(['report', '--from', '2025-01-01', '--to', '2025-12-31', '--out', path.join(root, 'short')], { DATABASE_URL: fresh.url });
+    expect(short.code, short.stderr).toBe(exitCodes.ok);
+    expect(short.stdout).toContain('(2025-01-01T00:00:00Z up to 2025-12-31T00:00:00Z, not included; manifest.json)');
+    expect(short.stderr).toContain('note: --to 2025-12-31 is the first day NOT included, so 2025-12-31 itself is left out; to include it, give --to 2026-01-01\n');
+    const whole = await runCli(['report', '--from', '2025-01-01', '--to', '2026-01-01', '--out', path.join(root, 'whole')], { DATABASE_URL: fresh.url });
+    expect(whole.code, whole.stderr).toBe(exitCodes.ok);
+    expect(whole.stderr).not.toContain('NOT included');
+    // The day the note speaks of is really missing from the short files (the fixture has rows at 2025-12-31 23:30Z).
+    const lastDay = (csv: string) => csv.split('\n').filter((l) => l.startsWith('2025-12-31')).length;
+    expect(lastDay(await readFile(path.join(root, 'short', 'ledger.csv'), 'utf8'))).toBe(0);
+    expect(lastDay(await readFile(path.join(root, 'whole', 'ledger.csv'), 'utf8'))).toBeGreaterThan(0);
+    const uk = await runCli(['report', '--from', '2025-04-06', '--to', '2026-04-05', '--tz', 'Europe/London', '--out', path.join(root, 'uk')], { DATABASE_URL: fresh.url });
+    expect(uk.code, uk.stderr).toBe(exitCodes.ok);
+    expect(uk.stderr).toContain('note: --to 2026-04-05 is the first day NOT included, so 2026-04-05 itself is left out; to include it, give --to 2026-04-06 (a UK tax year runs from 6 April to 5 April: --from 2025-04-06 --to 2026-04-06)\n');
+    const year = await report(path.join(root, 'by-year'));
+    expect(year.stderr).not.toContain('NOT included');
+  });
+
   it('refuses a symlinked target, with or without --force, and never touches the file it points to', async () => {
     const dir = path.join(root, 'linked');
     await mkdir(dir);

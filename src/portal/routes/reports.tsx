@@ -19,6 +19,7 @@ import type { Downloads } from './downloads.js';
 import { configErrorPage, fields } from './shared.js';
 import type { Env, Guards, PortalDeps, PortalHono } from './shared.js';
 import { utcYear } from '../../normalize/calendarDate.js';
+import { lastDayLeftOut } from '../../reports/reportPeriod.js';
 import { valueCurrencies } from '../../gains/incompleteFigures.js';
 
 /**
@@ -47,7 +48,7 @@ export function reportRoutes(app: PortalHono, deps: PortalDeps, { only, allowedA
   const previewOf = async (v: ReportFormValues): Promise<PreviewState> => {
     try {
       const request = toRequest(v);
-      return { kind: 'rows', preview: await reportPreview(pool, request, previewRows, reportsDir), values: { ...v, file: request.file } };
+      return { kind: 'rows', preview: await reportPreview(pool, request, previewRows, reportsDir), values: { ...v, file: request.file }, endNote: lastDayLeftOut(request.period, 'form') };
     } catch (err) {
       if (err instanceof TradeledgerError && err.kind === 'config') return { kind: 'error', message: err.message, hint: err.hint };
       throw err;

@@ -37,7 +37,7 @@ const zones = ['UTC', 'Europe/London', 'Europe/Berlin', 'Europe/Paris', 'Europe/
   'America/Los_Angeles', 'Asia/Tokyo', 'Asia/Singapore', 'Asia/Hong_Kong', 'Australia/Sydney'];
 
 /** What the preview area shows: rows, an error, or nothing yet. */
-export type PreviewState = { kind: 'rows'; preview: ReportPreview; values: ReportFormValues } | { kind: 'error'; message: string; hint?: string } | { kind: 'none' };
+export type PreviewState = { kind: 'rows'; preview: ReportPreview; values: ReportFormValues; endNote?: string | undefined } | { kind: 'error'; message: string; hint?: string } | { kind: 'none' };
 
 /**
  * The preview area (also the htmx partial): the file picker of the format, the first rows as
@@ -61,6 +61,7 @@ export function PreviewPanel(props: { state: PreviewState }) {
   const amountColumn = s.preview.columns.map((c) => !/(^|_)(uid|id)$/i.test(c));
   return (
     <div id="preview" class="preview">
+      {s.endNote !== undefined && <p class="alert alert-warn" id="end-date-note" role="status">{s.endNote}</p>}
       <div class="preview-head">
         {files.length > 1
           ? <label class="inline">File <select name="file" form="report-form" hx-get="/reports/preview" hx-include="#report-form" hx-target="#preview" hx-swap="outerHTML">
