@@ -1,6 +1,6 @@
 import { TradeledgerError } from '../errors.js';
 import { timeZone } from '../normalize/timeZone.js';
-import { resolveZone, ruleSet, ruleSetNames, zoneExamples } from './ruleSets.js';
+import { resolveZone, ruleSet, ruleSetNames, zoneSuggestion } from './ruleSets.js';
 import type { RuleSetName } from './ruleSets.js';
 import { isFiatCode } from '../imports/currencyCodes.js';
 
@@ -79,9 +79,8 @@ export function parseGainsRequest(input: GainsRequestInput, asker: GainsAsker): 
   // A country of several zones gets none by default, from the form as from the CLI (resolveZone):
   // the portal counted such a run in UTC, where a trade late in a US evening lands on the next day.
   if (given === undefined && asker === 'portal' && ruleSet(rules as RuleSetName).zone === 'ask') {
-    const examples = zoneExamples[rules as RuleSetName]!;
     throw bad(`the ${rules} rules need a time zone: the country has several, and the day a trade falls on decides holding periods and the tax year`,
-      `Fill in Time zone with yours, e.g. ${examples.split(', ')[0]} (others: ${examples}).`);
+      `Fill in Time zone with yours, ${zoneSuggestion(rules as RuleSetName)}.`);
   }
   const zone = resolveZone(rules as RuleSetName, given);
   return {

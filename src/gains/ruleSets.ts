@@ -175,11 +175,23 @@ export function poolingByFlag(): RuleSetName[] {
 }
 
 /** Some zones of each country with several (us, ca, au), for the message that asks for one. */
-export const zoneExamples: Partial<Record<RuleSetName, string>> = {
-  us: 'America/New_York, America/Chicago, America/Denver, America/Los_Angeles',
-  ca: 'America/Toronto, America/Vancouver, America/Edmonton, America/Halifax',
-  au: 'Australia/Sydney, Australia/Melbourne, Australia/Brisbane, Australia/Perth',
+const zoneExamples: Partial<Record<RuleSetName, readonly string[]>> = {
+  us: ['America/New_York', 'America/Chicago', 'America/Denver', 'America/Los_Angeles'],
+  ca: ['America/Toronto', 'America/Vancouver', 'America/Edmonton', 'America/Halifax'],
+  au: ['Australia/Sydney', 'Australia/Melbourne', 'Australia/Brisbane', 'Australia/Perth'],
 };
+
+/**
+ * The end of the hint that asks a country of several zones for one: an example, then the others
+ * (the example not named twice, as it was before).
+ *
+ * @example
+ * zoneSuggestion('au', '--tz '); // 'e.g. --tz Australia/Sydney (others: Australia/Melbourne, Australia/Brisbane, Australia/Perth)'
+ */
+export function zoneSuggestion(rules: RuleSetName, prefix = ''): string {
+  const [first, ...others] = zoneExamples[rules] ?? ['UTC'];
+  return `e.g. ${prefix}${first}${others.length > 0 ? ` (others: ${others.join(', ')})` : ''}`;
+}
 
 /**
  * The zone a run counts days in: --tz when given, else the rule set's own zone, with a line that
@@ -195,7 +207,7 @@ export function resolveZone(rules: RuleSetName, tz: string | undefined): { tz: s
   const zone = ruleSets[rules].zone;
   if (zone === 'ask') {
     throw new TradeledgerError('GAINS_BAD_FLAG', `--rules ${rules} needs --tz: the country has several time zones, and the day a trade falls on decides holding periods and the tax year`, {
-      kind: 'config', hint: `Add --tz with your zone, e.g. --tz ${zoneExamples[rules]!.split(', ')[0]} (others: ${zoneExamples[rules]}).`,
+      kind: 'config', hint: `Add --tz with your zone, ${zoneSuggestion(rules, '--tz ')}.`,
     });
   }
   return { tz: zone, note: `dates counted in ${zone} (the default for --rules ${rules}; --tz to change)` };

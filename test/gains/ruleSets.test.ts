@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { failure } from '../support/failure.js';
 import { TradeledgerError } from '../../src/errors.js';
 import { resolveZone } from '../../src/gains/ruleSets.js';
 
@@ -17,7 +18,11 @@ describe('the zone days are counted in', () => {
       expect(err).toBeInstanceOf(TradeledgerError);
       expect((err as TradeledgerError).message).toContain(`--rules ${rules} needs --tz`);
       expect((err as TradeledgerError).hint).toContain(`--tz ${example}`);
+      // the example is not named again among the others
+      expect((err as TradeledgerError).hint.split(example).length, (err as TradeledgerError).hint).toBe(2);
     }
+    expect(failure(() => resolveZone('au', undefined)).hint)
+      .toBe('Add --tz with your zone, e.g. --tz Australia/Sydney (others: Australia/Melbourne, Australia/Brisbane, Australia/Perth).');
     expect(resolveZone('au', 'Australia/Perth').tz).toBe('Australia/Perth');
   });
 });
