@@ -66,7 +66,7 @@ Import it as downloaded (or unzipped); import a newer one whenever you like: it 
         process.stdout.write(`${src.name} was already imported on ${r.already.importedAt} as wallet ${r.already.wallet}; nothing changed\n`);
         return;
       }
-      process.stdout.write(`${src.name}: ${r.inserted} transactions imported into wallet ${r.wallet}, ${r.skipped} skipped (already in the wallet)\n`);
+      process.stdout.write(`${src.name}: ${r.inserted} transaction${r.inserted === 1 ? '' : 's'} imported into wallet ${r.wallet}, ${r.skipped} skipped (already in the wallet)\n`);
       if (r.repeatedTxHashes.count > 0) {
         const e = r.repeatedTxHashes.examples.map((x) => `${x.txHash} on lines ${x.lines.join(', ')}`).join('; ');
         process.stderr.write(`tradeledger: note: ${r.repeatedTxHashes.count} TxHash(es) on more than one line of ${src.name} (${e}); check that no transaction is listed twice\n`);

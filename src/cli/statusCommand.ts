@@ -51,7 +51,7 @@ export function statusCommand(_setExit: (code: number) => void): Command {
         const p = prices;
         process.stdout.write(`${'prices (candles for valuation)'.padEnd(40)} ${p.candles.candles > 0 ? `${p.candles.candles} candles of ${p.candles.coins} coins, newest ${p.candles.latest}` : 'none yet: `tradeledger sync` reads them after the other streams'}\n`);
         process.stdout.write(`${'fx rates (ECB)'.padEnd(40)} ${p.fx.currencies > 0 ? `${p.fx.currencies} currencies, last rate ${p.fx.lastRateDay}` : 'none: USD values only; `tradeledger import fx eurofxref-hist.zip` for EUR, GBP, ...'}\n`);
-        for (const w of p.wallets) process.stdout.write(`${`${w.wallet}/imported`.padEnd(40)} ${String(w.transactions).padStart(9)} transactions from ${w.files} file${w.files === 1 ? '' : 's'}, last import ${w.lastImportAt}\n`);
+        for (const w of p.wallets) process.stdout.write(`${`${w.wallet}/imported`.padEnd(40)} ${String(w.transactions).padStart(9)} transaction${w.transactions === 1 ? '' : 's'} from ${w.files} file${w.files === 1 ? '' : 's'}, last import ${w.lastImportAt}\n`);
         if (jobs.length > 0) process.stdout.write('sync jobs (tradeledger worker):\n');
         for (const j of jobs) {
           process.stdout.write(`  ${j.account.padEnd(24)} queued ${j.queued}  running ${j.running}  failed ${j.failed}${j.nextRunAt && j.queued > 0 ? `  next ${j.nextRunAt}` : ''}\n`);

@@ -19,7 +19,7 @@ describe('the zone days are counted in', () => {
       expect((err as TradeledgerError).message).toContain(`--rules ${rules} needs --tz`);
       expect((err as TradeledgerError).hint).toContain(`--tz ${example}`);
       // the example is not named again among the others
-      expect((err as TradeledgerError).hint.split(example).length, (err as TradeledgerError).hint).toBe(2);
+      expect((err as TradeledgerError).hint?.split(example).length, (err as TradeledgerError).hint).toBe(2);
     }
     expect(failure(() => resolveZone('au', undefined)).hint)
       .toBe('Add --tz with your zone, e.g. --tz Australia/Sydney (others: Australia/Melbourne, Australia/Brisbane, Australia/Perth).');

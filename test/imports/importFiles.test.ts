@@ -196,11 +196,11 @@ describe('import transactions', () => {
     const tx = path.join(dir, 'wallet.csv');
     await writeFile(tx, 'Date,Received Amount,Received Currency\n2025-03-10 10:00 UTC,3,SOL\n');
     const ok = await runCli(['import', 'transactions', tx, '--wallet', 'ledger-nano'], { DATABASE_URL: fresh.url });
-    expect(ok.stdout).toBe('wallet.csv: 1 transactions imported into wallet ledger-nano, 0 skipped (already in the wallet)\n');
+    expect(ok.stdout).toBe('wallet.csv: 1 transaction imported into wallet ledger-nano, 0 skipped (already in the wallet)\n');
     expect(ok.code).toBe(0);
     // status lists the imported wallets and the FX rates held.
     const status = await runCli(['status'], { DATABASE_URL: fresh.url });
-    expect(status.stdout).toMatch(/ledger-nano\/imported\s+1 transactions from 1 file, last import \d{4}-/);
+    expect(status.stdout).toMatch(/ledger-nano\/imported\s+1 transaction from 1 file, last import \d{4}-/);
     const fx = (await sql<{ n: string; last: string }>`SELECT count(DISTINCT currency)::text AS n, max(day)::text AS last FROM fx_rates`.execute(fresh.db)).rows[0]!;
     expect(Number(fx.n)).toBeGreaterThan(0);
     expect(status.stdout).toContain(`fx rates (ECB)                           ${fx.n} currencies, last rate ${fx.last}`);
