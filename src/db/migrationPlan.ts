@@ -27,6 +27,17 @@ const neverEdit = 'Never edit or delete a shipped migration; restore the file as
  */
 export function migrationPlan(applied: AppliedMigration[], files: MigrationFile[]): MigrationPlan {
   const byVersion = new Map(files.map((f) => [f.version, f]));
+  // Migrations past this install's newest file: a newer tradeledger migrated the database (an
+  // operator upgraded the scheduler's copy; this is an older one), not a file deleted by hand.
+  const newest = files.reduce((max, f) => Math.max(max, f.version), 0);
+  const ahead = applied.filter((a) => a.version > newest).sort((x, y) => x.version - y.version);
+  if (ahead.length > 0) {
+    const names = ahead.map((a) => `${String(a.version).padStart(4, '0')}_${a.name}`);
+    const known = files.find((f) => f.version === newest)?.fileName.replace(/\.sql$/, '') ?? 'none';
+    throw new TradeledgerError('MIGRATION_MISSING',
+      `this database was migrated by a newer tradeledger: it has migration${ahead.length === 1 ? '' : 's'} ${names.join(', ')}, and this install knows migrations up to ${known}; nothing was read or changed`,
+      { kind: 'database', hint: 'Upgrade this tradeledger to the version that migrated the database (the one your scheduled sync runs), then run the command again; an older tradeledger never reads or writes a newer database.' });
+  }
   for (const a of applied) {
     const file = byVersion.get(a.version);
     const label = `${String(a.version).padStart(4, '0')}_${a.name}.sql`;

@@ -78,6 +78,18 @@ describe('migrate', () => {
     expect(err.message).toContain('0001_first.sql');
   });
 
+  // A database an upgraded tradeledger migrated, opened by an older install: said as such, not as
+  // a shipped file deleted by hand ("Never edit or delete a shipped migration").
+  it('refuses a database migrated by a newer tradeledger, saying to upgrade', async () => {
+    await writeFile(join(dir, '0003_third.sql'), 'CREATE TABLE c (id int);');
+    await migrate(database.url, { dir });
+    await unlink(join(dir, '0003_third.sql'));
+    const err = await refusal(migrate(database.url, { dir }));
+    expect(err.code).toBe('MIGRATION_MISSING');
+    expect(err.message).toBe('this database was migrated by a newer tradeledger: it has migration 0003_third, and this install knows migrations up to 0002_second; nothing was read or changed');
+    expect(err.hint).toMatch(/^Upgrade this tradeledger to the version that migrated the database/);
+  });
+
   it('refuses a new file numbered below an applied one', async () => {
     await unlink(join(dir, '0001_first.sql'));
     await migrate(database.url, { dir });
