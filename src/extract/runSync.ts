@@ -58,7 +58,11 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
     .sort((a, b) => endpoints[a.endpoint].ratePerSecond - endpoints[b.endpoint].ratePerSecond || feedsLedger(a) - feedsLedger(b));
   const sessions = await openSessions(o, (account, e) => {
     if (e.type === 'rate-wait' || e.type === 'rate-limited') o.emit({ type: 'rate-wait', account, endpoint: e.endpoint, ms: e.ms });
-    else if (e.type === 'retry') o.emit({ type: 'retry', account, endpoint: e.endpoint, ms: e.ms, reason: e.exchangeCode ?? e.message ?? 'error' });
+    else if (e.type === 'retry') {
+      // The words, not a bare '45001' (which told an operator reading the log nothing), and the code beside them.
+      const code = e.exchangeCode ?? (e.httpStatus !== undefined && e.httpStatus >= 400 ? `HTTP ${e.httpStatus}` : undefined);
+      o.emit({ type: 'retry', account, endpoint: e.endpoint, ms: e.ms, reason: e.message ?? code ?? 'error', ...(code !== undefined ? { code } : {}) });
+    }
   });
   // Refused before the run starts: the sessions' clients are closed, then the error goes on.
   const closeSessions = async (e: unknown): Promise<never> => { await Promise.all(sessions.map((s) => s.client.close())); throw e; };

@@ -15,7 +15,8 @@ export type SyncEvent =
   | { type: 'partition-done'; account: string; stream: string; partition: string; records: number; inserted: number; updated: number; unchanged: number }
   | { type: 'partition-failed'; account: string; stream: string; partition: string; code: string; message: string }
   | { type: 'rate-wait'; account: string; endpoint: string; ms: number }
-  | { type: 'retry'; account: string; endpoint: string; ms: number; reason: string }
+  /** `reason` in words (the failure's message: endpoint, what happened, the exchange's code); `code` the exchange's code or `HTTP nnn` where there is one, for filtering. */
+  | { type: 'retry'; account: string; endpoint: string; ms: number; reason: string; code?: string }
   | { type: 'run-done'; runId: string; status: string; inserted: number; updated: number; unchanged: number; failed: number };
 
 export type SyncEventSink = (event: SyncEvent) => void;

@@ -46,6 +46,12 @@ describe('fault drill: 20% 5xx, 10% 429, 5% dropped connections, 5% malformed JS
     const stats = await (await fetch(`${sandbox.baseUrl}/_sandbox/stats`)).json() as Record<string, unknown>;
     expect(JSON.stringify(stats)).toMatch(/fault|5\d\d|429/i);
     expect(log).toContain('"type":"retry"');
+    // Each retry says in words what failed (not a bare exchange code), with the code beside it.
+    const retries = log.split('\n').filter((l) => l.includes('"type":"retry"')).map((l) => JSON.parse(l) as { reason: string; code?: string; endpoint: string });
+    const server = retries.find((r) => r.code === '45001');
+    expect(server?.reason, 'a 5xx retry').toMatch(/^\w+ \(\w+ GET \/api\/v2\/[^)]+\): the exchange had an internal error .*\(exchange code 45001: "Unknown error"\)$/);
+    expect(retries.find((r) => r.code === '429')?.reason, 'a 429 retry').toMatch(/\(HTTP 429\)$/);
+    for (const r of retries) expect(r.reason, JSON.stringify(r)).toMatch(/^\w+ \(/);
     expect(result.errors).toEqual([]);
     expect(result.status).toBe('ok');
     // Failures of earlier runs were the exchange's faults, never a bug or a paging fault.
