@@ -60,6 +60,7 @@ export const errorCodeList = {
   // the database
   DB_ERROR: { kind: 'database', what: 'PostgreSQL refused or failed: unreachable, database missing, login refused' },
   DB_CONNECTION_LOST: { kind: 'database', what: 'the connection died during a sync (a server restart); the run is recorded as failed, committed pages stay' },
+  DB_READER: { kind: 'config', what: 'an analysts\' read-only role could not be added or removed: a bad name or password, a role that may not be a reader, or a database user without CREATEROLE' },
   DB_START: { kind: 'database', what: 'the embedded PostgreSQL did not start' },
   DB_START_LOCK: { kind: 'database', what: 'another process is starting the embedded PostgreSQL and did not finish' },
   DB_STOP: { kind: 'database', what: 'the embedded PostgreSQL did not stop' },

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { Command } from 'commander';
 import { exitCodes } from '../errors.js';
 import { databaseStatus } from '../db/databaseStatus.js';
@@ -8,6 +9,9 @@ import { redactUrl } from '../db/redactUrl.js';
 import { defaultSchemaDir, renderFreshSchema, schemaDrift, writeSchema } from '../db/renderSchema.js';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { stopEmbeddedServer } from '../db/stopEmbeddedServer.js';
+import { addReader, hiddenFromReaders, listReaders, readerName, removeReader } from '../db/readerRoles.js';
+import { createClient } from '../db/pools.js';
+import { readNewPassword } from '../portal/readNewPassword.js';
 
 interface DbFlags { dataDir?: string; port?: string }
 
@@ -21,7 +25,7 @@ interface DbFlags { dataDir?: string; port?: string }
  */
 export function dbCommand(setExit: (code: number) => void): Command {
   const db = new Command('db')
-    .description('Manage the database: migrate, print its URL, show status, stop the embedded server.')
+    .description('Manage the database: migrate, print its URL, show status, add analysts\' read-only logins, stop the embedded server.')
     .option('--data-dir <dir>', 'embedded PostgreSQL data folder (env TRADELEDGER_DATA_DIR; default .tradeledger/pg)')
     .option('--port <port>', 'embedded PostgreSQL port (env TRADELEDGER_PG_PORT; default 54329)')
     // Like the root program (addCommand does not copy its settings): bad usage reaches main()'s
@@ -98,6 +102,60 @@ psql reuse it. \`tradeledger db stop\` stops it. With DATABASE_URL set, that ser
       }
       const n = await writeSchema(rendered);
       process.stdout.write(`wrote ${n} files to ${defaultSchemaDir} and docs/schema.md\n`);
+    });
+
+  // Analysts' read-only roles (src/db/readerRoles.ts).
+  const reader = db.command('reader')
+    .description('Give analysts a read-only PostgreSQL login: every table and view but the portal\'s credentials, nothing writable.')
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', `
+Example: tradeledger db reader add analyst_anna     (the password is asked, or read from stdin's first line)
+         psql "postgresql://analyst_anna@127.0.0.1:54329/tradeledger"
+A reader can read the ledger, every history table, the views and the functions (ledger_valued),
+but not ${hiddenFromReaders.join(', ')}; every statement runs read-only. Migrations grant
+readers the tables they add. The database user must have CREATEROLE (the embedded server's has).`);
+  const withClient = async <T>(cmd: Command, work: (client: pg.Client, url: string) => Promise<T>): Promise<T> => {
+    const { url } = await resolveDatabase({ ...flags(cmd), log });
+    await migrate(url);
+    const client = createClient({ url, name: 'db-reader' });
+    await client.connect();
+    try {
+      return await work(client, url);
+    } finally {
+      await client.end().catch(() => {});
+    }
+  };
+  reader.command('add')
+    .description('add a reader, or set a new password for one (asked, or the first line of stdin)')
+    .argument('<name>', 'the login name: lower-case letters, digits and _')
+    .action(async (name: string, _o: unknown, cmd: Command) => {
+      readerName(name);
+      const password = await readNewPassword(name);
+      await withClient(cmd, async (client, url) => {
+        const { created } = await addReader(client, name, password);
+        const login = new URL(url);
+        login.username = name;
+        login.password = '';
+        process.stdout.write(`${created ? 'added' : 'updated'} reader ${name}: psql "${login.toString()}" (read-only; not ${hiddenFromReaders.join(', ')})\n`);
+      });
+    });
+  reader.command('remove')
+    .description('take a reader\'s access to this database away (and drop the login when nothing else uses it)')
+    .argument('<name>', 'the reader')
+    .action(async (name: string, _o: unknown, cmd: Command) => {
+      await withClient(cmd, async (client) => {
+        const { dropped } = await removeReader(client, name);
+        process.stdout.write(dropped ? `removed reader ${name} (login dropped)\n` : `removed reader ${name} from this database (the login stays: another database grants it something)\n`);
+      });
+    });
+  reader.command('list')
+    .description('list the readers of this database')
+    .action(async (_o: unknown, cmd: Command) => {
+      await withClient(cmd, async (client) => {
+        const readers = await listReaders(client);
+        process.stdout.write(readers.length === 0 ? 'no readers yet: tradeledger db reader add <name>\n' : `${readers.join('\n')}\n`);
+      });
     });
 
   db.command('stop')

@@ -5,6 +5,7 @@ import { databaseError } from './databaseError.js';
 import { migrationFiles, defaultMigrationsDir } from './migrationFiles.js';
 import type { MigrationFile } from './migrationFiles.js';
 import { migrationPlan } from './migrationPlan.js';
+import { refreshReaders } from './readerRoles.js';
 import type { AppliedMigration, MigrationPlan } from './migrationPlan.js';
 
 /** Options for {@link migrate} and {@link migrationStatus}. */
@@ -44,6 +45,10 @@ export async function migrate(url: string, options: MigrateOptions = {}): Promis
       await applyOne(client, file);
       options.onApplied?.(file);
     }
+    // Analysts' read-only roles (tradeledger db reader) see the tables the files just added. The
+    // tables' owner may always grant on them; should it fail all the same, the migration stands
+    // and `db reader add` grants again.
+    if (plan.pending.length > 0) await refreshReaders(client).catch(() => 0);
     return plan;
   } finally {
     await client.end().catch(() => {}); // ending the session also frees the advisory lock

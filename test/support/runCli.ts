@@ -11,12 +11,13 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Starts `node bin/tradeledger.js ...args` as a child process with exactly `env` added to PATH/HOME. */
-export function startCli(args: string[], env: Record<string, string>): { child: ChildProcess; done: Promise<CliResult> } {
+/** Starts `node bin/tradeledger.js ...args` as a child process with exactly `env` added to PATH/HOME; `input`, when given, is its stdin. */
+export function startCli(args: string[], env: Record<string, string>, input?: string): { child: ChildProcess; done: Promise<CliResult> } {
   const child = spawn(process.execPath, [bin, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (input !== undefined) child.stdin?.end(input);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (d) => { stdout += String(d); });
@@ -27,7 +28,7 @@ export function startCli(args: string[], env: Record<string, string>): { child: 
   return { child, done };
 }
 
-/** Runs the CLI to the end. */
-export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return startCli(args, env).done;
+/** Runs the CLI to the end (`input`: its stdin). */
+export function runCli(args: string[], env: Record<string, string>, input?: string): Promise<CliResult> {
+  return startCli(args, env, input).done;
 }
