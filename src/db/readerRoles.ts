@@ -79,7 +79,7 @@ async function grantReading(client: pg.Client, role: string, what: 'tables' | 'r
 async function readersOf(client: pg.Client): Promise<string[]> {
   const { rows } = await client.query<{ r: string }>(`SELECT r.rolname AS r FROM pg_roles r
     WHERE r.rolcanlogin AND NOT r.rolsuper AND r.rolname <> current_user
-      AND to_regclass('${schema}.ledger') IS NOT NULL AND has_table_privilege(r.oid, '${schema}.ledger', 'SELECT')
+      AND CASE WHEN to_regclass('${schema}.ledger') IS NULL THEN false ELSE has_table_privilege(r.oid, '${schema}.ledger', 'SELECT') END
       AND NOT pg_has_role(r.oid, 'pg_read_all_data', 'MEMBER')
     ORDER BY 1`);
   return rows.map((x) => x.r);
