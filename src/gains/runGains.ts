@@ -1,4 +1,4 @@
-import { reportOutput } from '../reports/reportOutput.js';
+import { claimReportOutput, reportOutput } from '../reports/reportOutput.js';
 import type { ReportOutput } from '../reports/reportOutput.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
@@ -25,7 +25,6 @@ import { gainsSummaryText } from './gainsSummaryText.js';
 import { incompleteFigures, missingFxRates } from './incompleteFigures.js';
 import { readLotSelections } from './lotSelections.js';
 import type { BrokerReporting } from './brokerReporting.js';
-import { freeFolder } from '../reports/freeFolder.js';
 import { demoTreatment, readDemoAccounts } from '../reports/demoAccounts.js';
 import { addDays } from '../normalize/calendarDate.js';
 import { gainsCsvFiles, gainsFiles, gainsLabel } from './gainsRequest.js';
@@ -258,7 +257,6 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
   const pools = rules.pooling === 'rules' ? 'rules' : (options.pools ?? 'universal');
   const { from, to } = rules.taxYear(options.year);
   const readTo = addDays(to, rules.lookaheadDays);
-  const outDir = path.resolve(options.outDir ?? freeFolder(path.join('tradeledger-reports', 'gains', gainsLabel({ year: options.year, rules: options.rules, fiat }))));
   // The same rules as every report (reportOutput): the folder is checked before any work, an
   // existing file needs `force`, a symlinked target is refused, and the files appear only once
   // all of them are complete.
@@ -268,7 +266,11 @@ export async function runGains(options: RunGainsOptions): Promise<RunGainsResult
     });
   }
   const selections = options.lots === undefined ? undefined : await readLotSelections(options.lots);
-  const output = await reportOutput(outDir, gainsFiles(options.rules), options.force ?? false);
+  // The default folder is claimed (made by this run), so two runs started together never share it.
+  const output = options.outDir !== undefined
+    ? await reportOutput(options.outDir, gainsFiles(options.rules), options.force ?? false)
+    : await claimReportOutput(path.join('tradeledger-reports', 'gains', gainsLabel({ year: options.year, rules: options.rules, fiat })), [], gainsFiles(options.rules));
+  const outDir = output.dir;
 
   // Both connections are closed in `finally` whatever fails, the second connect included: a run
   // whose writer was refused ("too many clients") kept its reader open and never exited.

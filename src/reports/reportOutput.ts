@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { link, lstat, mkdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { TradeledgerError } from '../errors.js';
 import { systemErrorWords } from '../systemErrorWords.js';
@@ -31,9 +31,9 @@ export interface ReportOutput {
  * try { await writeFile(out.temporary('ledger.csv'), text, { flag: 'wx' }); await out.commit(); }
  * catch (e) { await out.discard(); throw e; }
  */
-export async function reportOutput(dirGiven: string, files: readonly string[], force: boolean): Promise<ReportOutput> {
+export async function reportOutput(dirGiven: string, files: readonly string[], force: boolean, claim = false): Promise<ReportOutput> {
   const dir = path.resolve(dirGiven);
-  const made = await makeFolder(dir);
+  const made = await makeFolder(dir, claim);
   // A run that fails leaves the file system as it found it: the folders it made go too, if empty.
   const removeMade = async () => {
     for (const folder of [...made].reverse()) await rmdir(folder).catch(() => undefined);
@@ -70,11 +70,47 @@ export async function reportOutput(dirGiven: string, files: readonly string[], f
       return temp;
     },
     async commit() {
+      if (force) {
+        for (const file of files) {
+          const temp = temps.get(file);
+          if (temp === undefined) continue;
+          // rename replaces the directory entry itself; it never follows a link at the target.
+          await rename(temp, path.join(dir, file));
+          temps.delete(file);
+        }
+        return;
+      }
+      // Without --force, a file that appeared since the folder was checked (another run writing
+      // the same folder at the same time) is never replaced: each file is put in place with
+      // link(), which fails if the name exists, and if any does, this run's own are taken back
+      // and nothing of the other run's is touched. Before, the later rename silently won.
+      const placed: string[] = [];
+      let taken: string | undefined;
       for (const file of files) {
         const temp = temps.get(file);
         if (temp === undefined) continue;
-        // rename replaces the directory entry itself; it never follows a link at the target.
-        await rename(temp, path.join(dir, file));
+        const target = path.join(dir, file);
+        const ok = await link(temp, target).then(() => true, async (err: NodeJS.ErrnoException) => {
+          if (err.code === 'EEXIST') return false;
+          // A file system without hard links: the check and the rename, as close together as can be.
+          if (err.code === 'EPERM' || err.code === 'ENOTSUP' || err.code === 'EOPNOTSUPP' || err.code === 'ENOSYS') {
+            if (await lstat(target).then(() => true, () => false)) return false;
+            await rename(temp, target);
+            return true;
+          }
+          throw err;
+        });
+        if (!ok) { taken = file; break; }
+        placed.push(file);
+      }
+      if (taken !== undefined) {
+        for (const file of placed) await unlink(path.join(dir, file)).catch(() => undefined);
+        throw new TradeledgerError('REPORT_WOULD_OVERWRITE', `${path.join(dir, taken)} appeared while this report was being written (another run writing the same folder?); a report never overwrites files unless told to, so none of this run's files were put there`, {
+          kind: 'config', hint: 'Run it again (a default folder moves on to the next free name), choose another --out folder, or pass --force to replace them.',
+        });
+      }
+      for (const file of placed) {
+        await rm(temps.get(file)!, { force: true });
         temps.delete(file);
       }
     },
@@ -86,14 +122,37 @@ export async function reportOutput(dirGiven: string, files: readonly string[], f
   };
 }
 
+/** The folder a {@link reportOutput} with `claim` was to make exists already (another run's, or an earlier one's). */
+export class FolderTaken extends Error {}
+
+/**
+ * A report's output in the first of `root/rest`, `root-2/rest`, ... that this call creates
+ * itself: the default folders, where two runs started together once both took `root/rest` (each
+ * saw it free) and the second's files replaced the first's.
+ *
+ * @example
+ * const out = await claimReportOutput('tradeledger-reports/2025', ['koinly'], ['koinly.csv', 'manifest.json']);
+ */
+export async function claimReportOutput(root: string, rest: readonly string[], files: readonly string[]): Promise<ReportOutput> {
+  for (let n = 1; ; n++) {
+    try {
+      return await reportOutput(path.join(n === 1 ? root : `${root}-${n}`, ...rest), files, false, true);
+    } catch (err) {
+      if (!(err instanceof FolderTaken)) throw err;
+    }
+  }
+}
+
 // fs.mkdir({ recursive: true }) loops forever on some paths (/proc/nope on Linux, Node 20), so
 // the folder is made one level at a time. Returns the folders it created, outermost first.
-async function makeFolder(dir: string): Promise<string[]> {
+// `claim`: the folder itself must be new, made by this call (else FolderTaken).
+async function makeFolder(dir: string, claim = false): Promise<string[]> {
   const info = await stat(dir).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined;
     throw folderError(dir, `cannot use the output folder ${dir}: ${systemErrorWords(err)}`);
   });
   if (info !== undefined) {
+    if (claim) throw new FolderTaken(dir);
     if (!info.isDirectory()) throw folderError(dir, `the output folder ${dir} exists and is not a folder`);
     return [];
   }
@@ -103,6 +162,10 @@ async function makeFolder(dir: string): Promise<string[]> {
     if (err.code === 'EEXIST') return false;
     throw folderError(dir, `cannot create the output folder ${dir}: ${systemErrorWords(err)}`);
   });
+  if (!created && claim) {
+    for (const folder of [...made].reverse()) await rmdir(folder).catch(() => undefined);
+    throw new FolderTaken(dir);
+  }
   return created ? [...made, dir] : made;
 }
 

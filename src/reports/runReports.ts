@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type pg from 'pg';
 import { createClient } from '../db/pools.js';
-import { freeFolder } from './freeFolder.js';
 import { TradeledgerError } from '../errors.js';
 import { databaseError } from '../db/databaseError.js';
 import { cancelOnAbort } from '../db/cancelOnAbort.js';
@@ -14,7 +13,7 @@ import { reportFiles } from './reportFormats.js';
 import type { ReportFormat } from './reportFormats.js';
 import type { ReportPeriod } from './reportPeriod.js';
 import { manifestFacts } from './reportManifest.js';
-import { reportOutput } from './reportOutput.js';
+import { claimReportOutput, reportOutput } from './reportOutput.js';
 import type { ReportOutput } from './reportOutput.js';
 import { checkReportAccount } from './checkReportAccount.js';
 import { formatCoverage } from './formatCoverage.js';
@@ -102,7 +101,6 @@ export function reportFiat(fiat: string | undefined): string {
 export async function runReports(options: RunReportsOptions): Promise<RunReportsResult> {
   const { period, format } = options;
   const account = options.account ?? '';
-  const outDir = path.resolve(options.outDir ?? freeFolder(path.join('tradeledger-reports', period.label), format));
   const reportsDir = options.reportsDir ?? defaultReportsDir;
   const fiat = reportFiat(options.fiat);
   const includeDemo = options.includeDemo ?? false;
@@ -123,7 +121,12 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
     // with empty files.
     await checkReportAccount(client, account);
     const bounds = await periodBounds(client, period);
-    output = await reportOutput(outDir, [...files.map((f) => f.file), 'manifest.json'], options.force ?? false);
+    const names = [...files.map((f) => f.file), 'manifest.json'];
+    // The default folder is claimed (made by this run), so two runs started together never share it.
+    output = options.outDir !== undefined
+      ? await reportOutput(options.outDir, names, options.force ?? false)
+      : await claimReportOutput(path.join('tradeledger-reports', period.label), [format], names);
+    const outDir = output.dir;
     const written: ManifestFile[] = [];
     for (const { query, file } of files) {
       const sql = await readFile(path.join(reportsDir, `${query}.sql`), 'utf8');
@@ -158,7 +161,7 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
     options.onFileStart?.('manifest.json', output.temporary('manifest.json'));
     await writeFile(output.temporary('manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
     await output.commit();
-    return { outDir, manifestPath: path.join(outDir, 'manifest.json'), manifest };
+    return { outDir: output.dir, manifestPath: path.join(output.dir, 'manifest.json'), manifest };
   } catch (err) {
     await output?.discard();
     throw err;

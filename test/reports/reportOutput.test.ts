@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,8 @@ import type { FreshDatabase } from '../support/database.js';
 import { runCli, startCli } from '../support/runCli.js';
 import { fixtureSql } from './ledgerFixture.js';
 import { reportFiles } from '../../src/reports/reportFormats.js';
+import { claimReportOutput, reportOutput } from '../../src/reports/reportOutput.js';
+import { failureOf } from '../support/failure.js';
 
 let fresh: FreshDatabase;
 let broken: FreshDatabase;
@@ -167,5 +170,58 @@ describe('report --out never harms what is already there', () => {
     expect(r.code).toBe(exitCodes.database);
     // root existed before; new/nested/year did not, and nothing of them is left.
     expect(await readdir(root)).not.toContain('new');
+  });
+
+  // Two runs started together with the default folder both saw tradeledger-reports/2025/koinly
+  // free, both wrote it, both said "wrote" there, and the later rename replaced the first's files.
+  it('two runs started together into the default folder each get a folder of their own', async () => {
+    const cwd = path.join(root, 'together');
+    await mkdir(cwd);
+    const run = () => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [path.resolve('bin/tradeledger.js'), 'report', '--year', '2025', '--format', 'koinly'],
+        { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: fresh.url } });
+      let stdout = ''; let stderr = '';
+      child.stdout.on('data', (d) => { stdout += String(d); });
+      child.stderr.on('data', (d) => { stderr += String(d); });
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    const results = await Promise.all([run(), run(), run()]);
+    const folders = results.map((r) => {
+      expect(r.code, r.stderr).toBe(exitCodes.ok);
+      return /^wrote (\S+) /m.exec(r.stdout)?.[1];
+    });
+    expect(new Set(folders).size, folders.join(' ')).toBe(3);
+    expect((await readdir(path.join(cwd, 'tradeledger-reports'))).sort()).toEqual(['2025', '2025-2', '2025-3']);
+    for (const f of folders) expect((await readdir(f!)).sort()).toEqual(['koinly.csv', 'manifest.json']);
+  });
+
+  it('the claim of a default folder and the final move never take what another run made', async () => {
+    const base = path.join(root, 'claims', 'tradeledger-reports', '2025');
+    const first = await claimReportOutput(base, ['koinly'], ['koinly.csv']);
+    const second = await claimReportOutput(base, ['koinly'], ['koinly.csv']);
+    expect([first.dir, second.dir]).toEqual([path.join(base, 'koinly'), path.join(`${base}-2`, 'koinly')]);
+    // An explicit folder, checked empty, where another run's file appears before this one commits.
+    const dir = path.join(root, 'raced');
+    const out = await reportOutput(dir, ['a.csv', 'b.csv'], false);
+    await writeFile(out.temporary('a.csv'), 'mine a\n', { flag: 'wx' });
+    await writeFile(out.temporary('b.csv'), 'mine b\n', { flag: 'wx' });
+    await writeFile(path.join(dir, 'b.csv'), 'theirs b\n');
+    const err = await failureOf(() => out.commit());
+    expect(err.code).toBe('REPORT_WOULD_OVERWRITE');
+    expect(err.message).toBe(`${path.join(dir, 'b.csv')} appeared while this report was being written (another run writing the same folder?); a report never overwrites files unless told to, so none of this run's files were put there`);
+    await out.discard();
+    expect((await readdir(dir)).sort(), 'a.csv taken back, b.csv theirs, no temporary file').toEqual(['b.csv']);
+    expect(await readFile(path.join(dir, 'b.csv'), 'utf8')).toBe('theirs b\n');
+    // With --force the same race ends with this run's files, as asked.
+    const forced = await reportOutput(dir, ['a.csv', 'b.csv'], true);
+    await writeFile(forced.temporary('a.csv'), 'mine a\n', { flag: 'wx' });
+    await writeFile(forced.temporary('b.csv'), 'mine b\n', { flag: 'wx' });
+    await forced.commit();
+    expect(await snapshot(dir)).toEqual({ 'a.csv': 'mine a\n', 'b.csv': 'mine b\n' });
+    // A commit with nothing in the way puts every file in place and leaves no temporary one.
+    const clean = await reportOutput(path.join(root, 'clean'), ['a.csv'], false);
+    await writeFile(clean.temporary('a.csv'), 'x\n', { flag: 'wx' });
+    await clean.commit();
+    expect(await snapshot(path.join(root, 'clean'))).toEqual({ 'a.csv': 'x\n' });
   });
 });
