@@ -169,6 +169,7 @@ export async function setCorrection(pool: pg.Pool, input: SetCorrectionInput): P
         throw bad('CORRECTION_NO_OTHER_SIDE', 'own_wallet needs the other side of the move', 'Name it with --other (your wallet\'s name or address, or its ledger row source:id).');
       }
     }
+    await lockCorrectedRow(client, { account: input.account, wallet: target.wallet, source, sourceId, leg: target.leg });
     const { rows: current } = await client.query(`${selectCorrection}
       WHERE c.account_uid = $1 AND c.wallet = $2 AND c.source = $3 AND c.source_id = $4 AND c.leg = $5
         AND c.undone_at IS NULL AND c.replaced_by IS NULL FOR UPDATE OF c`, [input.account, target.wallet, source, sourceId, target.leg]);
@@ -202,6 +203,18 @@ export async function setCorrection(pool: pg.Pool, input: SetCorrectionInput): P
 }
 
 /**
+ * Serialises every change to one ledger row's corrections until the transaction ends. Row locks
+ * alone did not: two corrections set at once on a row without one in force both inserted (one
+ * then failed on the unique index with an internal error), and a set that waited on an undo
+ * missed the correction the undo put back in force. After this lock, the next statement's
+ * snapshot sees whatever the other transaction committed.
+ */
+async function lockCorrectedRow(client: pg.PoolClient, row: { account: string; wallet: string; source: string; sourceId: string; leg: string }): Promise<void> {
+  const key = JSON.stringify(['ledger_corrections', row.account, row.wallet, row.source, row.sourceId, row.leg]);
+  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
+}
+
+/**
  * Undoes a correction in force: stamps who, when and why (the row is kept, for the audit), and
  * puts the correction it replaced, if any, back in force. The user needs a grant on its account.
  *
@@ -215,9 +228,13 @@ export async function undoCorrection(pool: pg.Pool, input: { username: string; i
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
+    const { rows: first } = await client.query(`${selectCorrection} WHERE c.id = $1`, [input.id]);
+    if (!first[0]) throw bad('CORRECTION_UNKNOWN', `there is no correction #${input.id}`, 'tradeledger classify list --account UID shows the ids.');
+    // The row's lock first (as setCorrection takes it), then the correction as it is now.
+    const seen = toCorrection(first[0]);
+    await lockCorrectedRow(client, { account: seen.account, wallet: seen.wallet, source: seen.source, sourceId: seen.sourceId, leg: seen.leg });
     const { rows } = await client.query(`${selectCorrection} WHERE c.id = $1 FOR UPDATE OF c`, [input.id]);
-    if (!rows[0]) throw bad('CORRECTION_UNKNOWN', `there is no correction #${input.id}`, 'tradeledger classify list --account UID shows the ids.');
-    const found = toCorrection(rows[0]);
+    const found = toCorrection(rows[0]!);
     const user = await correctingUser(client, input.username, found.account);
     if (!found.inForce) {
       throw bad('CORRECTION_NOT_IN_FORCE', `correction #${found.id} is not in force (${found.undoneAt ? `undone by ${found.undoneBy} at ${found.undoneAt}` : `replaced by #${found.replacedBy}`})`,
