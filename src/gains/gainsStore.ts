@@ -41,6 +41,12 @@ export class GainsStore {
   private constructor(private readonly client: pg.ClientBase, readonly runId: string) {}
 
   static async open(client: pg.ClientBase, key: GainsRunKey): Promise<GainsStore> {
+    // Two runs of the same request at once (two accountants, a portal download beside a CLI run)
+    // both deleted the old row, then the second's INSERT failed on gains_runs_key ("unexpected
+    // error ... This is a bug"). The second now waits here for the first to commit, then
+    // replaces its rows, as any rerun does.
+    const lockKey = JSON.stringify(['gains_runs', key.rules, key.taxYear, key.fiat, key.tz, key.account, key.pools, key.includeDemo]);
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [lockKey]);
     await client.query('DELETE FROM gains_runs WHERE rules = $1 AND tax_year = $2 AND fiat = $3 AND tz = $4 AND account = $5 AND pools = $6 AND include_demo = $7',
       [key.rules, key.taxYear, key.fiat, key.tz, key.account, key.pools, key.includeDemo]);
     const { rows } = await client.query<{ run_id: string }>(

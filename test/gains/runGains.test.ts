@@ -111,6 +111,18 @@ describe('runGains over the valued ledger', () => {
     const after = await sql<{ n: number }>`SELECT count(*)::int AS n FROM gains_runs`.execute(fresh.db);
     expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
   });
+
+  // Two runs of one request at once (a portal download beside a CLI run): the second failed with
+  // "unexpected error: duplicate key value violates unique constraint gains_runs_key".
+  it('three runs with the same parameters at once all succeed; one run is stored, with its own rows only', async () => {
+    const runs = await Promise.all([1, 2, 3].map(async () => runGains({ databaseUrl: fresh.url, rules: 'uk', year: 2024, fiat: 'GBP', tz: 'Europe/Berlin', outDir: await outDir() })));
+    for (const r of runs) expect(r.summary.sa108).toMatchObject({ numberOfDisposals: 1, disposalProceeds: '160000' });
+    const stored = await sql<{ run_id: string }>`SELECT run_id::text FROM gains_runs WHERE rules = 'uk' AND tax_year = 2024 AND tz = 'Europe/Berlin'`.execute(fresh.db);
+    expect(stored.rows).toHaveLength(1);
+    expect(runs.map((r) => String(r.runId))).toContain(stored.rows[0]!.run_id);
+    const orphans = await sql<{ n: number }>`SELECT count(*)::int AS n FROM gains_matches m WHERE NOT EXISTS (SELECT 1 FROM gains_runs r WHERE r.run_id = m.run_id)`.execute(fresh.db);
+    expect(orphans.rows[0]!.n).toBe(0);
+  });
   it('US 2025: the Form 8949 box follows how the account\'s broker reported (G/J basis reported, H/K not, I/L no 1099-DA)', async () => {
     // IRS Form 8949 instructions (2025): boxes G/H/I (Part I) and J/K/L (Part II) for digital
     // assets, "Do not use boxes C or F for digital assets"; Form 1099-DA instructions, "Applicable
