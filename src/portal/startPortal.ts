@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { TradeledgerError } from '../errors.js';
@@ -22,7 +23,13 @@ export interface RunningPortal {
  */
 export async function startPortal(options: PortalOptions & { host: string; port: number }): Promise<RunningPortal> {
   const { app, close } = await portalApp(options);
-  const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host });
+  const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }) as Server;
+  // An idle keep-alive connection is kept 65 s, not Node's 5 s: a reverse proxy (nginx keeps its
+  // upstream connections 60 s) or a client that sends on a connection just as the server closes it
+  // gets a reset instead of an answer (a download POST failed so, ECONNRESET, in a test run).
+  // The header timeout stays above it, as Node requires.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', (err: NodeJS.ErrnoException) => {

@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
+import { connect } from 'node:net';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portalFixture, wholeHistory } from './portalFixture.js';
@@ -201,6 +203,28 @@ describe('behind a TLS reverse proxy', () => {
     proxied = await startPortal({ databaseUrl: f.fresh.url, host: '127.0.0.1', port: 0, trustProxy: true, log: () => {} });
   });
   afterAll(() => proxied?.close());
+
+  // A proxy keeps its upstream connections open (nginx: 60 s) and sends the next request on one
+  // that has been idle. With Node's 5 s the portal had closed it by then: that request got a
+  // reset, not an answer (a download POST failed so in a test run, ECONNRESET).
+  it('keeps an idle keep-alive connection for the next request after 6 s', async () => {
+    const socket = connect({ host: '127.0.0.1', port: proxied.port });
+    await once(socket, 'connect');
+    let received = '';
+    socket.on('data', (d: Buffer) => { received += d.toString('latin1'); });
+    // (a response follows the previous body directly, not on a line of its own)
+    const answers = () => (received.match(/HTTP\/1\.1 \d{3} /g) ?? []).length;
+    const ask = () => socket.write('GET /login HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
+    ask();
+    await expect.poll(answers).toBe(1);
+    let closed = false;
+    socket.on('close', () => { closed = true; });
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(closed, 'the server closed the idle connection').toBe(false);
+    ask();
+    await expect.poll(answers).toBe(2);
+    socket.destroy();
+  }, 20_000);
 
   it('marks the cookie Secure, and records the address the proxy saw, not one the client wrote', async () => {
     // The client sent "X-Forwarded-For: 6.6.6.6"; the one proxy appended the address it saw.
