@@ -10,6 +10,7 @@ import { toPenny } from '../gains/gainsDecimal.js';
 import { brokerReportingFromConfig } from '../gains/brokerReporting.js';
 import type { GainsProgress } from '../gains/runGains.js';
 import { lineProgress } from './progress/lineProgress.js';
+import { whileInterruptible } from './interrupt.js';
 
 interface GainsFlags {
   year: string;
@@ -59,12 +60,12 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
       // A status line on a terminal while the run reads and matches (minutes at millions of rows);
       // nothing off one. Stopped before any other line is printed.
       const progress = lineProgress(process.stderr, 'gains');
-      const { outDir, summary, rowsRead } = await runGains({
-        databaseUrl: url, ...request, outDir: flags.out, force: flags.force ?? false, lots: flags.lots, brokerReporting,
+      const { outDir, summary, rowsRead } = await whileInterruptible(({ signal }) => runGains({
+        databaseUrl: url, ...request, outDir: flags.out, force: flags.force ?? false, lots: flags.lots, brokerReporting, signal,
         onProgress: (p) => progress.update(gainsProgressText(p)),
         // A CSV's rows; the summaries are one document each, not "1 rows".
         onFile: (f) => { progress.stop(); process.stdout.write(`${f.file.padEnd(28)} ${f.file.endsWith('.csv') ? `${String(f.rows).padStart(9)} rows` : `${String(f.bytes).padStart(9)} bytes`}\n`); },
-      }).finally(() => progress.stop());
+      })).finally(() => progress.stop());
       const t = summary.total;
       process.stdout.write(`wrote ${outDir} (${summary.period.from} to ${summary.period.to}): ${t.disposals} disposals, gains ${summary.fiat} ${toPenny(t.gains)}, losses ${summary.fiat} ${toPenny(t.losses)}\n`);
       if (summary.demo.accounts.length > 0 && !summary.demo.included) {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Help } from 'commander';
 import { TradeledgerError, exitCodeOf, exitCodes } from '../errors.js';
 import { isConnectionProblem } from '../db/connectionProblem.js';
+import { Interrupted } from './interrupt.js';
 
 type MakeCommand = (setExit: (code: number) => void) => Command;
 
@@ -86,6 +87,11 @@ function reportError(err: unknown): number {
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return exitCodes.ok;
     return exitCodes.configOrAuth;
+  }
+  if (err instanceof Interrupted) {
+    // Ctrl-C or SIGTERM during a command that writes files (interrupt.ts): it took them back.
+    process.stderr.write(`tradeledger: ${err.message}${err.signalName === 'SIGINT' ? ' (Ctrl-C)' : ''}; nothing of this run was kept: its unfinished files were removed and the folder is as it was\n`);
+    return err.exitCode;
   }
   if (err instanceof TradeledgerError) {
     process.stderr.write(`tradeledger: ${err.message}\n`);

@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { resolveDatabase } from '../db/resolveDatabase.js';
 import { migrate } from '../db/migrate.js';
 import { lastDayLeftOut, reportPeriod } from '../reports/reportPeriod.js';
+import { whileInterruptible } from './interrupt.js';
 import { reportFormats } from '../reports/reportFormats.js';
 import type { ReportFormat } from '../reports/reportFormats.js';
 import { reportFiat, runReports } from '../reports/runReports.js';
@@ -48,10 +49,10 @@ export function reportCommand(_setExit: (code: number) => void): Command {
       reportFiat(flags.fiat);
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
       await migrate(url);
-      const { outDir, manifest } = await runReports({
-        databaseUrl: url, period, format: flags.format, account: flags.account ?? '', fiat: flags.fiat, outDir: flags.out, force: flags.force ?? false, includeDemo: flags.includeDemo ?? false,
+      const { outDir, manifest } = await whileInterruptible(({ signal }) => runReports({
+        databaseUrl: url, period, format: flags.format, account: flags.account ?? '', fiat: flags.fiat, outDir: flags.out, force: flags.force ?? false, includeDemo: flags.includeDemo ?? false, signal,
         onFile: (f) => process.stdout.write(`${f.file.padEnd(28)} ${String(f.rows).padStart(9)} rows${f.neutralisedCells ? `  (${f.neutralisedCells} formula-like cells written as text)` : ''}\n`),
-      });
+      }));
       process.stdout.write(`wrote ${outDir} (${manifest.parameters.fromUtc} up to ${manifest.parameters.toUtc}, not included; manifest.json)\n`);
       const endNote = lastDayLeftOut(period);
       if (endNote !== undefined) process.stderr.write(`note: ${endNote}\n`);

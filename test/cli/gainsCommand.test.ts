@@ -1,11 +1,11 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import pg from 'pg';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
-import { runCli } from '../support/runCli.js';
+import { runCli, startCli } from '../support/runCli.js';
 import { tempFolder } from '../support/tempFolder.js';
 
 // The path held-out checks take: `import transactions` then `gains`, no sync. Hand-computed (UK):
@@ -193,5 +193,28 @@ describe('tradeledger import transactions, then tradeledger gains', () => {
     expect(text).toContain('TOKF       10000  GBP 31363.64');
     expect(r.stdout).toContain('3 disposals, gains GBP 25000.00, losses GBP 163636.36\n');
   });
-});
 
+  // Ctrl-C ended `gains` at once (Node's default), leaving its temporary files in the folder.
+  it('Ctrl-C (SIGINT) mid-run keeps nothing of the run and exits 130', async () => {
+    const out = path.join(dir, 'interrupted');
+    const holder = new pg.Client({ connectionString: fresh.url });
+    await holder.connect();
+    try {
+      // The read of the ledger waits on this lock until the run is stopped.
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE imported_transactions IN ACCESS EXCLUSIVE MODE');
+      const { child, done } = startCli(['gains', '--year', '2024', '--rules', 'uk', '--fiat', 'GBP', '--out', out], { DATABASE_URL: fresh.url });
+      // (pg_stat_clear_snapshot: inside a transaction the activity view is read once and kept)
+      await expect.poll(async () => (await holder.query(`SELECT pg_stat_clear_snapshot(), (SELECT count(*)::int FROM pg_stat_activity
+        WHERE application_name LIKE 'tradeledger-gains-read%' AND wait_event_type = 'Lock') AS n`)).rows[0].n, { timeout: 60_000 }).toBeGreaterThan(0);
+      child.kill('SIGINT');
+      const r = await done;
+      expect(r.code, r.stderr).toBe(130);
+      expect(r.stderr).toContain('tradeledger: stopped by SIGINT (Ctrl-C); nothing of this run was kept');
+      await expect(readdir(out)).rejects.toThrow(/ENOENT/);
+    } finally {
+      await holder.query('ROLLBACK').catch(() => {});
+      await holder.end();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import pg from 'pg';
 import { lstat, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -223,5 +224,33 @@ describe('report --out never harms what is already there', () => {
     await writeFile(clean.temporary('a.csv'), 'x\n', { flag: 'wx' });
     await clean.commit();
     expect(await snapshot(path.join(root, 'clean'))).toEqual({ 'a.csv': 'x\n' });
+  });
+
+  // Ctrl-C during a report ended the process at once (Node's default) and left
+  // .ledger.csv.<pid>.tmp files, and the folders it had made, behind.
+  it('Ctrl-C (SIGINT) mid-run takes the run\'s files back, leaves the folder as it was, and exits 130', async () => {
+    const dir = path.join(root, 'interrupted');
+    expect((await report(dir)).code).toBe(exitCodes.ok);
+    const before = await snapshot(dir);
+    const holder = new pg.Client({ connectionString: fresh.url });
+    await holder.connect();
+    try {
+      // Every report query reads the ledger, which reads deposits: the run waits on this lock,
+      // mid-way, until it is stopped.
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE deposits IN ACCESS EXCLUSIVE MODE');
+      const { child, done } = startCli(['report', '--year', '2025', '--out', dir, '--force'], { DATABASE_URL: fresh.url });
+      // (pg_stat_clear_snapshot: inside a transaction the activity view is read once and kept)
+      await expect.poll(async () => (await holder.query(`SELECT pg_stat_clear_snapshot(), (SELECT count(*)::int FROM pg_stat_activity
+        WHERE application_name = 'tradeledger-report' AND wait_event_type = 'Lock') AS n`)).rows[0].n, { timeout: 60_000 }).toBe(1);
+      child.kill('SIGINT');
+      const r = await done;
+      expect(r.code, r.stderr).toBe(130);
+      expect(r.stderr).toContain('tradeledger: stopped by SIGINT (Ctrl-C); nothing of this run was kept: its unfinished files were removed and the folder is as it was\n');
+      expect(await snapshot(dir), 'no temporary file, nothing replaced').toEqual(before);
+    } finally {
+      await holder.query('ROLLBACK').catch(() => {});
+      await holder.end();
+    }
   });
 });
