@@ -113,8 +113,10 @@ psql reuse it. \`tradeledger db stop\` stops it. With DATABASE_URL set, that ser
 Example: tradeledger db reader add analyst_anna     (the password is asked, or read from stdin's first line)
          psql "postgresql://analyst_anna@127.0.0.1:54329/tradeledger"
 A reader can read the ledger, every history table, the views and the functions (ledger_valued),
-but not ${hiddenFromReaders.join(', ')}; every statement runs read-only. Migrations grant
-readers the tables they add. The database user must have CREATEROLE (the embedded server's has).`);
+but not the portal's credentials and security records:
+  ${hiddenFromReaders.join(', ')}.
+Every statement runs read-only. Migrations grant readers the tables they add. The database
+user must have CREATEROLE (the embedded server's has).`);
   const withClient = async <T>(cmd: Command, work: (client: pg.Client, url: string) => Promise<T>): Promise<T> => {
     const { url } = await resolveDatabase({ ...flags(cmd), log });
     await migrate(url);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { link, lstat, mkdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { link, lstat, mkdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TradeledgerError } from '../errors.js';
 import { systemErrorWords } from '../systemErrorWords.js';
@@ -70,48 +70,11 @@ export async function reportOutput(dirGiven: string, files: readonly string[], f
       return temp;
     },
     async commit() {
-      if (force) {
-        for (const file of files) {
-          const temp = temps.get(file);
-          if (temp === undefined) continue;
-          // rename replaces the directory entry itself; it never follows a link at the target.
-          await rename(temp, path.join(dir, file));
-          temps.delete(file);
-        }
-        return;
-      }
-      // Without --force, a file that appeared since the folder was checked (another run writing
-      // the same folder at the same time) is never replaced: each file is put in place with
-      // link(), which fails if the name exists, and if any does, this run's own are taken back
-      // and nothing of the other run's is touched. Before, the later rename silently won.
-      const placed: string[] = [];
-      let taken: string | undefined;
-      for (const file of files) {
-        const temp = temps.get(file);
-        if (temp === undefined) continue;
-        const target = path.join(dir, file);
-        const ok = await link(temp, target).then(() => true, async (err: NodeJS.ErrnoException) => {
-          if (err.code === 'EEXIST') return false;
-          // A file system without hard links: the check and the rename, as close together as can be.
-          if (err.code === 'EPERM' || err.code === 'ENOTSUP' || err.code === 'EOPNOTSUPP' || err.code === 'ENOSYS') {
-            if (await lstat(target).then(() => true, () => false)) return false;
-            await rename(temp, target);
-            return true;
-          }
-          throw err;
-        });
-        if (!ok) { taken = file; break; }
-        placed.push(file);
-      }
-      if (taken !== undefined) {
-        for (const file of placed) await unlink(path.join(dir, file)).catch(() => undefined);
-        throw new TradeledgerError('REPORT_WOULD_OVERWRITE', `${path.join(dir, taken)} appeared while this report was being written (another run writing the same folder?); a report never overwrites files unless told to, so none of this run's files were put there`, {
-          kind: 'config', hint: 'Run it again (a default folder moves on to the next free name), choose another --out folder, or pass --force to replace them.',
-        });
-      }
-      for (const file of placed) {
-        await rm(temps.get(file)!, { force: true });
-        temps.delete(file);
+      const release = await commitLock(dir);
+      try {
+        await place();
+      } finally {
+        await release();
       }
     },
     async discard() {
@@ -120,6 +83,93 @@ export async function reportOutput(dirGiven: string, files: readonly string[], f
       await removeMade();
     },
   };
+
+  // Puts every temporary file in place (with the folder's commit lock held).
+  async function place(): Promise<void> {
+    if (force) {
+      for (const file of files) {
+        const temp = temps.get(file);
+        if (temp === undefined) continue;
+        // rename replaces the directory entry itself; it never follows a link at the target.
+        await rename(temp, path.join(dir, file));
+        temps.delete(file);
+      }
+      return;
+    }
+    // Without --force, a file that appeared since the folder was checked (another run writing
+    // the same folder at the same time) is never replaced: each file is put in place with
+    // link(), which fails if the name exists, and if any does, this run's own are taken back
+    // and nothing of the other run's is touched. Before, the later rename silently won.
+    const placed: string[] = [];
+    let taken: string | undefined;
+    for (const file of files) {
+      const temp = temps.get(file);
+      if (temp === undefined) continue;
+      const target = path.join(dir, file);
+      const ok = await link(temp, target).then(() => true, async (err: NodeJS.ErrnoException) => {
+        if (err.code === 'EEXIST') return false;
+        // A file system without hard links: the check and the rename, as close together as can be.
+        if (err.code === 'EPERM' || err.code === 'ENOTSUP' || err.code === 'EOPNOTSUPP' || err.code === 'ENOSYS') {
+          if (await lstat(target).then(() => true, () => false)) return false;
+          await rename(temp, target);
+          return true;
+        }
+        throw err;
+      });
+      if (!ok) { taken = file; break; }
+      placed.push(file);
+    }
+    if (taken !== undefined) {
+      for (const file of placed) await unlink(path.join(dir, file)).catch(() => undefined);
+      throw new TradeledgerError('REPORT_WOULD_OVERWRITE', `${path.join(dir, taken)} appeared while this report was being written (another run writing the same folder?); a report never overwrites files unless told to, so none of this run's files were put there`, {
+        kind: 'config', hint: 'Run it again (a default folder moves on to the next free name), choose another --out folder, or pass --force to replace them.',
+      });
+    }
+    for (const file of placed) {
+      await rm(temps.get(file)!, { force: true });
+      temps.delete(file);
+    }
+  }
+}
+
+/** The name of the lock file a run holds in its folder while it puts its files in place. */
+export const commitLockName = '.tradeledger-commit.lock';
+
+/**
+ * Takes the folder's commit lock: a file made exclusively, holding this process's id, so that
+ * two runs never put their files in one folder at the same time (two `--force` runs started
+ * together ended with some files of each, and a manifest that did not match them). A lock whose
+ * process is gone (killed mid-commit) is taken over; one held longer than two minutes by a live
+ * process is an error. Resolves to the function that releases it.
+ */
+async function commitLock(dir: string): Promise<() => Promise<void>> {
+  const file = path.join(dir, commitLockName);
+  const giveUpAt = Date.now() + 120_000;
+  for (;;) {
+    const made = await writeFile(file, `${process.pid}\n`, { flag: 'wx' }).then(() => true, (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EEXIST') return false;
+      throw folderError(dir, `cannot write in ${dir}: ${systemErrorWords(err)}`);
+    });
+    if (made) return () => rm(file, { force: true });
+    const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+    if (!Number.isInteger(holder) || holder <= 0 || !processAlive(holder)) {
+      await unlink(file).catch(() => undefined); // a lock left by a run that died: taken over
+      continue;
+    }
+    if (Date.now() > giveUpAt) {
+      throw folderError(dir, `another tradeledger run (process ${holder}) has been putting its files in ${dir} for two minutes; this run's files were not put there`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** The folder a {@link reportOutput} with `claim` was to make exists already (another run's, or an earlier one's). */

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import pg from 'pg';
 import { lstat, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import type { FreshDatabase } from '../support/database.js';
 import { runCli, startCli } from '../support/runCli.js';
 import { fixtureSql } from './ledgerFixture.js';
 import { reportFiles } from '../../src/reports/reportFormats.js';
-import { claimReportOutput, reportOutput } from '../../src/reports/reportOutput.js';
+import { claimReportOutput, commitLockName, reportOutput } from '../../src/reports/reportOutput.js';
 import { failureOf } from '../support/failure.js';
 
 let fresh: FreshDatabase;
@@ -224,6 +225,34 @@ describe('report --out never harms what is already there', () => {
     await writeFile(clean.temporary('a.csv'), 'x\n', { flag: 'wx' });
     await clean.commit();
     expect(await snapshot(path.join(root, 'clean'))).toEqual({ 'a.csv': 'x\n' });
+  });
+
+  // Two `--force` runs into one folder at once put their files in turn, file by file: the folder
+  // ended with some files of each and a manifest that matched neither. The commit now holds the
+  // folder's lock file, and waits for another run's.
+  it('a commit waits for another run\'s commit into the same folder, and takes over a lock its dead owner left', async () => {
+    const dir = path.join(root, 'locked');
+    const lock = path.join(dir, commitLockName);
+    const out = await reportOutput(dir, ['a.csv', 'manifest.json'], true);
+    await writeFile(out.temporary('a.csv'), 'mine\n', { flag: 'wx' });
+    await writeFile(out.temporary('manifest.json'), '{}\n', { flag: 'wx' });
+    await writeFile(lock, `${process.pid}\n`); // another run, alive, is putting its files here
+    let committed = false;
+    const commit = out.commit().then(() => { committed = true; });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(committed, 'waited for the other run').toBe(false);
+    expect(await readdir(dir)).not.toContain('a.csv');
+    await rm(lock);
+    await commit;
+    expect(await snapshot(dir)).toEqual({ 'a.csv': 'mine\n', 'manifest.json': '{}\n' });
+    // A lock whose process is gone (killed mid-commit) does not hold anyone up.
+    const dead = spawn(process.execPath, ['-e', '']);
+    await once(dead, 'close');
+    await writeFile(lock, `${dead.pid}\n`);
+    const again = await reportOutput(dir, ['a.csv'], true);
+    await writeFile(again.temporary('a.csv'), 'again\n', { flag: 'wx' });
+    await again.commit();
+    expect(await snapshot(dir)).toEqual({ 'a.csv': 'again\n', 'manifest.json': '{}\n' });
   });
 
   // Ctrl-C during a report ended the process at once (Node's default) and left
