@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { processAlive } from '../processAlive.js';
 
 /** What a live server wrote into its `postmaster.pid`. */
 export interface PostmasterPid {
@@ -27,16 +28,6 @@ export async function livePostmaster(clusterDir: string): Promise<PostmasterPid 
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
   if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port)) return undefined;
-  if (!isAlive(pid)) return undefined;
+  if (!processAlive(pid)) return undefined;
   return { pid, port, status: (lines[7] ?? '').trim() || 'starting' };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to another user (the postgres user, when we are not root).
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { link, lstat, mkdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TradeledgerError } from '../errors.js';
+import { processAlive } from '../processAlive.js';
 import { systemErrorWords } from '../systemErrorWords.js';
 
 /** The files of one report run, written under temporary names until {@link ReportOutput.commit}. */
@@ -160,15 +161,6 @@ async function commitLock(dir: string): Promise<() => Promise<void>> {
       throw folderError(dir, `another tradeledger run (process ${holder}) has been putting its files in ${dir} for two minutes; this run's files were not put there`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
