@@ -4,14 +4,18 @@ export interface Interruptible {
   readonly signal: AbortSignal;
 }
 
-/** The work was stopped by a signal: which one, and the exit code a shell gives it (128 + its number). */
-export class Interrupted extends Error {
-  constructor(readonly signalName: 'SIGINT' | 'SIGTERM', cause: unknown) {
-    super(`stopped by ${signalName}`, { cause });
-  }
+type StopSignal = 'SIGINT' | 'SIGTERM';
 
-  get exitCode(): number {
-    return this.signalName === 'SIGINT' ? 130 : 143;
+/** The exit code a shell gives a program a signal ended: 128 + the signal's number. */
+const exitCodeOf = (name: StopSignal): number => (name === 'SIGINT' ? 130 : 143);
+
+/** The work was stopped by a signal: which one, and its exit code. */
+export class Interrupted extends Error {
+  readonly exitCode: number;
+
+  constructor(readonly signalName: StopSignal, cause: unknown) {
+    super(`stopped by ${signalName}`, { cause });
+    this.exitCode = exitCodeOf(signalName);
   }
 }
 
@@ -28,9 +32,9 @@ export class Interrupted extends Error {
  */
 export async function whileInterruptible<T>(work: (i: Interruptible) => Promise<T>): Promise<T> {
   const controller = new AbortController();
-  let received: 'SIGINT' | 'SIGTERM' | undefined;
-  const on = (name: 'SIGINT' | 'SIGTERM') => () => {
-    if (received !== undefined) process.exit(name === 'SIGINT' ? 130 : 143);
+  let received: StopSignal | undefined;
+  const on = (name: StopSignal) => () => {
+    if (received !== undefined) process.exit(exitCodeOf(name));
     received = name;
     controller.abort(new Error(`stopped by ${name}`));
   };

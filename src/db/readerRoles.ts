@@ -62,21 +62,27 @@ export function readerName(name: string): string {
  */
 async function grantReading(client: pg.Client, role: string, what: 'tables' | 'role'): Promise<void> {
   const r = sqlIdentifier(role);
-  const db = (await client.query<{ d: string }>('SELECT current_database() AS d')).rows[0]!.d;
   if (what === 'role') {
-    await client.query(`GRANT CONNECT ON DATABASE ${sqlIdentifier(db)} TO ${r}`);
+    const db = await currentDatabase(client);
+    await client.query(`GRANT CONNECT ON DATABASE ${db} TO ${r}`);
     await client.query(`GRANT USAGE ON SCHEMA ${schema} TO ${r}`);
+    await client.query(`ALTER ROLE ${r} IN DATABASE ${db} SET default_transaction_read_only = on`);
   }
   await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${schema} TO ${r}`);
   // Only those that exist (a database migrated before one of them was added has none).
   const { rows } = await client.query<{ t: string }>(`SELECT c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE n.nspname = $1 AND c.relname = ANY($2::text[])`, [schema, [...hiddenFromReaders]]);
   for (const { t } of rows) await client.query(`REVOKE ALL ON ${schema}.${sqlIdentifier(t)} FROM ${r}`);
-  if (what === 'role') await client.query(`ALTER ROLE ${r} IN DATABASE ${sqlIdentifier(db)} SET default_transaction_read_only = on`);
 }
 
-/** The readers of this database: login roles (not the connected one, no superuser) granted SELECT on the ledger view. */
-async function readersOf(client: pg.Client): Promise<string[]> {
+/**
+ * The readers of this database (`db reader list`): login roles, not the connected one nor a
+ * superuser, granted SELECT on the ledger view.
+ *
+ * @example
+ * await listReaders(client); // ['analyst_anna']
+ */
+export async function listReaders(client: pg.Client): Promise<string[]> {
   const { rows } = await client.query<{ r: string }>(`SELECT r.rolname AS r FROM pg_roles r
     WHERE r.rolcanlogin AND NOT r.rolsuper AND r.rolname <> current_user
       AND CASE WHEN to_regclass('${schema}.ledger') IS NULL THEN false ELSE has_table_privilege(r.oid, '${schema}.ledger', 'SELECT') END
@@ -127,11 +133,11 @@ export async function addReader(client: pg.Client, name: string, password: strin
  */
 export async function removeReader(client: pg.Client, name: string): Promise<{ dropped: boolean }> {
   const role = readerName(name);
-  if (!(await readersOf(client)).includes(role)) {
+  if (!(await listReaders(client)).includes(role)) {
     throw bad(`"${role}" is not a reader of this database`, 'List the readers with: tradeledger db reader list');
   }
   const r = sqlIdentifier(role);
-  const db = sqlIdentifier((await client.query<{ d: string }>('SELECT current_database() AS d')).rows[0]!.d);
+  const db = await currentDatabase(client);
   await client.query('BEGIN');
   try {
     await client.query(`REVOKE ALL ON ALL TABLES IN SCHEMA ${schema} FROM ${r}`);
@@ -154,16 +160,6 @@ export async function removeReader(client: pg.Client, name: string): Promise<{ d
 }
 
 /**
- * The readers of this database.
- *
- * @example
- * await listReaders(client); // ['analyst_anna']
- */
-export async function listReaders(client: pg.Client): Promise<string[]> {
-  return readersOf(client);
-}
-
-/**
  * Grants every reader the tables a migration just added (the migrator calls it after applying
  * any): a reader keeps reading the whole schema but the hidden tables across upgrades.
  *
@@ -171,9 +167,14 @@ export async function listReaders(client: pg.Client): Promise<string[]> {
  * await refreshReaders(client); // 1 (one reader granted again)
  */
 export async function refreshReaders(client: pg.Client): Promise<number> {
-  const readers = await readersOf(client);
+  const readers = await listReaders(client);
   for (const role of readers) await grantReading(client, role, 'tables');
   return readers.length;
+}
+
+/** The connected database's name, quoted for a statement. */
+async function currentDatabase(client: pg.Client): Promise<string> {
+  return sqlIdentifier((await client.query<{ d: string }>('SELECT current_database() AS d')).rows[0]!.d);
 }
 
 function privilegeProblem(err: unknown, role: string): unknown {

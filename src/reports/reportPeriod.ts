@@ -62,7 +62,8 @@ export function reportPeriod(input: ReportPeriodInput): ReportPeriod {
  * A warning for a `--to` that looks like the last day wanted rather than the first day not
  * included: the last day of a month (`--to 2025-12-31`, which leaves 31 December out of "2025")
  * or 5 April, the last day of a UK tax year (`--from 2025-04-06 --to 2026-04-05` leaves that day
- * out). `--to` is exclusive everywhere (the flag's help, the portal's "to (not included)"), and
+ * out; Income Tax Act 2007 s. 4(3): "A tax year begins on 6 April and ends on the following 5
+ * April", https://www.legislation.gov.uk/ukpga/2007/3/section/4). `--to` is exclusive everywhere (the flag's help, the portal's "to (not included)"), and
  * the files come out without error either way, so a period one day short would go unnoticed.
  * Undefined for every other end (and for `--year`, whose end is 1 January). `form` words it for
  * the portal's form fields instead of the CLI's flags.

@@ -45,6 +45,13 @@ describe('lastDayLeftOut', () => {
     expect(lastDayLeftOut(range('2025-07-01', '2026-06-30'))).toContain('give --to 2026-07-01');
     expect(lastDayLeftOut(range('2025-04-06', '2026-04-05'), 'form')).toBe('The end date 2026-04-05 is the first day not included, so 2026-04-05 itself is left out of these files; to include it, set "to" to 2026-04-06 (a UK tax year runs from 6 April to 5 April: from 2025-04-06 to 2026-04-06).');
   });
+  // Income Tax Act 2007 s. 4 (https://www.legislation.gov.uk/ukpga/2007/3/section/4): "(3) A tax
+  // year begins on 6 April and ends on the following 5 April. (4) 'The tax year 2007-08' means the
+  // tax year beginning on 6 April 2007". So 2007-08 ends on 5 April 2008, a day --to must not stop at.
+  it('the statute\'s own example, the tax year 2007-08: --to 2008-04-05 leaves its last day out, --to 2008-04-06 does not', () => {
+    expect(lastDayLeftOut(range('2007-04-06', '2008-04-05'))).toBe('--to 2008-04-05 is the first day NOT included, so 2008-04-05 itself is left out; to include it, give --to 2008-04-06 (a UK tax year runs from 6 April to 5 April: --from 2007-04-06 --to 2008-04-06)');
+    expect(lastDayLeftOut(range('2007-04-06', '2008-04-06'))).toBeUndefined();
+  });
   it('says nothing of a first day of a month, of 6 April, of a day inside a month, or of --year', () => {
     for (const [from, to] of [['2025-01-01', '2026-01-01'], ['2025-04-06', '2026-04-06'], ['2025-03-01', '2025-03-15'], ['2024-02-01', '2024-02-28']]) {
       expect(lastDayLeftOut(range(from!, to!)), `${from}..${to}`).toBeUndefined();
