@@ -45,7 +45,7 @@ afterAll(async () => {
 
 describe('the account page', () => {
   it('shows each balance against the exchange, classed and explained, red warnings first (screenshots saved)', async () => {
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await submitLogin(page, portal.url, admin);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
     // The accounts page: U is red for its unexplained balance, its order gap (fills cover it) is only info.
@@ -100,7 +100,7 @@ describe('the account page', () => {
 
 describe('charts', () => {
   it('values every series in the chosen fiat, one axis per chart, no future months (screenshot saved)', async () => {
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await submitLogin(page, portal.url, admin);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
     const data = await (await page.request.get(`${portal.url}/charts/data?account=O&year=2025&tz=UTC&fiat=USD`)).json() as { fiat: string; months: string[]; balances: { coin: string; values: string[] }[] };

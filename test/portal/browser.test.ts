@@ -25,7 +25,7 @@ async function signIn(page: Page, who: { username: string; password: string }): 
 
 describe('signing in and out', () => {
   it('signs in, lands on the accounts page, signs out, and the old cookie no longer works', async () => {
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, f.accountant);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
     expect(await page.textContent('h1')).toBe('Accounts');
@@ -47,7 +47,7 @@ describe('signing in and out', () => {
   });
 
   it('a wrong password is refused with one message for every cause, and counted', async () => {
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, { username: f.accountant.username, password: 'not the password' });
     expect(await page.textContent('[role=alert]')).toBe('Wrong user name or password.');
     expect((await b.context.cookies()).some((c) => c.name === 'tl_session')).toBe(false);
@@ -59,7 +59,7 @@ describe('signing in and out', () => {
   });
 
   it('locks a user out after repeated failures, even with the right password, until the window passes', async () => {
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     for (let i = 0; i < 3; i++) await signIn(page, { username: f.accountant.username, password: `wrong ${i}` });
     await signIn(page, f.accountant);
     expect(await page.textContent('[role=alert]')).toMatch(/^Too many failed sign-ins for this user\. Try again in 15 minutes\.$/);
@@ -74,7 +74,7 @@ describe('signing in and out', () => {
 
 describe('an accountant sees only their accounts', () => {
   it('refuses another account named in the URL, the form, a download or the chart data, and logs each refusal', async () => {
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, f.accountant);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
     const { from, to } = wholeHistory(f);
@@ -130,10 +130,10 @@ describe('cross-site requests', () => {
   afterAll(() => new Promise<void>((resolve) => { evil.closeAllConnections(); evil.close(() => resolve()); }));
 
   it('a cross-site POST does not sign the user out, and a POST with the cookie but another Origin gets 403', async () => {
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, f.accountant);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
-    const attacker = await b.context.newPage();
+    const attacker = await b.newPage();
     await attacker.goto(evilUrl);
     const [response] = await Promise.all([attacker.waitForResponse((r) => r.url().endsWith('/logout')), attacker.click('#go')]);
     expect([401, 403]).toContain(response.status());
@@ -165,7 +165,7 @@ describe('cross-site requests', () => {
 
 describe('reports', () => {
   it('previews the first rows, and a download is byte for byte the file `tradeledger report` writes; the audit has its SHA-256', async () => {
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, f.accountant);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
     const { from, to } = wholeHistory(f);
@@ -212,7 +212,7 @@ describe('reports', () => {
   });
 
   it('the zip holds the report folder with every CSV and the manifest, equal to the CLI\'s apart from the time stamp', async () => {
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, f.accountant);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
     const { from, to } = wholeHistory(f);
@@ -246,7 +246,7 @@ describe('reports', () => {
   });
 
   it('renders the charts (screenshot saved) with scripts from the portal only', async () => {
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     const blocked: string[] = [];
     page.on('console', (m) => { if (m.type() === 'error') blocked.push(m.text()); });
     await signIn(page, f.admin);
@@ -281,7 +281,7 @@ describe('a phone-sized screen', () => {
   // At 390 px the top bar was 679 px wide (its links and the sign-out on one line), so every page
   // scrolled sideways; the sessions table and the charts' two columns (420 px each at least) too.
   it('shows every page within the screen\'s width, its links and Sign out on screen', async () => {
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, f.admin);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
     const year = new Date(f.sandbox.world.now()).getUTCFullYear();
@@ -310,7 +310,7 @@ describe('a phone-sized screen', () => {
 
 describe('sessions', () => {
   it('a session ends after its idle time, and the next page asks to sign in again', async () => {
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, f.accountant);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
     f.clock.offsetMs = 29 * 60_000;

@@ -11,9 +11,9 @@ import { tempFolder } from '../support/tempFolder.js';
  * keep it off the network (this machine's is closed) and quiet.
  *
  * @example
- * const browser = await startChromium(); const page = await browser.context.newPage(); ... await browser.close();
+ * const browser = await startChromium(); const page = await browser.newPage(); ... await browser.close();
  */
-export async function startChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+export async function startChromium(): Promise<{ context: BrowserContext; newPage(): Promise<Page>; close(): Promise<void> }> {
   const profile = await mkdtemp(path.join(tmpdir(), 'tl-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.TRADELEDGER_CHROMIUM ?? '/usr/bin/chromium',
@@ -29,11 +29,54 @@ export async function startChromium(): Promise<{ context: BrowserContext; close(
   });
   return {
     context,
+    newPage: () => openPage(context),
     close: async () => {
-      await context.close();
+      await settleWithin(context.close(), BROWSER_STEP_MS, 'close the browser');
       await rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * How long a browser step that Playwright gives no timeout of its own (opening a page, closing a
+ * page or the browser) may take. Chromium has been seen never to answer such a request
+ * (microsoft/playwright#3939, #4761): one CI run's sign-in test then sat until vitest's 180 s
+ * timeout with no word of which step. A busy machine opens a page in seconds, so 45 s means stuck.
+ */
+const BROWSER_STEP_MS = 45_000;
+
+/** Resolves with the step's value, or with `undefined` once `ms` pass without one. */
+async function settleWithin<T>(step: Promise<T>, ms: number, what: string): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), ms); });
+  try {
+    const result = await Promise.race([step, late]);
+    if (result === undefined) process.stderr.write(`browser tests: Chromium did not ${what} within ${ms / 1000} s\n`);
+    return result;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A new page in `context`, asked for again once if Chromium does not open the first, whose
+ * close() gives up waiting (with a word on stderr) rather than hang the test file. A page that is
+ * still not open the second time fails the test with the step named.
+ */
+async function openPage(context: BrowserContext): Promise<Page> {
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const opening = context.newPage();
+    const page = await settleWithin(opening, BROWSER_STEP_MS, 'open a new page');
+    if (page === undefined) {
+      // If it opens after all, it is closed, not left beside the next one.
+      opening.then((late) => late.close().catch(() => undefined), () => undefined);
+      continue;
+    }
+    const close = page.close.bind(page);
+    page.close = async (options) => { await settleWithin(close(options), BROWSER_STEP_MS, 'close a page'); };
+    return page;
+  }
+  throw new Error(`Chromium did not open a new page within ${BROWSER_STEP_MS / 1000} s, twice: the browser is stuck (not the portal)`);
 }
 
 /**
@@ -77,9 +120,9 @@ export const portalArtifacts = path.resolve('.tradeledger/test-artifacts/portal'
  * file's tests, clear cookies before each test and take both away at the end.
  *
  * @example
- * const b = browserForTests('tl-portal-gains-'); ... const page = await b.context.newPage();
+ * const b = browserForTests('tl-portal-gains-'); ... const page = await b.newPage();
  */
-export function browserForTests(scratchPrefix: string): { readonly context: BrowserContext; readonly scratch: string } {
+export function browserForTests(scratchPrefix: string): { readonly context: BrowserContext; readonly scratch: string; newPage(): Promise<Page> } {
   let browser: Awaited<ReturnType<typeof startChromium>> | undefined;
   let scratch: string | undefined;
   beforeAll(async () => {
@@ -94,6 +137,7 @@ export function browserForTests(scratchPrefix: string): { readonly context: Brow
   return {
     get context() { return browser!.context; },
     get scratch() { return scratch!; },
+    newPage: () => browser!.newPage(),
   };
 }
 

@@ -97,7 +97,7 @@ describe('audited corrections (tradeledger classify and the portal)', () => {
     expect(set.stdout).toMatch(/^set #\d+ /);
 
     // The deposit: staking income, through the portal in Chromium.
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, f.accountant);
     await page.goto(`${f.portal.url}/accounts/${account}`);
     await page.click('#corrections-link');
@@ -203,7 +203,7 @@ describe('audited corrections (tradeledger classify and the portal)', () => {
 
     // An accountant without a grant is refused by the portal: the page, and a POST with bob's own CSRF token.
     await b.context.clearCookies();
-    const bobPage = await b.context.newPage();
+    const bobPage = await b.newPage();
     await submitLogin(bobPage, f.portal.url, bob);
     await expect.poll(() => new URL(bobPage.url()).pathname).toBe('/accounts');
     const bobGet = await bobPage.goto(`${f.portal.url}/accounts/${account}/corrections`);

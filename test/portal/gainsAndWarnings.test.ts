@@ -24,7 +24,7 @@ const unpricedOf = async (account: string): Promise<number> =>
 
 describe('unpriced rows on the accounts page', () => {
   it('shows each account\'s unpriced rows as a warning, and an imported file refreshes the cached warnings', async () => {
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, f.accountant);
     const card = page.locator(`[data-account="${f.granted}"]`);
     const synced = await unpricedOf(f.granted);
@@ -63,7 +63,7 @@ describe('unpriced rows on the accounts page', () => {
   });
 
   it('before any ECB rates, a download whose values need them says so in its saved name and a header; one that needs none does not', async () => {
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, f.accountant);
     const query = `account=${f.granted}&format=native&period=range&from=2025-01-01&to=2026-01-01&tz=UTC`;
     const named = (res: { headers(): Record<string, string> }) => res.headers()['content-disposition'];
@@ -109,7 +109,7 @@ describe('unpriced rows on the accounts page', () => {
   });
 
   it('after `import fx` the gains form names the currencies a value can be in', async () => {
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, f.accountant);
     await page.goto(`${f.portal.url}/reports?account=${f.granted}`);
     expect(await page.textContent('#gains-fiats-note')).toContain('Values in USD, or in EUR, GBP (the ECB rates imported)');
@@ -124,7 +124,7 @@ describe('unpriced rows on the accounts page', () => {
 
 describe('reports in another fiat', () => {
   it('a valued-ledger.csv download in EUR is the file `tradeledger report --fiat EUR` writes; a bad fiat is refused', async () => {
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, f.accountant);
     const query = `account=${f.granted}&format=native&period=range&from=2025-01-01&to=2026-01-01&tz=UTC`;
     const res = await postForm(page, `${f.portal.url}/download/file`, Object.fromEntries(new URLSearchParams(`${query}&file=valued-ledger.csv&fiat=eur`)));
@@ -155,7 +155,7 @@ describe('gains reports', () => {
 
   it('downloads the gains folder as a zip and as single files, equal to `tradeledger gains` apart from the time stamp and run id; audited', async () => {
     const year = await busiestYear();
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, f.accountant);
     await page.goto(`${f.portal.url}/reports?account=${f.granted}&year=${year}`);
     await page.selectOption('#gains-form select[name=rules]', 'us');
@@ -212,7 +212,7 @@ describe('gains reports', () => {
     // The current year has not ended (incompleteFigures.ts, period_open): its figures are the year
     // so far. The busiest-year test above downloads a year that has, under the plain name.
     const year = String(new Date().getUTCFullYear());
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, f.accountant);
     await page.goto(`${f.portal.url}/reports?account=${f.granted}`);
     expect(await page.textContent('#gains')).toContain('downloads with NOT-READY-TO-FILE in its name');
@@ -233,7 +233,7 @@ describe('gains reports', () => {
   });
 
   it('refuses another account, every account for an accountant, and a bad form, like the report downloads', async () => {
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, f.accountant);
     const before = (await f.pool.query('SELECT count(*)::int AS n FROM portal_downloads')).rows[0].n;
     const other = await postForm(page, `${f.portal.url}/gains/download/zip`, Object.fromEntries(new URLSearchParams(`account=${f.other}&rules=uk&year=2025&fiat=GBP&tz=UTC`)));
@@ -272,7 +272,7 @@ describe('demo-trading accounts on the report and gains forms (issue 20 item 1)'
 
   it('the gains form as it opens (uk rules, Fiat and Time zone empty) gives the return\'s own currency and zone, whatever the report form\'s zone', async () => {
     const year = String(new Date(f.sandbox.world.now()).getUTCFullYear() - 1);
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, f.accountant);
     await page.goto(`${f.portal.url}/reports?account=${f.granted}&year=${year}&tz=Asia/Tokyo`);
     expect(await page.inputValue('#gains-form select[name=rules]')).toBe('uk');
@@ -299,7 +299,7 @@ describe('demo-trading accounts on the report and gains forms (issue 20 item 1)'
   it('the report form leaves the demo account out of a tax file unless "Include demo-trading accounts" is ticked', async () => {
     const uid = await demoUid();
     const year = String(new Date(f.sandbox.world.now()).getUTCFullYear() - 1);
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, f.admin);
     await page.goto(`${f.portal.url}/reports?account=&format=koinly&period=year&year=${year}&tz=UTC`);
     expect(await page.isChecked('#report-include-demo')).toBe(false);
@@ -331,7 +331,7 @@ describe('demo-trading accounts on the report and gains forms (issue 20 item 1)'
   it('the gains form leaves the demo account out (the summary names it) unless ticked; ticked, Form 8949 has its rows at 0', async () => {
     const uid = await demoUid();
     const year = String(new Date(f.sandbox.world.now()).getUTCFullYear() - 1);
-    const page = await b.context.newPage();
+    const page = await b.newPage();
     await signIn(page, f.admin);
     await page.goto(`${f.portal.url}/reports?account=&year=${year}`);
     expect(await page.isChecked('#gains-include-demo')).toBe(false);

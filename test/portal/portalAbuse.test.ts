@@ -292,13 +292,13 @@ describe('no GET changes state or starts a computation', () => {
     afterAll(() => new Promise<void>((resolve) => { evil.closeAllConnections(); evil.close(() => resolve()); }));
 
     it('start no gains run and write no audit row, while the page\'s own buttons still download (POST)', async () => {
-      const page = await b.context.newPage();
+      const page = await b.newPage();
       await submitLogin(page, f.portal.url, f.accountant);
       await expect.poll(() => new URL(page.url()).pathname).toBe('/accounts');
       const count = async (table: string) => (await f.pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n as number;
       const runs = await count('gains_runs');
       const downloads = await count('portal_downloads');
-      const evilPage = await b.context.newPage();
+      const evilPage = await b.newPage();
       const sent = new Set<string>();
       // The browser makes both requests (the cookie goes along: same site); it then hides the answers
       // from the page (Cross-Origin-Resource-Policy), but the server has done whatever the GET does.
