@@ -45,14 +45,18 @@ export async function startChromium(): Promise<{ context: BrowserContext; newPag
  */
 const BROWSER_STEP_MS = 45_000;
 
+const LATE = Symbol('late');
+
 /** Resolves with the step's value, or with `undefined` once `ms` pass without one. */
-async function settleWithin<T>(step: Promise<T>, ms: number, what: string): Promise<T | undefined> {
+export async function settleWithin<T>(step: Promise<T>, ms: number, what: string): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), ms); });
+  // (A sentinel, not undefined: page.close() itself resolves with undefined.)
+  const late = new Promise<typeof LATE>((resolve) => { timer = setTimeout(() => resolve(LATE), ms); });
   try {
     const result = await Promise.race([step, late]);
-    if (result === undefined) process.stderr.write(`browser tests: Chromium did not ${what} within ${ms / 1000} s\n`);
-    return result;
+    if (result !== LATE) return result;
+    process.stderr.write(`browser tests: Chromium did not ${what} within ${ms / 1000} s\n`);
+    return undefined;
   } finally {
     clearTimeout(timer);
   }
