@@ -74,7 +74,11 @@ describe('Koinly universal CSV', () => {
   it.each([
     ['a negative amount', '2024-05-01 10:00 UTC,-1,BTC,,,,,,,,,', 'k.csv line 2, column 2 (Sent Amount): \'-1\' is negative'],
     ['a future date', '2026-01-01 00:01 UTC,1,BTC,,,,,,,,,', 'k.csv line 2, column 1 (Date): 2026-01-01 00:01 UTC is in the future'],
-    ['a bad date', '01/05/2024,1,BTC,,,,,,,,,', 'k.csv line 2, column 1 (Date): \'01/05/2024\' is not a date and time'],
+    ['a bad date', '01/05/2024,1,BTC,,,,,,,,,', 'k.csv line 2, column 1 (Date): \'01/05/2024\' is not a date and time (YYYY-MM-DD HH:mm UTC)'],
+    ['30 February', '2024-02-30 10:00:00 UTC,1,BTC,,,,,,,,,', 'k.csv line 2, column 1 (Date): \'2024-02-30 10:00:00 UTC\' is not a date and time: February 2024 has no day 30 (it has 29)'],
+    ['31 April', '2023-04-31 10:00 UTC,1,BTC,,,,,,,,,', 'k.csv line 2, column 1 (Date): \'2023-04-31 10:00 UTC\' is not a date and time: April 2023 has no day 31 (it has 30)'],
+    ['month 13', '2023-13-01 10:00 UTC,1,BTC,,,,,,,,,', 'k.csv line 2, column 1 (Date): \'2023-13-01 10:00 UTC\' is not a date and time: there is no month 13'],
+    ['hour 24', '2023-05-01 24:00 UTC,1,BTC,,,,,,,,,', 'k.csv line 2, column 1 (Date): \'2023-05-01 24:00 UTC\' is not a date and time: 24:00 is not a time of day (00:00 to 23:59)'],
     ['an unknown Net Worth currency', '2024-05-01 10:00 UTC,1,BTC,,,,,100,EURO,,,', 'k.csv line 2, column 9 (Net Worth Currency): unknown currency \'EURO\''],
     ['an unknown coin', '2024-05-01 10:00 UTC,1,bit coin,,,,,,,,,', 'k.csv line 2, column 3 (Sent Currency): unknown currency \'bit coin\''],
     ['an amount without its currency', '2024-05-01 10:00 UTC,1,,,,,,,,,,', 'k.csv line 2, column 3 (Sent Currency): Sent Amount 1 without a currency'],
