@@ -15,7 +15,7 @@ import { whileInterruptible } from './interrupt.js';
 interface GainsFlags {
   year: string;
   rules: RuleSetName;
-  fiat: string;
+  fiat?: string;
   tz?: string;
   account?: string;
   pools: PoolChoice;
@@ -37,7 +37,7 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
     .description('Compute a tax year\'s capital gains (lot matching per jurisdiction) and write gains.csv, income.csv, summaries and forms.')
     .requiredOption('--year <YYYY>', 'the tax year (UK: the year starting 6 April YYYY; Australia: 1 July YYYY; others: the calendar year)')
     .addOption(new Option('--rules <rules>', 'matching rules').choices([...ruleSetNames]).makeOptionMandatory())
-    .requiredOption('--fiat <code>', 'the currency of every value, e.g. GBP, USD, EUR')
+    .option('--fiat <code>', `the currency of every value, e.g. GBP, USD, EUR (default: the return's currency for a country's rules, ${returnCurrencies()}; fifo/lifo/hifo/average need it)`)
     .option('--tz <zone>', 'IANA time zone that days and the tax year are counted in (default: uk Europe/London, de Europe/Berlin, fifo/lifo/hifo/average UTC; us, ca and au ask for it)')
     .option('--account <uid>', 'only this account or imported wallet (default: all)')
     .addOption(new Option('--pools <pools>', `${poolingByFlag().join('/')}: one pool across wallets, or one per account/wallet (the others' rules fix their pools)`).choices([...poolChoices]).default('universal'))
@@ -51,10 +51,10 @@ export function gainsCommand(_setExit: (code: number) => void): Command {
       + `A country's rules file in its own currency (${returnCurrencies()}; values in any but USD need \`tradeledger import fx\`).\n`
       + 'A run in another currency, or with rows it could not value or disposals without a cost, says NOT READY TO FILE (summary.txt, its last line).')
     .action(async (flags: GainsFlags) => {
-      const { request, zoneNote } = parseGainsRequest(flags, 'cli');
+      const { request, zoneNote, fiatNote } = parseGainsRequest(flags, 'cli');
       const configFile = flags.config ?? (process.env.TRADELEDGER_CONFIG || undefined);
       const brokerReporting = request.rules === 'us' && configFile !== undefined ? brokerReportingFromConfig(configFile) : undefined;
-      process.stdout.write(`${zoneNote}\n`);
+      process.stdout.write(`${zoneNote}\n${fiatNote === undefined ? '' : `${fiatNote}\n`}`);
       const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
       await migrate(url);
       // A status line on a terminal while the run reads and matches (minutes at millions of rows);

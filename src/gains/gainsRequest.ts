@@ -42,10 +42,10 @@ export interface GainsRequestInput {
 /**
  * Who asks. The CLI's messages name its flags (`--year "25"`), the portal's its form's fields
  * (`year "25"`). Without a zone, a rule set of a country with several (us, ca, au) makes both stop
- * and ask (resolveZone; the portal in its form's words). Without a fiat,
- * the CLI stops (`--fiat` is required); the portal takes the rule set's return currency (uk GBP,
- * us USD, ...; RuleSet.currency), USD for the rules of no country, so that the form's defaults
- * give the return's own figures.
+ * and ask (resolveZone; the portal in its form's words). Without a fiat, both take the rule set's
+ * return currency (uk GBP, us USD, ...; RuleSet.currency), so that the defaults give the return's
+ * own figures; for the rules of no country (fifo, lifo, hifo, average) the CLI stops and asks, the
+ * portal's form takes USD (the exchange's own, needing no FX rates).
  */
 export type GainsAsker = 'cli' | 'portal';
 
@@ -58,7 +58,7 @@ export type GainsAsker = 'cli' | 'portal';
  * parseGainsRequest({ rules: 'uk', year: '2025', fiat: 'gbp', tz: 'europe/london' }, 'cli').request;
  * // { rules: 'uk', year: 2025, fiat: 'GBP', tz: 'Europe/London', account: '', pools: 'universal', includeDemo: false }
  */
-export function parseGainsRequest(input: GainsRequestInput, asker: GainsAsker): { request: GainsRequest; zoneNote: string } {
+export function parseGainsRequest(input: GainsRequestInput, asker: GainsAsker): { request: GainsRequest; zoneNote: string; fiatNote?: string } {
   const name = (field: string) => (asker === 'cli' ? `--${field}` : field);
   const example = (field: string, value: string) => (asker === 'cli' ? `--${field} ${value}` : value);
   const rules = input.rules ?? '';
@@ -67,9 +67,13 @@ export function parseGainsRequest(input: GainsRequestInput, asker: GainsAsker): 
   }
   const year = input.year ?? '';
   if (!/^\d{4}$/.test(year)) throw bad(`${name('year')} "${year}" is not a four-digit year`, `Write the tax year as four digits, e.g. ${example('year', '2025')}.`);
-  const fiat = input.fiat === undefined || input.fiat.trim() === ''
-    ? (asker === 'portal' ? ruleSet(rules as RuleSetName).currency?.code ?? 'USD' : '')
-    : input.fiat.trim();
+  const returnCurrency = ruleSet(rules as RuleSetName).currency?.code;
+  const fiatGiven = input.fiat !== undefined && input.fiat.trim() !== '';
+  if (!fiatGiven && asker === 'cli' && returnCurrency === undefined) {
+    throw bad(`--fiat is needed with --rules ${rules}: those rules belong to no country, so no currency is theirs`,
+      'Give the currency of every value, e.g. --fiat USD (any other needs `tradeledger import fx`).');
+  }
+  const fiat = fiatGiven ? input.fiat!.trim() : returnCurrency ?? 'USD';
   if (!isFiatCode(fiat)) throw bad(`${name('fiat')} "${fiat}" is not an ISO 4217 currency code`, 'Use a currency code such as GBP, USD or EUR.');
   const pools = input.pools === undefined || input.pools === '' ? 'universal' : input.pools;
   if (!(poolChoices as readonly string[]).includes(pools)) {
@@ -89,6 +93,7 @@ export function parseGainsRequest(input: GainsRequestInput, asker: GainsAsker): 
       pools: pools as PoolChoice, includeDemo: input.includeDemo ?? false,
     },
     zoneNote: zone.note,
+    ...(fiatGiven ? {} : { fiatNote: `values in ${fiat} (the ${rules} return's currency, the default; --fiat to change)` }),
   };
 }
 

@@ -84,6 +84,19 @@ describe('tradeledger import transactions, then tradeledger gains', () => {
     expect(summary.anlageSO).toMatchObject({ taxableGains: '179.9', net: '179.9', freigrenze: '1000', belowFreigrenze: true, taxableAmount: '0' });
   });
 
+  it('without --fiat, a country\'s rules value in its return\'s currency and say so; fifo asks for one', async () => {
+    const out = path.join(dir, 'de-default-fiat');
+    const r = await runCli(['gains', '--year', '2024', '--rules', 'de', '--out', out], { DATABASE_URL: fresh.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('values in EUR (the de return\'s currency, the default; --fiat to change)\n');
+    expect(JSON.parse(await readFile(path.join(out, 'summary.json'), 'utf8')).fiat).toBe('EUR');
+    const fifo = await runCli(['gains', '--year', '2024', '--rules', 'fifo', '--out', path.join(dir, 'fifo-no-fiat')], { DATABASE_URL: fresh.url });
+    expect(fifo.code).toBe(2);
+    expect(fifo.stderr).toContain('--fiat is needed with --rules fifo');
+    expect(fifo.stderr).not.toContain('    at ');
+    await expect(readFile(path.join(dir, 'fifo-no-fiat', 'summary.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
   it('bad flags: one line naming the fix, exit code 2', async () => {
     const r = await runCli(['gains', '--year', '2024', '--rules', 'uk', '--fiat', 'GBP', '--tz', 'Mars/Olympus'], { DATABASE_URL: fresh.url });
     expect(r.code).toBe(2);

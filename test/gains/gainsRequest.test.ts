@@ -50,9 +50,24 @@ describe('one gains request for the CLI and the portal', () => {
     expect(parseGainsRequest({ rules: 'de', year: '2025', fiat: 'EUR' }, 'portal').request.tz).toBe('Europe/Berlin');
   });
 
-  it('without a fiat, the CLI stops; the portal takes the currency of the rules\' return (USD for the rules of no country)', () => {
-    expect(failure(() => parseGainsRequest({ rules: 'uk', year: '2025' }, 'cli')).message).toBe('--fiat "" is not an ISO 4217 currency code');
-    expect(failure(() => parseGainsRequest({ rules: 'uk', year: '2025', fiat: ' ' }, 'cli')).message).toBe('--fiat "" is not an ISO 4217 currency code');
+  it('without a fiat, both take the currency of the rules\' return; for the rules of no country the CLI asks, the portal takes USD', () => {
+    // `gains --rules uk` without --fiat stopped with '--fiat is required'; the return's currency
+    // is the rule set's own (RuleSet.currency, with its authority), so it is the default, said aloud.
+    for (const fiat of [undefined, '', ' ']) {
+      expect(parseGainsRequest({ rules: 'uk', year: '2025', fiat }, 'cli')).toEqual({
+        request: { rules: 'uk', year: 2025, fiat: 'GBP', tz: 'Europe/London', account: '', pools: 'universal', includeDemo: false },
+        zoneNote: 'dates counted in Europe/London (the default for --rules uk; --tz to change)',
+        fiatNote: 'values in GBP (the uk return\'s currency, the default; --fiat to change)',
+      });
+    }
+    const cli = (rules: string) => parseGainsRequest({ rules, year: '2025', tz: 'America/Chicago' }, 'cli').request.fiat;
+    expect(['us', 'de', 'au', 'ca'].map(cli)).toEqual(['USD', 'EUR', 'AUD', 'CAD']);
+    for (const rules of ['fifo', 'lifo', 'hifo', 'average']) {
+      const f = failure(() => parseGainsRequest({ rules, year: '2025' }, 'cli'));
+      expect([f.code, f.kind, f.message]).toEqual(['GAINS_BAD_FLAG', 'config', `--fiat is needed with --rules ${rules}: those rules belong to no country, so no currency is theirs`]);
+      expect(f.hint).toBe('Give the currency of every value, e.g. --fiat USD (any other needs `tradeledger import fx`).');
+    }
+    expect(parseGainsRequest({ rules: 'fifo', year: '2025', fiat: 'eur' }, 'cli').request.fiat).toBe('EUR');
     const portal = (rules: string, fiat?: string) => parseGainsRequest({ rules, year: '2025', fiat }, 'portal').request;
     expect(portal('uk')).toMatchObject({ fiat: 'GBP', tz: 'Europe/London' });
     expect(portal('uk', '')).toMatchObject({ fiat: 'GBP', tz: 'Europe/London' });
