@@ -21,7 +21,8 @@ export interface ReportRequest {
 
 /**
  * Reads and checks a report form's fields (`period=year&year=2025` or `period=range&from=..&to=..`,
- * `tz`, `format`, `account`, `file`, `fiat`, `include_demo`) with the CLI's own rules, so a bad field gets the CLI's message.
+ * `tz`, `format`, `account`, `file`, `fiat`, `include_demo`) with the CLI's own rules; a bad field's
+ * message names the form's field, not the CLI's flag (`year "25"`, not `--year "25"`).
  *
  * @example
  * reportRequest({ year: '2025', tz: 'UTC', format: 'koinly', account: '1000000001' });
@@ -32,7 +33,7 @@ export function reportRequest(query: Record<string, string | undefined>): Report
     ? { from: query.from ?? '', to: query.to ?? '', tz: query.tz || 'UTC' }
     // No default year here: the form always sends one (the portal's clock picks it, reports.tsx),
     // and a year taken from this machine's clock could disagree with it at New Year.
-    : { year: query.year ?? '', tz: query.tz || 'UTC' });
+    : { year: query.year ?? '', tz: query.tz || 'UTC' }, 'form');
   const format = (query.format ?? 'native') as ReportFormat;
   if (!reportFormats.includes(format)) {
     throw new TradeledgerError('REPORT_BAD_FLAG', `format "${query.format}" is not one of ${reportFormats.join(', ')}`, { kind: 'config', hint: 'Pick a format from the list.' });

@@ -24,36 +24,45 @@ export interface ReportPeriodInput {
 
 /**
  * Checks and normalises the period flags: `--year YYYY`, or `--from` and `--to` (dates, `--to`
- * exclusive), plus an IANA `--tz` (default UTC). Bad input throws a config error naming the fix.
+ * exclusive), plus an IANA `--tz` (default UTC). Bad input throws a config error naming the fix,
+ * in the CLI's flags or (`words` 'form') the portal's form fields, as parseGainsRequest does.
  *
  * @example
  * reportPeriod({ year: '2025', tz: 'Asia/Tokyo' });
  * // { from: '2025-01-01', to: '2026-01-01', tz: 'Asia/Tokyo', label: '2025' }
  */
-export function reportPeriod(input: ReportPeriodInput): ReportPeriod {
-  const tz = timeZone(input.tz ?? 'UTC', 'REPORT_BAD_FLAG');
+export function reportPeriod(input: ReportPeriodInput, words: 'cli' | 'form' = 'cli'): ReportPeriod {
+  const cli = words === 'cli';
+  const name = (field: string) => (cli ? `--${field}` : field);
+  const example = (field: string, value: string) => (cli ? `--${field} ${value}` : value);
+  const tz = timeZone(input.tz ?? 'UTC', 'REPORT_BAD_FLAG', name('tz'));
   if (input.year !== undefined) {
     if (input.from !== undefined || input.to !== undefined) {
-      throw bad('--year cannot be combined with --from/--to', 'Give either --year 2025, or --from 2025-01-01 --to 2026-01-01.');
+      throw bad(`${name('year')} cannot be combined with ${cli ? '--from/--to' : 'from/to'}`,
+        cli ? 'Give either --year 2025, or --from 2025-01-01 --to 2026-01-01.' : 'Give either a tax year or a from and to date.');
     }
     if (!/^\d{4}$/.test(input.year)) {
-      throw bad(`--year "${input.year}" is not a four-digit year`, 'Write the tax year as four digits, e.g. --year 2025.');
+      throw bad(`${name('year')} "${input.year}" is not a four-digit year`, `Write the tax year as four digits, e.g. ${example('year', '2025')}.`);
     }
     // Four digits but out of range (before any crypto-exchange history, or a typo such as 1025 or
     // 3025): said as such, not "not a four-digit year" as before.
     const year = Number(input.year);
     if (year < 2000 || year > 2999) {
-      throw bad(`--year "${input.year}" is not from 2000 to 2999`, 'Give a year from 2000 to 2999, e.g. --year 2025 (or --from/--to for any dates).');
+      throw bad(`${name('year')} "${input.year}" is not from 2000 to 2999`,
+        `Give a year from 2000 to 2999, e.g. ${example('year', '2025')} (or ${cli ? '--from/--to' : 'from and to dates'} for any dates).`);
     }
     return { ...yearStarting(year), tz, label: String(year) };
   }
   if (input.from === undefined || input.to === undefined) {
-    throw bad('no period given', 'Give --year 2025, or both --from 2025-01-01 and --to 2026-01-01 (--to is exclusive).');
+    throw bad('no period given', cli ? 'Give --year 2025, or both --from 2025-01-01 and --to 2026-01-01 (--to is exclusive).'
+      : 'Give a tax year, or both a from and a to date (to is not included).');
   }
-  const from = checkDate('--from', input.from);
-  const to = checkDate('--to', input.to);
+  const from = checkDate(name('from'), example('from', '2025-01-01'), input.from);
+  const to = checkDate(name('to'), example('to', '2026-01-01'), input.to);
   if (to <= from) {
-    throw bad(`--to ${to} is not after --from ${from}`, '--to is exclusive: to cover all of 2025 use --from 2025-01-01 --to 2026-01-01.');
+    throw bad(`${name('to')} ${to} is not after ${name('from')} ${from}`, cli
+      ? '--to is exclusive: to cover all of 2025 use --from 2025-01-01 --to 2026-01-01.'
+      : 'The to date is not included: to cover all of 2025, from 2025-01-01 to 2026-01-01.');
   }
   return { from, to, tz, label: `${from}_${to}` };
 }
@@ -86,9 +95,9 @@ export function lastDayLeftOut(period: ReportPeriod, words: 'cli' | 'form' = 'cl
   return `--to ${period.to} is the first day NOT included, so ${period.to} itself is left out; to include it, give --to ${next}${ukYear}`;
 }
 
-function checkDate(flag: string, value: string): string {
+function checkDate(field: string, example: string, value: string): string {
   if (!isCalendarDate(value)) {
-    throw bad(`${flag} "${value}" is not a date`, `Write ${flag} as YYYY-MM-DD, e.g. ${flag} 2025-01-01.`);
+    throw bad(`${field} "${value}" is not a date`, `Write ${field} as YYYY-MM-DD, e.g. ${example}.`);
   }
   return value;
 }

@@ -73,14 +73,24 @@ describe('headers and assets', () => {
     for (const page of pages) for (const secret of secrets) expect(page.includes(secret)).toBe(false);
   });
 
-  it('a bad form value gets the CLI\'s message in the preview, not a stack trace', async () => {
+  it('a bad form value gets the CLI\'s rule in the form\'s words in the preview, not a stack trace', async () => {
     const { cookie } = await signIn(f.portal.url, f.admin);
-    const res = await fetch(`${f.portal.url}/reports/preview?format=native&period=year&year=2025&tz=Mars/Olympus`, { headers: { cookie, 'hx-request': 'true' } });
-    expect(res.status).toBe(400);
-    const html = await res.text();
-    expect(html).toContain('--tz &quot;Mars/Olympus&quot; is not a known time zone');
-    expect(html).toContain('Use an IANA zone name such as UTC, Europe/Berlin or Asia/Tokyo.');
-    expect(html).not.toContain('at ');
+    const preview = async (query: string) => {
+      const res = await fetch(`${f.portal.url}/reports/preview?format=native&${query}`, { headers: { cookie, 'hx-request': 'true' } });
+      expect(res.status).toBe(400);
+      const html = await res.text();
+      expect(html).not.toContain('at ');
+      // The form has no flags: a message naming --year or --tz sent the user looking for one.
+      expect(html).not.toMatch(/--(year|from|to|tz)\b/);
+      return html;
+    };
+    const zone = await preview('period=year&year=2025&tz=Mars/Olympus');
+    expect(zone).toContain('tz &quot;Mars/Olympus&quot; is not a known time zone');
+    expect(zone).toContain('Use an IANA zone name such as UTC, Europe/Berlin or Asia/Tokyo.');
+    expect(await preview('period=year&year=99999')).toContain('year &quot;99999&quot; is not a four-digit year');
+    expect(await preview('period=range&from=2025-01-01&to=2024-01-01')).toContain('to 2024-01-01 is not after from 2025-01-01');
+    const charts = await fetch(`${f.portal.url}/charts/data?year=25&tz=UTC`, { headers: { cookie } });
+    expect([charts.status, await charts.json()]).toEqual([400, { error: 'year "25" is not a four-digit year', hint: 'Write the tax year as four digits, e.g. 2025.' }]);
   });
 
   // The form's "to" is the first day not included; a month's last day there left that day out

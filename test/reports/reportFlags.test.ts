@@ -26,6 +26,21 @@ describe('report period flags', () => {
     expect(failure(() => reportPeriod({ year: '2025', from: '2025-01-01' })).message).toBe('--year cannot be combined with --from/--to');
   });
 
+  it('words the same mistakes in the portal form\'s fields, not the CLI\'s flags', () => {
+    const form = (input: Parameters<typeof reportPeriod>[0]) => failure(() => reportPeriod(input, 'form'));
+    expect([form({ year: '25' }).message, form({ year: '25' }).hint]).toEqual(['year "25" is not a four-digit year', 'Write the tax year as four digits, e.g. 2025.']);
+    expect(form({ year: '1999' }).hint).toBe('Give a year from 2000 to 2999, e.g. 2025 (or from and to dates for any dates).');
+    expect([form({ from: '2025-02-30', to: '2025-03-01' }).message, form({ from: '2025-02-30', to: '2025-03-01' }).hint])
+      .toEqual(['from "2025-02-30" is not a date', 'Write from as YYYY-MM-DD, e.g. 2025-01-01.']);
+    expect(form({ from: '2025-03-01', to: '2025-03-01' }).message).toBe('to 2025-03-01 is not after from 2025-03-01');
+    expect(form({ year: '2025', tz: 'Mars/Olympus' }).message).toBe('tz "Mars/Olympus" is not a known time zone');
+    expect(form({}).hint).toBe('Give a tax year, or both a from and a to date (to is not included).');
+    for (const input of [{ year: '25' }, { year: '1999' }, { from: 'x', to: '2025-01-01' }, { from: '2025-03-01', to: '2025-03-01' }, {}, { year: '2025', tz: 'x/y' }]) {
+      const e = form(input);
+      expect(`${e.message} ${e.hint}`).not.toMatch(/--/);
+    }
+  });
+
   it('exits with the config code and a readable line for a bad zone, before touching a database', async () => {
     const writes: string[] = [];
     const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => { writes.push(String(chunk)); return true; });

@@ -35,7 +35,7 @@ export function chartRoutes(app: PortalHono, { pool, now }: PortalDeps, { only, 
     const { refused } = await allowedAccount(c, account);
     if (refused) return c.json({ error: 'not allowed' }, refused.status as 403 | 404);
     try {
-      const period = reportPeriod({ year: c.req.query('year') ?? '', tz: c.req.query('tz') ?? 'UTC' });
+      const period = reportPeriod({ year: c.req.query('year') ?? '', tz: c.req.query('tz') ?? 'UTC' }, 'form');
       const fiat = (c.req.query('fiat') ?? 'USD').toUpperCase();
       if (!isFiatCode(fiat)) return c.json({ error: `'${fiat}' is not an ISO 4217 currency code`, hint: 'Use an ISO 4217 code: USD, EUR, GBP ...' }, 400);
       return c.json(await chartData(pool, period, account, fiat));
