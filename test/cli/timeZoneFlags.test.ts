@@ -1,8 +1,9 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { parseGainsRequest } from '../../src/gains/gainsRequest.js';
 import { reportPeriod } from '../../src/reports/reportPeriod.js';
 import { failure } from '../support/failure.js';
+import pg from 'pg';
 
 // `report --tz` and `gains --tz` (and the portal's gains form) go through one check
 // (src/normalize/timeZone.ts): the same spellings in, the same canonical zone out, the same refusals.
@@ -10,7 +11,7 @@ const good: [string, string][] = [
   ['UTC', 'UTC'], ['utc', 'UTC'], ['Europe/London', 'Europe/London'], ['europe/london', 'Europe/London'], ['EUROPE/LONDON', 'Europe/London'],
   ['America/New_York', 'America/New_York'], ['america/new_york', 'America/New_York'], ['asia/tokyo', 'Asia/Tokyo'], ['Etc/GMT+5', 'Etc/GMT+5'],
 ];
-const bad = ['Mars/Olympus', 'Europe/Londn', 'London', '+01:00', 'GMT+25', 'Europe/London '];
+const bad = ['Mars/Olympus', 'Europe/Londn', 'London', 'GMT+25', 'Europe/London '];
 
 async function stderrOf(args: string[]): Promise<{ code: number; stderr: string }> {
   const writes: string[] = [];
@@ -47,6 +48,32 @@ describe('one time-zone check for report and gains', () => {
       expect(gains.hint, tz).toBe(report.hint);
       // The portal's form names its field.
       expect(failure(() => parseGainsRequest({ rules: 'uk', year: '2025', fiat: 'GBP', tz }, 'portal')).message).toBe(`tz "${tz}" is not a known time zone`);
+    }
+  });
+
+  // Node 22 and later take '+01:00' as a zone (ECMA-402 offset time zones); PostgreSQL reads the
+  // same text as a POSIX zone, sign reversed ("positive offsets are used for locations west of
+  // Greenwich", https://www.postgresql.org/docs/15/datetime-posix-timezone-specs.html): the
+  // files' dates and the tax year were counted in UTC-1 for a user who asked for UTC+1.
+  it('refuses a UTC offset on every Node, naming why, and PostgreSQL indeed reads one the other way round', async () => {
+    for (const tz of ['+01:00', '-05:00', '+0530', '+01']) {
+      const report = failure(() => reportPeriod({ year: '2025', tz }));
+      const gains = failure(() => parseGainsRequest({ rules: 'uk', year: '2025', fiat: 'GBP', tz }, 'cli'));
+      expect([report.code, gains.code], tz).toEqual(['REPORT_BAD_FLAG', 'GAINS_BAD_FLAG']);
+      for (const e of [report, gains]) {
+        expect(e.message, tz).toBe(`--tz "${tz}" is a UTC offset, not a time zone: PostgreSQL would read it with the opposite sign, and an offset knows no summer time`);
+        expect(e.hint).toBe('Use your place\'s IANA zone name, e.g. Europe/Berlin for +01:00 (or UTC).');
+      }
+      expect(failure(() => reportPeriod({ year: '2025', tz }, 'form')).message).toMatch(new RegExp(`^tz "\\${tz}" is a UTC offset`));
+    }
+    // The premise, on this project's server: 00:30 UTC on 1 January at '+01:00' is 23:30 the day before.
+    const client = new pg.Client({ connectionString: inject('databaseUrl') });
+    await client.connect();
+    try {
+      const { rows } = await client.query(`SELECT (timestamptz '2025-01-01 00:30:00+00' AT TIME ZONE '+01:00')::text AS local`);
+      expect(rows[0].local).toBe('2024-12-31 23:30:00');
+    } finally {
+      await client.end();
     }
   });
 
