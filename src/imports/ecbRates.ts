@@ -2,7 +2,7 @@ import { badInput, type FilePlace } from './badInput.js';
 import { csvRows } from './csvRows.js';
 import { decimalField } from './decimalField.js';
 import { isCurrencyCode } from './currencyCodes.js';
-import { isCalendarDate, utcDate } from '../normalize/calendarDate.js';
+import { calendarDateProblem, isCalendarDate, utcDate } from '../normalize/calendarDate.js';
 
 /** One ECB reference rate: units of `currency` per 1 EUR on `day`, from line `line`. */
 export interface EcbRate {
@@ -54,7 +54,8 @@ export function ecbRates(file: string, text: string, now: Date): EcbRate[] {
       // "27 November 2026": a date written out, as in the ECB's one-day file of current rates
       // (eurofxref.zip) rather than its history (eurofxref-hist.zip), which this reads.
       const writtenOut = /^\d{1,2} [A-Za-z]+ \d{4}$/.test(day.trim());
-      throw badInput(place, `'${day}' is not a date (YYYY-MM-DD)`, writtenOut
+      const why = calendarDateProblem(day);
+      throw badInput(place, why === undefined ? `'${day}' is not a date (YYYY-MM-DD)` : `'${day}' is not a date: ${why}`, writtenOut
         ? `This looks like the ECB's file of one day's rates (eurofxref.zip); import its history instead: eurofxref-hist.zip ("Time series") on ${ECB_RATES_PAGE}, which holds every day since 1999.`
         : HINT);
     }

@@ -2,6 +2,7 @@ import { badInput, shown, type FilePlace } from './badInput.js';
 import { csvRows, type CsvRow } from './csvRows.js';
 import { decimalField } from './decimalField.js';
 import { isCurrencyCode } from './currencyCodes.js';
+import { calendarDateProblem } from '../normalize/calendarDate.js';
 
 /** One transaction of a Koinly universal CSV, checked and typed (amounts exact, as text). */
 export interface KoinlyTransaction {
@@ -149,11 +150,7 @@ function utcTime(v: string, place: () => FilePlace, now: Date): string {
   const out = Number.isNaN(d.getTime()) ? '' : d.toISOString();
   if (m && out.slice(0, 10) !== m[1]) {
     // The form is right but the calendar is not (30 February, 31 April, hour 24): say which part.
-    const [year, month, day] = m[1]!.split('-').map(Number) as [number, number, number];
-    const days = month >= 1 && month <= 12 ? new Date(Date.UTC(year, month, 0)).getUTCDate() : 0;
-    const problem = days === 0 ? `there is no month ${month}`
-      : day < 1 || day > days ? `${MONTHS[month - 1]} ${year} has no day ${day} (it has ${days})`
-      : `${m[2]}${m[3] ?? ''} is not a time of day (00:00 to 23:59)`;
+    const problem = calendarDateProblem(m[1]!) ?? `${m[2]}${m[3] ?? ''} is not a time of day (00:00 to 23:59)`;
     throw badInput(place(), `${shown(v)} is not a date and time: ${problem}`, 'Check the date in the source this file came from; write dates in UTC as YYYY-MM-DD HH:mm UTC.');
   }
   if (!m) {
@@ -165,7 +162,6 @@ function utcTime(v: string, place: () => FilePlace, now: Date): string {
 }
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /**
  * Koinly's own form, "YYYY-MM-DD HH:mm UTC", read without a RegExp and a Date per line (issue

@@ -32,6 +32,25 @@ export function isCalendarDate(text: string): boolean {
   return d.isValid() && d.format('YYYY-MM-DD') === text;
 }
 
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * Why a text in the form `YYYY-MM-DD` is not a calendar date, in words; undefined when it is one,
+ * is not in that form, or its day is not the trouble. For the messages of every date a user types.
+ *
+ * @example
+ * calendarDateProblem('2025-02-30'); // 'February 2025 has no day 30 (it has 28)'
+ * calendarDateProblem('2025-13-01'); // 'there is no month 13'
+ */
+export function calendarDateProblem(text: string): string | undefined {
+  if (!DATE.test(text) || isCalendarDate(text)) return undefined;
+  const [year, month, day] = text.split('-').map(Number) as [number, number, number];
+  if (month < 1 || month > 12) return `there is no month ${month}`;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return day < 1 || day > days ? `${MONTHS[month - 1]} ${year} has no day ${day} (it has ${days})` : undefined;
+}
+
 /**
  * The date `days` calendar days after `day` (before it when negative).
  *

@@ -1,5 +1,5 @@
 import { TradeledgerError } from '../errors.js';
-import { addDays, isCalendarDate, yearStarting } from '../normalize/calendarDate.js';
+import { addDays, calendarDateProblem, isCalendarDate, yearStarting } from '../normalize/calendarDate.js';
 import { timeZone } from '../normalize/timeZone.js';
 
 /** The period a report covers: local dates in `tz`, `from` inclusive, `to` exclusive. */
@@ -97,7 +97,8 @@ export function lastDayLeftOut(period: ReportPeriod, words: 'cli' | 'form' = 'cl
 
 function checkDate(field: string, example: string, value: string): string {
   if (!isCalendarDate(value)) {
-    throw bad(`${field} "${value}" is not a date`, `Write ${field} as YYYY-MM-DD, e.g. ${example}.`);
+    const why = calendarDateProblem(value);
+    throw bad(`${field} "${value}" is not a date${why === undefined ? '' : `: ${why}`}`, `Write ${field} as YYYY-MM-DD, e.g. ${example}.`);
   }
   return value;
 }

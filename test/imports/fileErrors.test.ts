@@ -37,7 +37,7 @@ describe('ECB rates file', () => {
     ['a malformed rate', 'Date,USD,\n2025-01-03,1,03,\n', 'rates.csv line 2: 4 fields where the header has 2'],
     ['a rate that is not a number', 'Date,USD,\n2025-01-03,abc,\n', 'rates.csv line 2, column 2 (USD): \'abc\' is not a decimal number'],
     ['a future date', 'Date,USD,\n2026-01-02,1.03,\n', 'rates.csv line 2, column 1 (Date): 2026-01-02 is in the future'],
-    ['an impossible date', 'Date,USD,\n2025-02-30,1.03,\n', 'rates.csv line 2, column 1 (Date): \'2025-02-30\' is not a date (YYYY-MM-DD)'],
+    ['an impossible date', 'Date,USD,\n2025-02-30,1.03,\n', 'rates.csv line 2, column 1 (Date): \'2025-02-30\' is not a date: February 2025 has no day 30 (it has 28)'],
     ['a day listed twice', 'Date,USD,\n2025-01-03,1.03,\n2025-01-02,1.04,\n2025-01-03,1.03,\n', 'rates.csv line 4, column 1 (Date): 2025-01-03 is listed twice (also line 2)'],
     ['a file without the Date column', 'Day,USD,\n2025-01-03,1.03,\n', 'rates.csv line 1, column 1 (Day): the first column is \'Day\', not \'Date\''],
     ['an unclosed quote', 'Date,USD,\n2025-01-03,"1.03,\n', 'rates.csv line 2: not a readable CSV file'],

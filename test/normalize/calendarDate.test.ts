@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
 import utc from 'dayjs/plugin/utc.js';
 import {
-  addDays, addYears, dayNumber, daysBetween, isCalendarDate, localTimestamp, oneYearAfter, startOfYear, utcDate, utcYear, yearStarting,
+  addDays, addYears, calendarDateProblem, dayNumber, daysBetween, isCalendarDate, localTimestamp, oneYearAfter, startOfYear, utcDate, utcYear, yearStarting,
 } from '../../src/normalize/calendarDate.js';
 
 dayjs.extend(utc);
@@ -70,6 +70,24 @@ describe('calendar dates', () => {
       expect(oneYearAfter(day)).toBe(addYears(day, 1));
       expect(addDays(day, 30)).toBe(d.add(30, 'day').format('YYYY-MM-DD'));
       expect(daysBetween(day, addDays(day, 31))).toBe(31);
+    }
+  });
+
+  it('says why a YYYY-MM-DD text is no date, and nothing for a real one or another form', () => {
+    expect(calendarDateProblem('2025-02-29')).toBe('February 2025 has no day 29 (it has 28)');
+    expect(calendarDateProblem('2024-02-30')).toBe('February 2024 has no day 30 (it has 29)');
+    expect(calendarDateProblem('2100-02-29')).toBe('February 2100 has no day 29 (it has 28)');
+    expect(calendarDateProblem('2025-04-31')).toBe('April 2025 has no day 31 (it has 30)');
+    expect(calendarDateProblem('2025-01-00')).toBe('January 2025 has no day 0 (it has 31)');
+    expect(calendarDateProblem('2025-00-10')).toBe('there is no month 0');
+    expect(calendarDateProblem('2025-13-01')).toBe('there is no month 13');
+    for (const fine of ['2024-02-29', '2000-02-29', '2025-12-31', '25-1-1', '2025-1-01', 'yesterday']) expect(calendarDateProblem(fine), fine).toBeUndefined();
+    // Every real day of four years, leap years among them, has no problem; every day past a month's end has one.
+    for (let d = Date.UTC(2023, 0, 1); d < Date.UTC(2027, 0, 1); d += 86_400_000) {
+      const day = new Date(d).toISOString().slice(0, 10);
+      expect(calendarDateProblem(day), day).toBeUndefined();
+      const next = new Date(d + 86_400_000).toISOString().slice(0, 10);
+      if (next.endsWith('-01')) expect(calendarDateProblem(`${day.slice(0, 8)}${Number(day.slice(8)) + 1}`), day).toMatch(/ has no day /);
     }
   });
 });

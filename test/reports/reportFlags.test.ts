@@ -20,7 +20,7 @@ describe('report period flags', () => {
     expect(failure(() => reportPeriod({ year: '1999' })).message).toBe('--year "1999" is not from 2000 to 2999');
     expect(failure(() => reportPeriod({ year: '3025' })).message).toBe('--year "3025" is not from 2000 to 2999');
     expect(reportPeriod({ year: '2999' }).from).toBe('2999-01-01');
-    expect(failure(() => reportPeriod({ from: '2025-02-30', to: '2025-03-01' })).message).toBe('--from "2025-02-30" is not a date');
+    expect(failure(() => reportPeriod({ from: '2025-02-30', to: '2025-03-01' })).message).toBe('--from "2025-02-30" is not a date: February 2025 has no day 30 (it has 28)');
     expect(failure(() => reportPeriod({ from: '2025-03-01', to: '2025-03-01' })).hint).toContain('--to is exclusive');
     expect(failure(() => reportPeriod({})).hint).toContain('--year 2025');
     expect(failure(() => reportPeriod({ year: '2025', from: '2025-01-01' })).message).toBe('--year cannot be combined with --from/--to');
@@ -31,7 +31,7 @@ describe('report period flags', () => {
     expect([form({ year: '25' }).message, form({ year: '25' }).hint]).toEqual(['year "25" is not a four-digit year', 'Write the tax year as four digits, e.g. 2025.']);
     expect(form({ year: '1999' }).hint).toBe('Give a year from 2000 to 2999, e.g. 2025 (or from and to dates for any dates).');
     expect([form({ from: '2025-02-30', to: '2025-03-01' }).message, form({ from: '2025-02-30', to: '2025-03-01' }).hint])
-      .toEqual(['from "2025-02-30" is not a date', 'Write from as YYYY-MM-DD, e.g. 2025-01-01.']);
+      .toEqual(['from "2025-02-30" is not a date: February 2025 has no day 30 (it has 28)', 'Write from as YYYY-MM-DD, e.g. 2025-01-01.']);
     expect(form({ from: '2025-03-01', to: '2025-03-01' }).message).toBe('to 2025-03-01 is not after from 2025-03-01');
     expect(form({ year: '2025', tz: 'Mars/Olympus' }).message).toBe('tz "Mars/Olympus" is not a known time zone');
     expect(form({}).hint).toBe('Give a tax year, or both a from and a to date (to is not included).');
