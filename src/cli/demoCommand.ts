@@ -15,10 +15,10 @@ import { syncProgress } from './progress/syncProgress.js';
 import { syncSummary } from './progress/syncSummary.js';
 import { reportLostDatabase } from './progress/reportLostDatabase.js';
 import { runReports } from '../reports/runReports.js';
+import { claimFolder } from '../reports/reportOutput.js';
 import { summaryLine, valuationSummary } from '../valuation/valuationSummary.js';
 import { reportPeriod } from '../reports/reportPeriod.js';
 import { reportFormats } from '../reports/reportFormats.js';
-import { freeFolder } from '../reports/freeFolder.js';
 import { demoGains } from '../gains/demoGains.js';
 import { utcYear } from '../normalize/calendarDate.js';
 
@@ -87,8 +87,9 @@ export function demoCommand(setExit: (code: number) => void): Command {
           const period = reportPeriod({ year, tz: 'UTC' });
           const includeDemo = flags.includeDemo ?? false;
           let demoNames: string[] = [];
-          // Reports are never overwritten: a second demo writes beside the first one's folders.
-          const root = freeFolder(path.join('tradeledger-reports', period.label));
+          // Reports are never overwritten: a second demo (or one started at the same moment)
+          // writes beside the first one's folders.
+          const root = await claimFolder(path.join('tradeledger-reports', period.label));
           say('');
           say(`Reports for ${year} (UTC), each folder with its manifest.json:`);
           for (const format of reportFormats) {

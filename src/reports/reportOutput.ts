@@ -185,6 +185,27 @@ export async function claimReportOutput(root: string, rest: readonly string[], f
   }
 }
 
+/**
+ * The first of `root`, `root-2`, `root-3`, ... that this call creates itself, made (with its
+ * parents): the demo's folder of this year's reports, so that two demos started together in one
+ * folder write beside each other, as a second demo later does. (Checking that a name was free and
+ * making it later gave both the same folder.)
+ *
+ * @example
+ * await claimFolder('tradeledger-reports/2026'); // 'tradeledger-reports/2026-2' after a demo
+ */
+export async function claimFolder(root: string): Promise<string> {
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? root : `${root}-${n}`;
+    try {
+      await makeFolder(candidate, true);
+      return candidate;
+    } catch (err) {
+      if (!(err instanceof FolderTaken)) throw err;
+    }
+  }
+}
+
 // fs.mkdir({ recursive: true }) loops forever on some paths (/proc/nope on Linux, Node 20), so
 // the folder is made one level at a time. Returns the folders it created, outermost first.
 // `claim`: the folder itself must be new, made by this call (else FolderTaken).

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import pg from 'pg';
-import { lstat, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -12,7 +12,7 @@ import type { FreshDatabase } from '../support/database.js';
 import { runCli, startCli } from '../support/runCli.js';
 import { fixtureSql } from './ledgerFixture.js';
 import { reportFiles } from '../../src/reports/reportFormats.js';
-import { claimReportOutput, commitLockName, reportOutput } from '../../src/reports/reportOutput.js';
+import { claimFolder, claimReportOutput, commitLockName, reportOutput } from '../../src/reports/reportOutput.js';
 import { failureOf } from '../support/failure.js';
 
 let fresh: FreshDatabase;
@@ -195,6 +195,18 @@ describe('report --out never harms what is already there', () => {
     expect(new Set(folders).size, folders.join(' ')).toBe(3);
     expect((await readdir(path.join(cwd, 'tradeledger-reports'))).sort()).toEqual(['2025', '2025-2', '2025-3']);
     for (const f of folders) expect((await readdir(f!)).sort()).toEqual(['koinly.csv', 'manifest.json']);
+  });
+
+  it('the demo\'s folder of the year: claims started together each make their own, beside an existing one', async () => {
+    const base = path.join(root, 'demo-claims', 'tradeledger-reports', '2026');
+    await mkdir(base, { recursive: true }); // an earlier demo's
+    const claimed = await Promise.all([claimFolder(base), claimFolder(base), claimFolder(base)]);
+    // (The old check of a free name gave all three `2026-2`: none made it before the others looked.)
+    expect([...claimed].sort()).toEqual([`${base}-2`, `${base}-3`, `${base}-4`]);
+    for (const dir of claimed) expect((await stat(dir)).isDirectory()).toBe(true);
+    const blocked = path.join(root, 'demo-claims', 'a-file');
+    await writeFile(blocked, 'x');
+    expect((await failureOf(() => claimFolder(path.join(blocked, '2026')))).code).toBe('REPORT_OUT_DIR');
   });
 
   it('the claim of a default folder and the final move never take what another run made', async () => {
