@@ -1,4 +1,5 @@
 import { TradeledgerError } from '../errors.js';
+import { fieldWords } from '../fieldWords.js';
 import { timeZone } from '../normalize/timeZone.js';
 import { resolveZone, ruleSet, ruleSetNames, zoneSuggestion } from './ruleSets.js';
 import type { RuleSetName } from './ruleSets.js';
@@ -59,8 +60,7 @@ export type GainsAsker = 'cli' | 'portal';
  * // { rules: 'uk', year: 2025, fiat: 'GBP', tz: 'Europe/London', account: '', pools: 'universal', includeDemo: false }
  */
 export function parseGainsRequest(input: GainsRequestInput, asker: GainsAsker): { request: GainsRequest; zoneNote: string; fiatNote?: string } {
-  const name = (field: string) => (asker === 'cli' ? `--${field}` : field);
-  const example = (field: string, value: string) => (asker === 'cli' ? `--${field} ${value}` : value);
+  const { name, example } = fieldWords(asker === 'cli');
   const rules = input.rules ?? '';
   if (!(ruleSetNames as readonly string[]).includes(rules)) {
     throw bad(`${name('rules')} "${rules}" is not one of ${ruleSetNames.join(', ')}`, 'Pick the rules from the list.');

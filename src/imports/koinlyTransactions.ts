@@ -2,7 +2,7 @@ import { badInput, shown, type FilePlace } from './badInput.js';
 import { csvRows, type CsvRow } from './csvRows.js';
 import { decimalField } from './decimalField.js';
 import { isCurrencyCode } from './currencyCodes.js';
-import { calendarDateProblem } from '../normalize/calendarDate.js';
+import { calendarDateProblem, daysInMonth } from '../normalize/calendarDate.js';
 
 /** One transaction of a Koinly universal CSV, checked and typed (amounts exact, as text). */
 export interface KoinlyTransaction {
@@ -161,7 +161,6 @@ function utcTime(v: string, place: () => FilePlace, now: Date): string {
   return out;
 }
 
-const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
  * Koinly's own form, "YYYY-MM-DD HH:mm UTC", read without a RegExp and a Date per line (issue
@@ -178,8 +177,7 @@ function koinlyMinute(v: string): { iso: string; ms: number } | null {
   const hour = digits(v, 11, 2);
   const minute = digits(v, 14, 2);
   if (year < 1970 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59) return null;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  if (day > (month === 2 && leap ? 29 : DAYS[month - 1]!)) return null;
+  if (day > daysInMonth(year, month)) return null;
   return { iso: `${v.slice(0, 10)}T${v.slice(11, 16)}:00.000Z`, ms: Date.UTC(year, month - 1, day, hour, minute) };
 }
 

@@ -46,9 +46,22 @@ export function calendarDateProblem(text: string): string | undefined {
   if (!DATE.test(text) || isCalendarDate(text)) return undefined;
   const [year, month, day] = text.split('-').map(Number) as [number, number, number];
   if (month < 1 || month > 12) return `there is no month ${month}`;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  const days = daysInMonth(year, month);
   return day < 1 || day > days ? `${MONTHS[month - 1]} ${year} has no day ${day} (it has ${days})` : undefined;
+}
+
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * The days of a month (1-12) of the Gregorian calendar, plain arithmetic (it runs once per line
+ * of an import).
+ *
+ * @example
+ * daysInMonth(2024, 2); // 29
+ */
+export function daysInMonth(year: number, month: number): number {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 && leap ? 29 : MONTH_DAYS[month - 1]!;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { TradeledgerError } from '../errors.js';
+import { fieldWords } from '../fieldWords.js';
 import { addDays, calendarDateProblem, isCalendarDate, yearStarting } from '../normalize/calendarDate.js';
 import { timeZone } from '../normalize/timeZone.js';
 
@@ -33,8 +34,7 @@ export interface ReportPeriodInput {
  */
 export function reportPeriod(input: ReportPeriodInput, words: 'cli' | 'form' = 'cli'): ReportPeriod {
   const cli = words === 'cli';
-  const name = (field: string) => (cli ? `--${field}` : field);
-  const example = (field: string, value: string) => (cli ? `--${field} ${value}` : value);
+  const { name, example } = fieldWords(cli);
   const tz = timeZone(input.tz ?? 'UTC', 'REPORT_BAD_FLAG', name('tz'));
   if (input.year !== undefined) {
     if (input.from !== undefined || input.to !== undefined) {
