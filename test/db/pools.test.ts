@@ -1,8 +1,9 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applicationName, createClient, createPool } from '../../src/db/pools.js';
+import { applicationName, createClient, createPool, utcSession } from '../../src/db/pools.js';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 
@@ -80,6 +81,70 @@ describe('src/db/pools.ts: the one place connections are made', () => {
       if (/new\s+pg\.(Pool|Client)\b|connectionString/.test(text) || (/from 'pg'/.test(text) && /new\s+(Pool|Client)\s*\(/.test(text))) offenders.push(rel);
     }
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('every session runs in UTC, whatever zone the server is set to', () => {
+  // A server's `timezone` is its sessions' default; initdb takes it from the machine (an embedded
+  // server set up in India is at +05:30). In such a session date_trunc('hour', ts) lands on the
+  // half hour, and the sync asked the sandbox for the candles of hours that do not exist.
+  const probe = `SELECT current_setting('TimeZone') AS zone, current_setting('work_mem') AS work_mem,
+    to_char(date_trunc('hour', '2024-01-01 10:10:00Z'::timestamptz) AT TIME ZONE 'UTC', 'HH24:MI') AS hour,
+    '2024-01-02 03:04:05.678Z'::timestamptz AS at, interval '1 day 02:00' AS span`;
+  const right = { at: new Date('2024-01-02T03:04:05.678Z'), span: { days: 1, hours: 2 } };
+  let kolkata: string;
+  beforeAll(async () => {
+    const name = new URL(fresh.url).pathname.slice(1);
+    await sql.raw(`ALTER DATABASE "${name}" SET timezone = 'Asia/Kolkata'`).execute(fresh.db);
+    await sql.raw(`ALTER DATABASE "${name}" SET datestyle = 'SQL, DMY'`).execute(fresh.db);
+    await sql.raw(`ALTER DATABASE "${name}" SET intervalstyle = 'sql_standard'`).execute(fresh.db);
+    kolkata = fresh.url;
+  });
+
+  it('the premise: a plain session on that database is at +05:30 (its hours start at :30), and node-postgres misreads its times', async () => {
+    const plain = new pg.Client({ connectionString: kolkata });
+    await plain.connect();
+    try {
+      const { rows: [r] } = await plain.query(probe);
+      expect(r).toMatchObject({ zone: 'Asia/Kolkata', hour: '09:30' });
+      // DateStyle SQL, DMY: '02/01/2024 08:34:05.678 IST' is not a time node-postgres can read (null).
+      expect(r.at instanceof Date && r.at.getTime() === right.at.getTime()).toBe(false);
+      expect(r.span).not.toMatchObject(right.span);
+    } finally {
+      await plain.end();
+    }
+  });
+
+  it('a pool and a client made here are UTC, in the ISO style node-postgres reads', async () => {
+    const pool = createPool({ url: kolkata, name: 'pools-test-zone', max: 1 });
+    const client = createClient({ url: kolkata, name: 'pools-test-zone' });
+    await client.connect();
+    try {
+      expect((await pool.query(probe)).rows[0]).toMatchObject({ zone: 'UTC', hour: '10:00', ...right });
+      expect((await client.query(probe)).rows[0]).toMatchObject({ zone: 'UTC', hour: '10:00', ...right });
+    } finally {
+      await client.end();
+      await pool.end();
+    }
+  });
+
+  it('keeps the user\'s own startup options (the URL\'s or PGOPTIONS), and UTC wins over a zone given there', async () => {
+    const url = new URL(kolkata);
+    url.searchParams.set('options', '-c work_mem=3MB -c TimeZone=Asia/Tokyo');
+    const pool = createPool({ url: url.toString(), name: 'pools-test-zone-options', max: 1 });
+    try {
+      expect((await pool.query(probe)).rows[0]).toMatchObject({ zone: 'UTC', work_mem: '3MB', hour: '10:00' });
+    } finally {
+      await pool.end();
+    }
+    const fromEnv = new pg.Client(utcSession(kolkata, { PGOPTIONS: '-c work_mem=5MB' }));
+    await fromEnv.connect();
+    try {
+      expect((await fromEnv.query(probe)).rows[0]).toMatchObject({ zone: 'UTC', work_mem: '5MB', hour: '10:00' });
+    } finally {
+      await fromEnv.end();
+    }
+    expect(utcSession('postgres://h/db', {})).toEqual({ connectionString: 'postgres://h/db', options: '-c TimeZone=UTC -c DateStyle=ISO,MDY -c IntervalStyle=postgres' });
   });
 });
 

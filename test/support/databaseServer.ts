@@ -38,11 +38,36 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
   });
   const server = await ensureEmbeddedServer(options, (m) => process.stderr.write(`[test-pg] ${m}\n`));
   const url = server.url('postgres');
+  await offTheHour(url);
   project.provide('databaseUrl', url);
   await sweepStaleDatabases(url);
   return async () => {
     if (process.env.CI && server.startedNow) await stopEmbeddedServer(options);
   };
+}
+
+/**
+ * The embedded project's server is set to India's zone (+05:30), as initdb sets a user's embedded
+ * server to their machine's zone: half the suite then runs every command against a server whose
+ * sessions default to a zone off the whole hour, where `date_trunc('hour')`, `::date` and the text
+ * of a timestamptz differ from UTC (src/db/pools.ts makes every session of ours UTC). The service
+ * project keeps the machine's UTC.
+ */
+async function offTheHour(url: string): Promise<void> {
+  const zone = 'Asia/Kolkata';
+  const session = async <T>(work: (c: pg.Client) => Promise<T>): Promise<T> => {
+    const client = new pg.Client({ connectionString: url });
+    client.on('error', () => {});
+    await client.connect();
+    try { return await work(client); } finally { await client.end().catch(() => {}); }
+  };
+  await session(async (c) => { await c.query(`ALTER SYSTEM SET timezone = '${zone}'`); await c.query('SELECT pg_reload_conf()'); });
+  // The reload reaches the postmaster a moment later; sessions started after it have the zone.
+  for (let i = 0; i < 100; i++) {
+    if ((await session((c) => c.query<{ tz: string }>("SELECT current_setting('TimeZone') AS tz"))).rows[0]!.tz === zone) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the embedded test server did not take timezone = '${zone}'`);
 }
 
 async function checkReachable(url: string): Promise<void> {

@@ -101,3 +101,45 @@ describe('a sandbox sync plus import fx values every ledger row', () => {
     expect(prices.requests).toBeLessThanOrEqual(Number(symbols.rows[0]!.n));
   }, 120_000);
 });
+
+describe('the views and functions answer the same in any session zone (an analyst\'s psql)', () => {
+  // An analyst's psql runs in the server's zone (initdb took the machine's) or PGTZ; our own
+  // sessions are UTC (src/db/pools.ts). Every view and the functions analysts call must mean UTC
+  // wherever they turn a time into an hour or a day, so each is read twice in one transaction (one
+  // now()) at UTC and at +05:30 (with other date and interval styles), and the rows compared as
+  // values (a timestamptz is an instant).
+  const relations = async (): Promise<string[]> => {
+    const views = await sql<{ v: string }>`SELECT format('%I', viewname) AS v FROM pg_views WHERE schemaname = 'public' ORDER BY 1`.execute(env.fresh.db);
+    return [...views.rows.map((r) => r.v), `ledger_valued('GBP')`, `ledger_valued_uncorrected('EUR')`, `tax_transactions('-infinity', 'infinity', '')`];
+  };
+  const differing = async (relation: string): Promise<number> => env.fresh.db.transaction().execute(async (trx) => {
+    await sql`SET LOCAL TimeZone = 'UTC'`.execute(trx);
+    await sql.raw(`CREATE TEMP TABLE zone_utc ON COMMIT DROP AS SELECT * FROM ${relation}`).execute(trx);
+    await sql`SET LOCAL TimeZone = 'Asia/Kolkata'`.execute(trx);
+    await sql`SET LOCAL DateStyle = 'SQL, DMY'`.execute(trx);
+    await sql`SET LOCAL IntervalStyle = 'sql_standard'`.execute(trx);
+    const { rows } = await sql.raw<{ n: string }>(`SELECT (SELECT count(*) FROM (SELECT * FROM ${relation} EXCEPT ALL SELECT * FROM zone_utc) a)
+      + (SELECT count(*) FROM (SELECT * FROM zone_utc EXCEPT ALL SELECT * FROM ${relation}) b) AS n`).execute(trx);
+    return Number(rows[0]!.n);
+  });
+
+  it('every view, ledger_valued, ledger_valued_uncorrected and tax_transactions', async () => {
+    const all = await relations();
+    expect(all.length).toBeGreaterThan(10);
+    const found: Record<string, number> = {};
+    for (const r of all) found[r] = await differing(r);
+    expect(Object.entries(found).filter(([, n]) => n > 0)).toEqual([]);
+    // Not an empty comparison: the ledger and its valuation have rows here.
+    const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM ledger_valued('GBP')`.execute(env.fresh.db);
+    expect(Number(rows[0]!.n)).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('the check sees a view that follows the session\'s zone (a planted date_trunc of the hour)', async () => {
+    await sql`CREATE VIEW zone_planted AS SELECT coin, date_trunc('hour', ts) AS hour FROM ledger`.execute(env.fresh.db);
+    try {
+      expect(await differing('zone_planted')).toBeGreaterThan(0);
+    } finally {
+      await sql`DROP VIEW zone_planted`.execute(env.fresh.db);
+    }
+  });
+});

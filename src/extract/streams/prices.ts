@@ -152,12 +152,13 @@ async function pairsOffered(run: AccountRun): Promise<PairOffered[]> {
  * the hours price_coverage says were read. One pass over the ledger (the costly part: ~3 s at a
  * million records): its coins choose the pairs, stored in price_symbols by the same statement,
  * and its hours are the ones asked. A coin no listed pair prices now keeps the pair chosen for it
- * before.
+ * before. Hours are the candles' UTC hours (`date_bin` from a UTC origin, as ledger_valued joins
+ * them): `date_trunc` follows the session's zone, on the half hour at +05:30.
  */
 async function neededHours(run: AccountRun, pairs: readonly PairOffered[], only?: readonly Arrival[]): Promise<{ symbol: string; hour: Date }[]> {
   const result = await sql<{ symbol: string; hour: Date }>`
     WITH n AS MATERIALIZED (
-      SELECT DISTINCT coin, date_trunc('hour', ts) AS hour FROM ledger
+      SELECT DISTINCT coin, date_bin('1 hour', ts, '2000-01-01Z') AS hour FROM ledger
       WHERE coin IS NOT NULL AND ts < to_timestamp(${run.now} / 1000.0)${only === undefined ? sql`` : sql` AND (${ofTables(only)})`}),
     chosen AS MATERIALIZED (
       SELECT c.coin, c.symbol, c.quote_coin
