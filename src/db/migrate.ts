@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { createClient } from './pools.js';
 import { TradeledgerError } from '../errors.js';
 import { databaseError } from './databaseError.js';
+import { sqlIdentifier } from './sqlText.js';
 import { migrationFiles, defaultMigrationsDir } from './migrationFiles.js';
 import type { MigrationFile } from './migrationFiles.js';
 import { migrationPlan } from './migrationPlan.js';
@@ -39,7 +40,7 @@ export async function migrate(url: string, options: MigrateOptions = {}): Promis
   const client = await connect(url);
   try {
     await client.query(`SELECT pg_advisory_lock(${lockKey})`);
-    await client.query(createTable);
+    await client.query(createTable).catch(async (err: unknown) => { throw (await rightsRefused(client, err)) ?? err; });
     const plan = migrationPlan(await appliedRows(client), files);
     for (const file of plan.pending) {
       await applyOne(client, file);
@@ -100,9 +101,40 @@ async function applyOne(client: pg.Client, file: MigrationFile): Promise<void> {
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
+    const refused = await rightsRefused(client, err);
+    if (refused !== undefined) throw refused;
     const msg = err instanceof Error ? err.message : String(err);
     throw new TradeledgerError('MIGRATION_FAILED', `migration sql/migrations/${file.fileName} failed and was rolled back: ${msg}`, {
       kind: 'database', hint: 'Fix the SQL in that file (it was not applied, so it may still be edited) and run `tradeledger db migrate` again.', cause: err,
     });
   }
 }
+
+/**
+ * A migration refused for the database user's rights (42501) or for want of a schema to create
+ * in (3F000), as a TradeledgerError that names the user, the database and the fix; undefined for
+ * any other failure. The commonest case: on PostgreSQL 15 and newer a database's public schema
+ * takes new tables only from the database's owner, so a user given CONNECT alone is refused
+ * `schema_migrations`, the first table. Nothing was applied either way (each file runs in a
+ * transaction of its own).
+ */
+async function rightsRefused(client: pg.Client, err: unknown): Promise<TradeledgerError | undefined> {
+  const code = (err as { code?: string } | null)?.code;
+  if (code !== '42501' && code !== '3F000') return undefined;
+  const pgMessage = err instanceof Error ? err.message : String(err);
+  const who = await client.query<{ u: string; d: string; p: string }>(
+    `SELECT current_user AS u, current_database() AS d, current_setting('search_path') AS p`).then((r) => r.rows[0], () => undefined);
+  const user = who ? sqlIdentifier(who.u) : 'the database user';
+  const database = who ? sqlIdentifier(who.d) : 'the database';
+  if (code === '3F000') {
+    return new TradeledgerError('DB_NO_RIGHTS', `no schema to create tradeledger's tables in database ${database}: ${pgMessage} (search_path is ${who?.p ?? 'unknown'})`, {
+      kind: 'database', cause: err,
+      hint: `Create the schema that search_path names, or set one that exists (as a superuser: ALTER ROLE ${user} SET search_path = public), or take the search_path option out of DATABASE_URL; nothing was changed.`,
+    });
+  }
+  return new TradeledgerError('DB_NO_RIGHTS', `${who ? `the database user ${user}` : user} may not create or change tradeledger's tables in database ${database}: ${pgMessage}`, {
+    kind: 'database', cause: err,
+    hint: `PostgreSQL 15 and newer let only a database's owner create tables in its public schema. As a superuser, make the user its owner (ALTER DATABASE ${database} OWNER TO ${user}) or grant it (GRANT CREATE ON SCHEMA public TO ${user}); tables an earlier run made under another user need that user, or REASSIGN OWNED. Then run the command again; nothing was changed.`,
+  });
+}
+

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TradeledgerError } from '../../src/errors.js';
 import { migrate, migrationStatus } from '../../src/db/migrate.js';
+import { migrationFiles, defaultMigrationsDir } from '../../src/db/migrationFiles.js';
 import { emptyDatabase } from '../support/database.js';
 
 async function query<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
@@ -121,5 +122,52 @@ describe('migrate', () => {
     await Promise.all([1, 2, 3, 4].map(() => migrate(database.url, { dir, onApplied: (f) => applied.push(f.fileName) })));
     expect(applied.sort()).toEqual(['0001_first.sql', '0002_second.sql']);
     expect(await query(database.url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: 2 }]);
+  });
+});
+
+describe('migrate as a database user without the rights it needs', () => {
+  // PostgreSQL 15: "PostgreSQL 15 also revokes the CREATE permission from all users except a
+  // database owner from the public (or default) schema."
+  // https://www.postgresql.org/docs/15/release-15.html#id-1.11.6.16.4
+  // A DBA who makes a database and gives the tool's user CONNECT alone is refused the first table.
+  let database: { url: string; drop(): Promise<void> };
+  let role: string;
+  let asRole: string;
+  beforeEach(async () => {
+    database = await emptyDatabase();
+    role = `tl_norights_${Math.random().toString(36).slice(2, 10)}`;
+    const password = `pw-${Math.random().toString(36).slice(2)}`;
+    await query(database.url, `CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+    const u = new URL(database.url);
+    u.username = role;
+    u.password = password;
+    asRole = u.toString();
+  });
+  afterEach(async () => {
+    await database.drop();
+    await query(database.url.replace(/\/[^/?]+(\?|$)/, '/postgres$1'), `DROP ROLE IF EXISTS ${role}`).catch(() => {});
+  });
+
+  it('names the user, the database and the fix (DB_NO_RIGHTS), and the fix it names works', async () => {
+    const err = await refusal(migrate(asRole));
+    expect(err.code).toBe('DB_NO_RIGHTS');
+    const name = new URL(database.url).pathname.slice(1);
+    expect(err.message).toContain(`the database user "${role}" may not create or change tradeledger's tables in database "${name}"`);
+    expect(err.message).toContain('permission denied for schema public');
+    expect(err.hint).toContain(`ALTER DATABASE "${name}" OWNER TO "${role}"`);
+    expect(await query(database.url, "SELECT to_regclass('schema_migrations') AS t")).toEqual([{ t: null }]);
+    // The hint, as a superuser would run it; then the whole of sql/migrations/ applies.
+    await query(database.url, `ALTER DATABASE "${name}" OWNER TO "${role}"`);
+    const plan = await migrate(asRole);
+    expect(plan.pending.map((f) => f.fileName)).toEqual((await migrationFiles(defaultMigrationsDir)).map((f) => f.fileName));
+  }, 120_000);
+
+  it('a search_path naming no schema is told as such, not as a bug', async () => {
+    const u = new URL(database.url);
+    u.searchParams.set('options', '-c search_path=nowhere');
+    const err = await refusal(migrate(u.toString()));
+    expect(err.code).toBe('DB_NO_RIGHTS');
+    expect(err.message).toMatch(/no schema to create tradeledger's tables in database .*search_path is nowhere/);
+    expect(err.hint).toContain('search_path');
   });
 });
