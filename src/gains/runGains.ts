@@ -1,4 +1,4 @@
-import { claimReportOutput, reportOutput } from '../reports/reportOutput.js';
+import { claimReportOutput, fileWriteError, reportOutput } from '../reports/reportOutput.js';
 import type { ReportOutput } from '../reports/reportOutput.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
@@ -447,13 +447,14 @@ async function writeFiles(client: pg.Client, runId: string, options: RunGainsOpt
   const files: ManifestFile[] = [];
   for (const { query, file } of gainsCsvFiles(options.rules)) {
     const sql = await readFile(path.join(reportsDir, `${query}.sql`), 'utf8');
-    const result = await streamQueryToCsv(client, bindNamedParameters(sql, { run_id: runId, broker_reporting: JSON.stringify(options.brokerReporting ?? {}) }), output.temporary(file), { flags: 'wx' });
+    const result = await streamQueryToCsv(client, bindNamedParameters(sql, { run_id: runId, broker_reporting: JSON.stringify(options.brokerReporting ?? {}) }), output.temporary(file), { flags: 'wx' })
+      .catch((err: unknown) => { throw fileWriteError(err, file, output.dir); });
     const entry = { file, query: `reports/${query}.sql`, ...result, corrections };
     files.push(entry);
     options.onFile?.(entry);
   }
   for (const [file, text] of [['summary.json', `${JSON.stringify(summary, null, 2)}\n`], ['summary.txt', gainsSummaryText(summary)]] as const) {
-    await writeFile(output.temporary(file), text, { flag: 'wx' });
+    await writeFile(output.temporary(file), text, { flag: 'wx' }).catch((err: unknown) => { throw fileWriteError(err, file, output.dir); });
     const bytes = Buffer.byteLength(text);
     const entry = { file, query: 'src/gains/runGains.ts', rows: 1, bytes, sha256: createHash('sha256').update(text).digest('hex'), neutralisedCells: 0, corrections };
     files.push(entry);
@@ -466,7 +467,7 @@ async function writeFiles(client: pg.Client, runId: string, options: RunGainsOpt
     // every file reflects the same corrections: those in force on the ledger rows the run read
     corrections: { inForce: corrections, list: 'SELECT * FROM ledger_corrections_in_force (tradeledger classify list --account UID)' },
   };
-  await writeFile(output.temporary('manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
+  await writeFile(output.temporary('manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' }).catch((err: unknown) => { throw fileWriteError(err, 'manifest.json', output.dir); });
   return files;
 }
 

@@ -44,7 +44,7 @@ export async function reportOutput(dirGiven: string, files: readonly string[], f
     const target = path.join(dir, file);
     const info = await lstat(target).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT') return undefined;
-      throw folderError(dir, `cannot inspect ${target}: ${systemErrorWords(err)}`);
+      throw folderError(dir, `cannot inspect ${target}: ${systemErrorWords(err)}`, err);
     });
     if (info === undefined) continue;
     if (info.isSymbolicLink()) {
@@ -149,7 +149,7 @@ async function commitLock(dir: string): Promise<() => Promise<void>> {
   for (;;) {
     const made = await writeFile(file, `${process.pid}\n`, { flag: 'wx' }).then(() => true, (err: NodeJS.ErrnoException) => {
       if (err.code === 'EEXIST') return false;
-      throw folderError(dir, `cannot write in ${dir}: ${systemErrorWords(err)}`);
+      throw folderError(dir, `cannot write in ${dir}: ${systemErrorWords(err)}`, err);
     });
     if (made) return () => rm(file, { force: true });
     const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
@@ -212,7 +212,7 @@ export async function claimFolder(root: string): Promise<string> {
 async function makeFolder(dir: string, claim = false): Promise<string[]> {
   const info = await stat(dir).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined;
-    throw folderError(dir, `cannot use the output folder ${dir}: ${systemErrorWords(err)}`);
+    throw folderError(dir, `cannot use the output folder ${dir}: ${systemErrorWords(err)}`, err);
   });
   if (info !== undefined) {
     if (claim) throw new FolderTaken(dir);
@@ -223,7 +223,7 @@ async function makeFolder(dir: string, claim = false): Promise<string[]> {
   const made = parent !== dir ? await makeFolder(parent) : [];
   const created = await mkdir(dir).then(() => true, (err: NodeJS.ErrnoException) => {
     if (err.code === 'EEXIST') return false;
-    throw folderError(dir, `cannot create the output folder ${dir}: ${systemErrorWords(err)}`);
+    throw folderError(dir, `cannot create the output folder ${dir}: ${systemErrorWords(err)}`, err);
   });
   if (!created && claim) {
     for (const folder of [...made].reverse()) await rmdir(folder).catch(() => undefined);
@@ -232,6 +232,33 @@ async function makeFolder(dir: string, claim = false): Promise<string[]> {
   return created ? [...made, dir] : made;
 }
 
-function folderError(dir: string, message: string): TradeledgerError {
-  return new TradeledgerError('REPORT_OUT_DIR', message, { kind: 'config', details: { dir }, hint: 'Pass --out with a folder you can write to.' });
+function folderError(dir: string, message: string, cause?: unknown): TradeledgerError {
+  return new TradeledgerError('REPORT_OUT_DIR', message, { kind: 'config', details: { dir }, cause, hint: outputFolderHint(cause) });
+}
+
+/**
+ * A report or gains file that could not be written (a full disk, a folder made read-only under
+ * the run), as the REPORT_OUT_DIR error that says so; any other failure (the query's) as it is.
+ *
+ * @example
+ * await writeFile(output.temporary(file), text, { flag: 'wx' }).catch((e) => { throw fileWriteError(e, file, output.dir); });
+ */
+export function fileWriteError(err: unknown, file: string, dir: string): unknown {
+  const fileError = err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string' && typeof (err as NodeJS.ErrnoException).code === 'string';
+  if (!fileError) return err;
+  return new TradeledgerError('REPORT_OUT_DIR', `cannot write ${file} in ${dir}: ${systemErrorWords(err)}`, { kind: 'config', cause: err, details: { dir }, hint: outputFolderHint(err) });
+}
+
+/**
+ * What to do when an output folder cannot be written: a full disk (or quota) needs space, not
+ * another folder one can write to.
+ *
+ * @example
+ * outputFolderHint(Object.assign(new Error('x'), { code: 'ENOSPC' })); // 'Free space on that disk, or ...'
+ */
+export function outputFolderHint(cause?: unknown): string {
+  const code = (cause as { code?: unknown } | null | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT'
+    ? 'Free space on that disk, or pass --out with a folder on another disk.'
+    : 'Pass --out with a folder you can write to.';
 }

@@ -13,14 +13,13 @@ import { reportFiles } from './reportFormats.js';
 import type { ReportFormat } from './reportFormats.js';
 import type { ReportPeriod } from './reportPeriod.js';
 import { manifestFacts } from './reportManifest.js';
-import { claimReportOutput, reportOutput } from './reportOutput.js';
+import { claimReportOutput, fileWriteError, reportOutput } from './reportOutput.js';
 import type { ReportOutput } from './reportOutput.js';
 import { checkReportAccount } from './checkReportAccount.js';
 import { formatCoverage } from './formatCoverage.js';
 import { demoTreatment, readDemoAccounts } from './demoAccounts.js';
 import type { ManifestFile, ReportManifest } from './reportManifest.js';
 import { withoutJit } from '../db/withoutJit.js';
-import { systemErrorWords } from '../systemErrorWords.js';
 import { isFiatCode } from '../imports/currencyCodes.js';
 
 /** The project's reports/ folder of queries. */
@@ -132,9 +131,8 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
       const sql = await readFile(path.join(reportsDir, `${query}.sql`), 'utf8');
       options.onFileStart?.(file, output.temporary(file));
       const result = await streamQueryToCsv(client, bindNamedParameters(sql, params), output.temporary(file), { flags: 'wx' }).catch((err: unknown) => {
-        if (isFileError(err)) {
-          throw new TradeledgerError('REPORT_OUT_DIR', `cannot write ${file} in ${outDir}: ${systemErrorWords(err)}`, { kind: 'config', cause: err, hint: 'Pass --out with a folder you can write to.' });
-        }
+        const written = fileWriteError(err, file, outDir);
+        if (written !== err) throw written;
         if (isConnectionProblem(err)) throw err; // main.ts: "lost the connection to PostgreSQL", not "run db migrate"
         throw new TradeledgerError('REPORT_QUERY_FAILED', `reports/${query}.sql failed: ${err instanceof Error ? err.message : String(err)}`, {
           kind: 'database', cause: err, details: { pgCode: (err as { code?: string }).code }, hint: 'Run `tradeledger db migrate`; if it persists, run the query in psql to see the full error.',
@@ -159,7 +157,7 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
       ...facts,
     };
     options.onFileStart?.('manifest.json', output.temporary('manifest.json'));
-    await writeFile(output.temporary('manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
+    await writeFile(output.temporary('manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' }).catch((err: unknown) => { throw fileWriteError(err, 'manifest.json', outDir); });
     await output.commit();
     return { outDir: output.dir, manifestPath: path.join(output.dir, 'manifest.json'), manifest };
   } catch (err) {
@@ -195,10 +193,6 @@ async function correctionsReflected(client: pg.Client, bounds: { fromUtc: string
       default: return 0;
     }
   };
-}
-
-function isFileError(err: unknown): err is NodeJS.ErrnoException & { code: string } {
-  return err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string' && typeof (err as NodeJS.ErrnoException).code === 'string';
 }
 
 /**

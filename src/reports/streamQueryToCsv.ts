@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { csvLines } from './csvLines.js';
@@ -70,7 +69,16 @@ async function rowsToFile(client: pg.Client, query: BoundQuery, file: string, op
   let bytes = 0;
   let paused = false;
   const tally = { neutralised: 0 };
+  // A file that fails (a full disk) stops the writing, not the query: its rows are read on and
+  // dropped, so the error comes back once the connection is free for the caller's next statement
+  // (a socket left paused for a 'drain' that never came hung the command).
+  let failed: { error: unknown } | undefined;
+  out.on('error', (error) => {
+    failed ??= { error };
+    if (paused) { paused = false; socket.resume(); }
+  });
   const write = (text: string) => {
+    if (failed !== undefined) return;
     const chunk = Buffer.from(text, 'utf8');
     hash.update(chunk);
     bytes += chunk.length;
@@ -82,7 +90,6 @@ async function rowsToFile(client: pg.Client, query: BoundQuery, file: string, op
   };
   try {
     await new Promise<void>((resolve, reject) => {
-      out.once('error', reject);
       let batch: (string | null)[][] = [];
       let header = false;
       const writeHeader = (fields: pg.FieldDef[] | undefined) => {
@@ -105,7 +112,8 @@ async function rowsToFile(client: pg.Client, query: BoundQuery, file: string, op
       q.on('end', (result: pg.QueryResult | pg.QueryResult[]) => {
         if (!header) writeHeader((Array.isArray(result) ? result[0] : result)?.fields);
         flush();
-        resolve();
+        if (failed !== undefined) reject(failed.error);
+        else resolve();
       });
       q.on('error', reject);
       client.query(q);
@@ -116,6 +124,8 @@ async function rowsToFile(client: pg.Client, query: BoundQuery, file: string, op
     // A stream that failed to open has already closed; waiting for 'close' again would hang.
     if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
   }
+  // A write that failed as the file closed, after the last row.
+  if (failed !== undefined) throw failed.error;
   return { rows, bytes, sha256: hash.digest('hex'), neutralisedCells: tally.neutralised };
 }
 
@@ -155,6 +165,25 @@ async function copyToFile(client: pg.Client, copy: string, file: string, flags: 
   });
   const guard = new CsvGuard();
   const stream = client.query(copyTo(copy));
-  await pipeline(stream, guard, out);
+  // Not stream/promises' pipeline: on a file error (a full disk) it destroys the COPY stream,
+  // which then stops reading the connection mid-COPY, and the next statement on it (the caller's
+  // ROLLBACK) waited forever. A failed file instead unpipes the COPY and reads it to its end,
+  // discarding it, so the error comes back with the connection free.
+  await new Promise<void>((resolve, reject) => {
+    let failed: { error: unknown } | undefined;
+    const fileFailed = (error: unknown) => {
+      if (failed !== undefined) return;
+      failed = { error };
+      if (stream.readableEnded) { reject(error); return; }
+      stream.unpipe(guard);
+      stream.resume();
+    };
+    stream.on('error', (error) => { out.destroy(); reject(failed?.error ?? error); });
+    stream.on('end', () => { if (failed !== undefined) reject(failed.error); });
+    guard.on('error', fileFailed);
+    out.on('error', fileFailed);
+    out.on('close', () => { if (failed === undefined && stream.readableEnded) resolve(); });
+    stream.pipe(guard).pipe(out);
+  });
   return { rows: Number(stream.rowCount ?? 0), bytes: guard.bytes, sha256: guard.sha256, neutralisedCells: guard.neutralised };
 }

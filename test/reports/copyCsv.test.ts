@@ -141,6 +141,20 @@ describe('reports by COPY', () => {
     // The connection is still usable.
     expect((await client.query('SELECT 1 AS one')).rows[0].one).toBe(1);
   });
+
+  // A disk that fills up mid-file (seen with `gains --out` on a 64 KiB tmpfs: the run never
+  // ended). /dev/full opens and fails every write with ENOSPC. The error must come back, and the
+  // connection must be free for the next statement (the caller's ROLLBACK), by either path.
+  it.each([['COPY', true], ['Node', false]] as const)('a file whose disk is full fails with ENOSPC, by %s, and leaves the connection usable', async (_path, copy) => {
+    const many = { text: `SELECT g AS n, repeat('x', 200) || g AS text FROM generate_series(1, 200000) g`, values: [] };
+    expect((await copyPlan(client, many)) !== null).toBe(true);
+    const LATE = Symbol('still waiting');
+    const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<typeof LATE>((r) => { setTimeout(() => r(LATE), 60_000).unref(); })]);
+    const failed = await within(streamQueryToCsv(client, many, '/dev/full', { copy }).then(() => 'written', (e: { code?: string }) => e.code));
+    expect(failed).toBe('ENOSPC');
+    const next = await within(client.query('SELECT 1 AS one').then((r) => r.rows[0].one as number));
+    expect(next).toBe(1);
+  }, 150_000);
 });
 
 function toArrayLiteral(values: (string | null)[]): string {

@@ -12,7 +12,7 @@ import type { FreshDatabase } from '../support/database.js';
 import { runCli, startCli } from '../support/runCli.js';
 import { fixtureSql } from './ledgerFixture.js';
 import { reportFiles } from '../../src/reports/reportFormats.js';
-import { claimFolder, claimReportOutput, commitLockName, reportOutput } from '../../src/reports/reportOutput.js';
+import { claimFolder, claimReportOutput, commitLockName, fileWriteError, outputFolderHint, reportOutput } from '../../src/reports/reportOutput.js';
 import { failureOf } from '../support/failure.js';
 
 let fresh: FreshDatabase;
@@ -293,5 +293,31 @@ describe('report --out never harms what is already there', () => {
       await holder.query('ROLLBACK').catch(() => {});
       await holder.end();
     }
+  });
+});
+
+describe('outputFolderHint', () => {
+  // Seen on a 64 KiB tmpfs: "cannot write ledger.csv in /mnt/tiny/r: no space left on the disk
+  // (ENOSPC)" was told to "pass --out with a folder you can write to", which it was.
+  it('tells a full disk (or quota) to free space, and anything else to pick a writable folder', () => {
+    const failing = (code: string) => Object.assign(new Error(code), { code });
+    expect(outputFolderHint(failing('ENOSPC'))).toBe('Free space on that disk, or pass --out with a folder on another disk.');
+    expect(outputFolderHint(failing('EDQUOT'))).toBe('Free space on that disk, or pass --out with a folder on another disk.');
+    expect(outputFolderHint(failing('EACCES'))).toBe('Pass --out with a folder you can write to.');
+    expect(outputFolderHint(undefined)).toBe('Pass --out with a folder you can write to.');
+  });
+});
+
+describe('fileWriteError', () => {
+  // `gains --out` on a full disk ended "unexpected error: ENOSPC ... This is a bug" (report said it
+  // well): both now word a file's failure the same way, and leave a query's error as it is.
+  it('words a failed write of a file as REPORT_OUT_DIR (exit 2), and passes any other error through', async () => {
+    const full = await writeFile('/dev/full', 'x').then(() => undefined, (e: unknown) => e);
+    expect((full as NodeJS.ErrnoException).code).toBe('ENOSPC');
+    const worded = fileWriteError(full, 'gains.csv', '/out') as { code: string; message: string; hint: string; kind: string };
+    expect(worded).toMatchObject({ code: 'REPORT_OUT_DIR', kind: 'config', message: 'cannot write gains.csv in /out: no space left on the disk (ENOSPC)' });
+    expect(worded.hint).toBe('Free space on that disk, or pass --out with a folder on another disk.');
+    const queryError = Object.assign(new Error('relation "x" does not exist'), { code: '42P01' });
+    expect(fileWriteError(queryError, 'gains.csv', '/out')).toBe(queryError);
   });
 });
