@@ -24,3 +24,32 @@ export function isConnectionProblem(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * What the server refused, for a raw pg error that says the session may not do what the command
+ * does, not that its SQL is wrong: a write on a read-only session (25006: a standby,
+ * default_transaction_read_only, an analysts' reader login), or a table or schema the user has no right to (42501: a `db
+ * reader` login running `gains`, a user that is not the tables' owner). Undefined otherwise.
+ *
+ * @example
+ * const refused = sessionRefusal(err); if (refused) console.error(refused.message, refused.hint);
+ */
+export function sessionRefusal(err: unknown): { message: string; hint: string } | undefined {
+  for (let e: unknown = err, depth = 0; e !== null && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    const said = String((e as { message?: unknown }).message ?? '');
+    if (code === '25006') {
+      return {
+        message: `PostgreSQL refused a write: the database is read-only for this session, as on a standby server, with default_transaction_read_only, or for a \`tradeledger db reader\` login (25006 ${said})`,
+        hint: 'This command writes to the database (gains stores its run; sync, import and classify store records): run it as the database\'s owner, not a reader login, against the primary server, or turn read-only off for the database. status and report only read.',
+      };
+    }
+    if (code === '42501') {
+      return {
+        message: `PostgreSQL refused the database user a right this command needs (42501 ${said})`,
+        hint: 'Run it as the user that owns the database and made its tables (the one tradeledger migrated with); a `tradeledger db reader` login only reads, for psql.',
+      };
+    }
+  }
+  return undefined;
+}

@@ -40,7 +40,10 @@ export async function migrate(url: string, options: MigrateOptions = {}): Promis
   const client = await connect(url);
   try {
     await client.query(`SELECT pg_advisory_lock(${lockKey})`);
-    await client.query(createTable).catch(async (err: unknown) => { throw (await rightsRefused(client, err)) ?? err; });
+    // Made only when missing: a migrated database on a read-only session (a standby, or
+    // default_transaction_read_only) then needs no write at all, and the reading commands work.
+    const exists = await client.query<{ t: string | null }>(`SELECT to_regclass('schema_migrations')::text AS t`);
+    if (!exists.rows[0]?.t) await client.query(createTable).catch(async (err: unknown) => { throw (await rightsRefused(client, err)) ?? err; });
     const plan = migrationPlan(await appliedRows(client), files);
     for (const file of plan.pending) {
       await applyOne(client, file);
@@ -111,8 +114,8 @@ async function applyOne(client: pg.Client, file: MigrationFile): Promise<void> {
 }
 
 /**
- * A migration refused for the database user's rights (42501) or for want of a schema to create
- * in (3F000), as a TradeledgerError that names the user, the database and the fix; undefined for
+ * A migration refused for the database user's rights (42501), for want of a schema to create in
+ * (3F000), or by a read-only session (25006: a standby, default_transaction_read_only), as a TradeledgerError that names the user, the database and the fix; undefined for
  * any other failure. The commonest case: on PostgreSQL 15 and newer a database's public schema
  * takes new tables only from the database's owner, so a user given CONNECT alone is refused
  * `schema_migrations`, the first table. Nothing was applied either way (each file runs in a
@@ -120,12 +123,18 @@ async function applyOne(client: pg.Client, file: MigrationFile): Promise<void> {
  */
 async function rightsRefused(client: pg.Client, err: unknown): Promise<TradeledgerError | undefined> {
   const code = (err as { code?: string } | null)?.code;
-  if (code !== '42501' && code !== '3F000') return undefined;
+  if (code !== '42501' && code !== '3F000' && code !== '25006') return undefined;
   const pgMessage = err instanceof Error ? err.message : String(err);
   const who = await client.query<{ u: string; d: string; p: string }>(
     `SELECT current_user AS u, current_database() AS d, current_setting('search_path') AS p`).then((r) => r.rows[0], () => undefined);
   const user = who ? sqlIdentifier(who.u) : 'the database user';
   const database = who ? sqlIdentifier(who.d) : 'the database';
+  if (code === '25006') {
+    return new TradeledgerError('DB_READ_ONLY', `database ${database} is read-only for ${who ? `the database user ${user}` : user} (a standby server, or default_transaction_read_only is on), and it needs tradeledger's tables made or brought up to date: ${pgMessage}`, {
+      kind: 'database', cause: err,
+      hint: `Point DATABASE_URL at the primary server, or turn read-only off for this database (ALTER DATABASE ${database} SET default_transaction_read_only = off) and run the command again; nothing was changed. A standby of a primary tradeledger has already migrated serves status and reports as it is.`,
+    });
+  }
   if (code === '3F000') {
     return new TradeledgerError('DB_NO_RIGHTS', `no schema to create tradeledger's tables in database ${database}: ${pgMessage} (search_path is ${who?.p ?? 'unknown'})`, {
       kind: 'database', cause: err,
