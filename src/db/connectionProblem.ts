@@ -28,8 +28,9 @@ export function isConnectionProblem(err: unknown): boolean {
 /**
  * What the server refused, for a raw pg error that says the session may not do what the command
  * does, not that its SQL is wrong: a write on a read-only session (25006: a standby,
- * default_transaction_read_only, an analysts' reader login), or a table or schema the user has no right to (42501: a `db
- * reader` login running `gains`, a user that is not the tables' owner). Undefined otherwise.
+ * default_transaction_read_only, an analysts' reader login), a table or schema the user has no
+ * right to (42501: a user that is not the tables' owner), or a statement the server's own
+ * statement_timeout (57014) or lock_timeout (55P03) cancelled. Undefined otherwise.
  *
  * @example
  * const refused = sessionRefusal(err); if (refused) console.error(refused.message, refused.hint);
@@ -42,6 +43,13 @@ export function sessionRefusal(err: unknown): { message: string; hint: string } 
       return {
         message: `PostgreSQL refused a write: the database is read-only for this session, as on a standby server, with default_transaction_read_only, or for a \`tradeledger db reader\` login (25006 ${said})`,
         hint: 'This command writes to the database (gains stores its run; sync, import and classify store records): run it as the database\'s owner, not a reader login, against the primary server, or turn read-only off for the database. status and report only read.',
+      };
+    }
+    if ((code === '57014' && /statement timeout/i.test(said)) || (code === '55P03' && /lock timeout/i.test(said))) {
+      const setting = code === '55P03' ? 'lock_timeout' : 'statement_timeout';
+      return {
+        message: `PostgreSQL cancelled a statement at the server's ${setting} (${code} ${said})`,
+        hint: `The database or its user sets ${setting}, and tradeledger's long statements (migrations, gains, reports, a sync's end-of-run counts) can outlast it. Turn it off for tradeledger's user (ALTER ROLE name SET ${setting} = 0) or in DATABASE_URL (?options=-c%20${setting}%3D0), then run the command again.`,
       };
     }
     if (code === '42501') {

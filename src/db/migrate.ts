@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { createClient } from './pools.js';
 import { TradeledgerError } from '../errors.js';
+import { sessionRefusal } from './connectionProblem.js';
 import { databaseError } from './databaseError.js';
 import { sqlIdentifier } from './sqlText.js';
 import { migrationFiles, defaultMigrationsDir } from './migrationFiles.js';
@@ -106,6 +107,10 @@ async function applyOne(client: pg.Client, file: MigrationFile): Promise<void> {
     await client.query('ROLLBACK').catch(() => {});
     const refused = await rightsRefused(client, err);
     if (refused !== undefined) throw refused;
+    const session = sessionRefusal(err);
+    if (session !== undefined) {
+      throw new TradeledgerError('MIGRATION_FAILED', `migration sql/migrations/${file.fileName} failed and was rolled back: ${session.message}`, { kind: 'database', hint: session.hint, cause: err });
+    }
     const msg = err instanceof Error ? err.message : String(err);
     throw new TradeledgerError('MIGRATION_FAILED', `migration sql/migrations/${file.fileName} failed and was rolled back: ${msg}`, {
       kind: 'database', hint: 'Fix the SQL in that file (it was not applied, so it may still be edited) and run `tradeledger db migrate` again.', cause: err,

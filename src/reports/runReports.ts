@@ -6,7 +6,7 @@ import { createClient } from '../db/pools.js';
 import { TradeledgerError } from '../errors.js';
 import { databaseError } from '../db/databaseError.js';
 import { cancelOnAbort } from '../db/cancelOnAbort.js';
-import { isConnectionProblem } from '../db/connectionProblem.js';
+import { isConnectionProblem, sessionRefusal } from '../db/connectionProblem.js';
 import { bindNamedParameters } from './bindNamedParameters.js';
 import { streamQueryToCsv } from './streamQueryToCsv.js';
 import { reportFiles } from './reportFormats.js';
@@ -134,6 +134,7 @@ export async function runReports(options: RunReportsOptions): Promise<RunReports
         const written = fileWriteError(err, file, outDir);
         if (written !== err) throw written;
         if (isConnectionProblem(err)) throw err; // main.ts: "lost the connection to PostgreSQL", not "run db migrate"
+        if (sessionRefusal(err) !== undefined) throw err; // main.ts: what the server refused (a statement_timeout), not "run db migrate"
         throw new TradeledgerError('REPORT_QUERY_FAILED', `reports/${query}.sql failed: ${err instanceof Error ? err.message : String(err)}`, {
           kind: 'database', cause: err, details: { pgCode: (err as { code?: string }).code }, hint: 'Run `tradeledger db migrate`; if it persists, run the query in psql to see the full error.',
         });

@@ -18,6 +18,22 @@ async function onDatabase(url: string, text: string): Promise<void> {
 }
 const nameOf = (url: string) => new URL(url).pathname.slice(1);
 
+/** Until a session of that database waits for a lock (bounded only to end a hang). */
+async function waitForLockWait(database: string): Promise<void> {
+  const c = new pg.Client({ connectionString: inject('databaseUrl') });
+  await c.connect();
+  try {
+    for (let i = 0; i < 1200; i++) {
+      const { rows } = await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`, [database]);
+      if (rows[0].n > 0) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('no session came to wait for the lock');
+  } finally {
+    await c.end();
+  }
+}
+
 let fresh: FreshDatabase;
 let empty: { url: string; drop(): Promise<void> };
 const reader = `tl_refused_${Math.random().toString(36).slice(2, 8)}`;
@@ -56,6 +72,36 @@ describe('a database that refuses the command says so, with the fix', () => {
       expect(unmigrated.code).toBe(exitCodes.database);
     } finally {
       await onDatabase(inject('databaseUrl'), `ALTER DATABASE "${nameOf(fresh.url)}" RESET default_transaction_read_only`);
+    }
+  }, 120_000);
+
+  // Deterministic, not a race with a tiny timeout: a session of the test holds spot_fills (which
+  // the ledger reads) locked, so each command's read waits until the server's setting stops it.
+  it.each([['statement_timeout', '57014'], ['lock_timeout', '55P03']])('a server %s that stops a statement is named, with how to lift it for tradeledger', async (setting, code) => {
+    const dir = tempFolder('tl-refused-');
+    const holder = new pg.Client({ connectionString: fresh.url });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE spot_fills IN ACCESS EXCLUSIVE MODE');
+    await onDatabase(inject('databaseUrl'), `ALTER DATABASE "${nameOf(fresh.url)}" SET ${setting} = '300ms'`);
+    try {
+      for (const args of [['report', '--year', '2025', '--out', `${dir}/r`], ['gains', '--rules', 'uk', '--year', '2025', '--out', `${dir}/g`]]) {
+        const run = await runCli(args, { DATABASE_URL: fresh.url });
+        expect(run.stderr, args[0]).toContain(`PostgreSQL cancelled a statement at the server's ${setting} (${code}`);
+        expect(run.stderr, args[0]).toContain(`ALTER ROLE name SET ${setting} = 0`);
+        expect(run.stderr, args[0]).not.toMatch(/bug|db migrate/);
+        expect(run.code, args[0]).toBe(exitCodes.database);
+      }
+      // The fix it names, in DATABASE_URL: the report then waits for the lock, and is written once it goes.
+      const u = new URL(fresh.url);
+      u.searchParams.set('options', `-c ${setting}=0`);
+      const waiting = runCli(['report', '--year', '2025', '--format', 'koinly', '--out', `${dir}/r2`], { DATABASE_URL: u.toString() });
+      await waitForLockWait(nameOf(fresh.url));
+      await holder.query('ROLLBACK');
+      expect((await waiting).code).toBe(exitCodes.ok);
+    } finally {
+      await holder.end().catch(() => {});
+      await onDatabase(inject('databaseUrl'), `ALTER DATABASE "${nameOf(fresh.url)}" RESET ${setting}`);
     }
   }, 120_000);
 
