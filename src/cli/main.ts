@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Help } from 'commander';
 import { TradeledgerError, exitCodeOf, exitCodes } from '../errors.js';
-import { isConnectionProblem, sessionRefusal } from '../db/connectionProblem.js';
+import { isConnectionProblem, refusalError } from '../db/connectionProblem.js';
 import { Interrupted } from './interrupt.js';
 
 type MakeCommand = (setExit: (code: number) => void) => Command;
@@ -93,6 +93,8 @@ function reportError(err: unknown): number {
     process.stderr.write(`tradeledger: ${err.message}${err.signalName === 'SIGINT' ? ' (Ctrl-C)' : ''}; nothing of this run was kept: its unfinished files were removed and the folder is as it was\n`);
     return err.exitCode;
   }
+  // A raw refusal by the server (read-only, no right, its own timeout): an operator's setting, not a bug.
+  err = refusalError(err) ?? err;
   if (err instanceof TradeledgerError) {
     process.stderr.write(`tradeledger: ${err.message}\n`);
     if (err.hint) process.stderr.write(`  fix: ${err.hint}\n`);
@@ -102,11 +104,6 @@ function reportError(err: unknown): number {
     // A raw pg error that escaped a command: still a database problem, not a bug.
     const e = err as { code?: string; message?: string };
     process.stderr.write(`tradeledger: lost the connection to PostgreSQL (${e.code ? `${e.code} ` : ''}${e.message ?? String(err)})\n  fix: check that PostgreSQL is running (\`tradeledger db status\`), then run the command again\n`);
-    return exitCodes.database;
-  }
-  const refused = sessionRefusal(err);
-  if (refused !== undefined) {
-    process.stderr.write(`tradeledger: ${refused.message}\n  fix: ${refused.hint}\n`);
     return exitCodes.database;
   }
   const message = err instanceof Error ? err.message : String(err);

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { TradeledgerError, exitCodes } from '../errors.js';
 import { databaseError } from '../db/databaseError.js';
-import { isConnectionProblem } from '../db/connectionProblem.js';
+import { isConnectionProblem, refusalError } from '../db/connectionProblem.js';
 import { reportLostDatabase } from './progress/reportLostDatabase.js';
 import { createDb } from '../db/createDb.js';
 import { migrate } from '../db/migrate.js';
@@ -81,7 +81,8 @@ async function sync(flags: SyncFlags, setExit: (code: number) => void): Promise<
   }
 }
 
-function errorSummary(err: unknown): Record<string, unknown> {
+function errorSummary(error: unknown): Record<string, unknown> {
+  const err = refusalError(error) ?? error;
   if (err instanceof TradeledgerError) return { code: err.code, kind: err.kind, message: err.message, hint: err.hint };
   return { code: 'INTERNAL', kind: 'internal', message: err instanceof Error ? err.message : String(err) };
 }

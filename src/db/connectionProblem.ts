@@ -1,3 +1,5 @@
+import { TradeledgerError } from '../errors.js';
+
 // SQLSTATEs that mean "the server or the session went away or cannot be used", not "this query
 // is wrong": class 08 (connection exception), 57P01-57P03 (admin/crash shutdown, starting up),
 // 3D000 (no such database), 28000/28P01 (login refused), 53300 (too many connections),
@@ -60,4 +62,17 @@ export function sessionRefusal(err: unknown): { message: string; hint: string } 
     }
   }
   return undefined;
+}
+
+/**
+ * {@link sessionRefusal} as the error commands report (DB_REFUSED, a database error: exit 4), or
+ * undefined when `err` is not such a refusal (a TradeledgerError is left to say its own words).
+ *
+ * @example
+ * const code = err instanceof TradeledgerError ? err.code : refusalError(err)?.code ?? 'INTERNAL';
+ */
+export function refusalError(err: unknown): TradeledgerError | undefined {
+  if (err instanceof TradeledgerError) return undefined;
+  const refused = sessionRefusal(err);
+  return refused === undefined ? undefined : new TradeledgerError('DB_REFUSED', refused.message, { kind: 'database', hint: refused.hint, cause: err });
 }

@@ -26,7 +26,7 @@ import type { SyncOptions } from './syncOptions.js';
 import { selectStreams } from './selectStreams.js';
 import { holdSyncLock, isLockLost, lockLostError } from './syncLock.js';
 import type { SyncLock } from './syncLock.js';
-import { isConnectionProblem } from '../db/connectionProblem.js';
+import { isConnectionProblem, refusalError } from '../db/connectionProblem.js';
 
 export interface SyncResult {
   readonly runId: string;
@@ -323,11 +323,14 @@ function codeOf(e: unknown): string {
   // lost connection); a write the fence refused, or a lock connection that merely closed, is SYNC_LOCK_LOST.
   if (lostConnection(e)) return connectionLost;
   if (isLockLost(e)) return 'SYNC_LOCK_LOST';
-  return e instanceof TradeledgerError ? e.code : 'INTERNAL';
+  return e instanceof TradeledgerError ? e.code : refusalError(e)?.code ?? 'INTERNAL';
 }
 
 function messageOf(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
+  // what the server refused (its own statement_timeout, a read-only session), and the fix
+  const refused = lostConnection(e) ? undefined : refusalError(e);
+  if (refused !== undefined) return `${refused.message}; ${refused.hint}`;
   if (!lostConnection(e)) return text;
   const sqlState = (e as { code?: unknown }).code;
   return `the connection to PostgreSQL was lost (${typeof sqlState === 'string' ? `${sqlState} ` : ''}${text})`;

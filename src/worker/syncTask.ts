@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Task } from 'graphile-worker';
 import { TradeledgerError } from '../errors.js';
+import { refusalError } from '../db/connectionProblem.js';
 import { runSync } from '../extract/runSync.js';
 import type { SyncOptions } from '../extract/syncOptions.js';
 import { isPermanent, recordPermanentFailure } from './permanentFailure.js';
@@ -93,7 +94,7 @@ export function syncTask(ctx: SyncTaskContext): Task {
         return;
       }
       if (!(e instanceof HandedBack) && !(e instanceof Error && e.message.startsWith('partial sync'))) {
-        ctx.log.write({ type: 'job-error', ...job, code: e instanceof TradeledgerError ? e.code : 'INTERNAL', message: e instanceof Error ? e.message : String(e) });
+        ctx.log.write({ type: 'job-error', ...job, code: e instanceof TradeledgerError ? e.code : refusalError(e)?.code ?? 'INTERNAL', message: e instanceof Error ? e.message : String(e) });
       }
       throw e;
     }
