@@ -18,7 +18,7 @@ const messages = /Connection terminated|Client has encountered a connection erro
  * try { await db.selectFrom('spot_fills').execute(); } catch (e) { if (isConnectionProblem(e)) ... }
  */
 export function isConnectionProblem(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e !== null && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (const e of causeChain(err)) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && (sqlStates.test(code) || socketCodes.has(code))) return true;
     const message = (e as { message?: unknown }).message;
@@ -38,7 +38,7 @@ export function isConnectionProblem(err: unknown): boolean {
  * const refused = sessionRefusal(err); if (refused) console.error(refused.message, refused.hint);
  */
 export function sessionRefusal(err: unknown): { message: string; hint: string } | undefined {
-  for (let e: unknown = err, depth = 0; e !== null && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (const e of causeChain(err)) {
     const code = (e as { code?: unknown }).code;
     const said = String((e as { message?: unknown }).message ?? '');
     if (code === '25006') {
@@ -75,4 +75,9 @@ export function refusalError(err: unknown): TradeledgerError | undefined {
   if (err instanceof TradeledgerError) return undefined;
   const refused = sessionRefusal(err);
   return refused === undefined ? undefined : new TradeledgerError('DB_REFUSED', refused.message, { kind: 'database', hint: refused.hint, cause: err });
+}
+
+// An error and the causes it wraps, five deep at most.
+function* causeChain(err: unknown): Generator<object> {
+  for (let e: unknown = err, depth = 0; e !== null && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) yield e;
 }
