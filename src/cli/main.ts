@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Help } from 'commander';
 import { TradeledgerError, exitCodeOf, exitCodes } from '../errors.js';
-import { isConnectionProblem, refusalError } from '../db/connectionProblem.js';
+import { isConnectionProblem, refusalError, tooManyConnections, tooManyConnectionsFix } from '../db/connectionProblem.js';
 import { Interrupted } from './interrupt.js';
 
 type MakeCommand = (setExit: (code: number) => void) => Command;
@@ -99,6 +99,10 @@ function reportError(err: unknown): number {
     process.stderr.write(`tradeledger: ${err.message}\n`);
     if (err.hint) process.stderr.write(`  fix: ${err.hint}\n`);
     return exitCodeOf(err.kind);
+  }
+  if (tooManyConnections(err)) {
+    process.stderr.write(`tradeledger: PostgreSQL refused another connection (53300 ${(err as Error).message})\n  fix: ${tooManyConnectionsFix}\n`);
+    return exitCodes.database;
   }
   if (isConnectionProblem(err)) {
     // A raw pg error that escaped a command: still a database problem, not a bug.

@@ -1,5 +1,6 @@
 import { TradeledgerError } from '../errors.js';
 import { redactUrl } from './redactUrl.js';
+import { tooManyConnectionsFix } from './connectionProblem.js';
 
 interface PgLikeError { code?: string; message?: string }
 
@@ -38,6 +39,8 @@ function hintFor(code: string | undefined): string {
       return 'Create that database (createdb NAME) or point DATABASE_URL at an existing one.';
     case '57P03':
       return 'The server is starting up or shutting down; retry in a few seconds.';
+    case '53300':
+      return `${tooManyConnectionsFix[0]!.toUpperCase()}${tooManyConnectionsFix.slice(1)}.`;
     default:
       return 'Check that DATABASE_URL points at a running PostgreSQL 15 or newer; run `tradeledger db status` for details.';
   }

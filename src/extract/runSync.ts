@@ -26,7 +26,7 @@ import type { SyncOptions } from './syncOptions.js';
 import { selectStreams } from './selectStreams.js';
 import { holdSyncLock, isLockLost, lockLostError } from './syncLock.js';
 import type { SyncLock } from './syncLock.js';
-import { isConnectionProblem, refusalError } from '../db/connectionProblem.js';
+import { isConnectionProblem, refusalError, tooManyConnections, tooManyConnectionsFix } from '../db/connectionProblem.js';
 
 export interface SyncResult {
   readonly runId: string;
@@ -333,5 +333,6 @@ function messageOf(e: unknown): string {
   if (refused !== undefined) return `${refused.message}; ${refused.hint}`;
   if (!lostConnection(e)) return text;
   const sqlState = (e as { code?: unknown }).code;
+  if (tooManyConnections(e)) return `PostgreSQL refused another connection (53300 ${text}): ${tooManyConnectionsFix}`;
   return `the connection to PostgreSQL was lost (${typeof sqlState === 'string' ? `${sqlState} ` : ''}${text})`;
 }

@@ -40,6 +40,7 @@ let fresh: FreshDatabase;
 let empty: { url: string; drop(): Promise<void> };
 const reader = `tl_refused_${Math.random().toString(36).slice(2, 8)}`;
 const stranger = `${reader}_x`;
+const roles: string[] = [];
 const password = `pw-${Math.random().toString(36).slice(2)}-long`;
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -51,7 +52,7 @@ afterAll(async () => {
   await sandbox?.close();
   await fresh?.drop();
   await empty?.drop();
-  for (const role of [reader, stranger]) await onDatabase(inject('databaseUrl'), `DROP ROLE IF EXISTS ${role}`).catch(() => {});
+  for (const role of [reader, stranger, ...roles]) await onDatabase(inject('databaseUrl'), `DROP ROLE IF EXISTS ${role}`).catch(() => {});
 });
 
 describe('a database that refuses the command says so, with the fix', () => {
@@ -119,6 +120,28 @@ describe('a database that refuses the command says so, with the fix', () => {
       await holder.end().catch(() => {});
       await onDatabase(inject('databaseUrl'), `ALTER DATABASE "${nameOf(fresh.url)}" RESET ${setting}`);
     }
+  }, 120_000);
+
+  it('a user whose CONNECTION LIMIT is below what a sync opens is told so, not that PostgreSQL went away', async () => {
+    const limited = `${reader}_c`;
+    roles.push(limited);
+    const admin = new URL(inject('databaseUrl')).username;
+    await onDatabase(inject('databaseUrl'), `CREATE ROLE ${limited} LOGIN PASSWORD '${password}' CONNECTION LIMIT 1; GRANT "${admin}" TO ${limited}`);
+    const u = new URL(fresh.url);
+    u.username = limited;
+    u.password = password;
+    const account = sandbox.accounts.find((a) => a.main && !a.demo && a.perms.includes('read'))!;
+    const run = await runCli(['sync', '--streams', 'spotFills,deposits,transfers'], {
+      DATABASE_URL: u.toString(), TRADELEDGER_BASE_URL: sandbox.baseUrl, TRADELEDGER_API_KEY: account.apiKey, TRADELEDGER_API_SECRET: account.secretKey, TRADELEDGER_API_PASSPHRASE: account.passphrase,
+    });
+    // Whichever connection is refused (the run record's, a stream's, the rate budgets'), the words
+    // name the limit and its fix (they said "lost PostgreSQL ... it may have restarted", or to
+    // check that DATABASE_URL points at a running server).
+    expect(run.stderr).toContain(`too many connections for role "${limited}"`);
+    expect(run.stderr).toContain('allows fewer connections than tradeledger opens at once');
+    expect(run.stderr).toContain('ALTER ROLE name CONNECTION LIMIT -1');
+    expect(run.stderr).not.toMatch(/it may have restarted|bug|points at a running/);
+    expect(run.code).toBe(exitCodes.database);
   }, 120_000);
 
   it('an analysts\' reader login running gains is told it only reads; a login without rights is told so', async () => {
