@@ -42,26 +42,31 @@ export interface ConnectionRoom {
 
 /**
  * Refuses a worker whose connection budget can never fit the server (more than max_connections
- * less the superuser-reserved ones), and says how many are free now so the caller can warn when
+ * less the superuser-reserved ones, or the user's CONNECTION LIMIT where that is lower), and says how many are free now so the caller can warn when
  * it fits only on an idle server.
  *
  * @example
  * const room = await checkConnectionRoom(client, workerConnections(4));
  */
 export async function checkConnectionRoom(client: pg.ClientBase | pg.Pool, budget: WorkerConnections, concurrency: number): Promise<ConnectionRoom> {
-  const { rows: [r] } = await client.query<{ max: string; reserved: string; in_use: string }>(`
+  // A user's CONNECTION LIMIT binds too, where it is lower (superusers are exempt from it).
+  const { rows: [r] } = await client.query<{ max: string; reserved: string; in_use: string; role_limit: number | null }>(`
     SELECT current_setting('max_connections') AS max, current_setting('superuser_reserved_connections') AS reserved,
-           (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')::text AS in_use`);
+           (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')::text AS in_use,
+           (SELECT CASE WHEN rolsuper OR rolconnlimit < 0 THEN NULL ELSE rolconnlimit END FROM pg_roles WHERE rolname = current_user) AS role_limit`);
   const room = { maxConnections: Number(r!.max), reserved: Number(r!.reserved), inUse: Number(r!.in_use) };
-  const usable = room.maxConnections - room.reserved;
+  const byRole = r!.role_limit !== null && r!.role_limit < room.maxConnections - room.reserved;
+  const usable = byRole ? r!.role_limit! : room.maxConnections - room.reserved;
   if (budget.total > usable) {
     let fits = 0;
     for (let c = 1; c <= 64 && workerConnections(c).total <= usable; c++) fits = c;
-    throw new TradeledgerError('WORKER_TOO_MANY_CONNECTIONS', `a worker at concurrency ${concurrency} may open ${budget.total} connections (sync ${budget.sync}, rate reservations ${budget.rates}, engine ${budget.engine}, utilities ${budget.utilities}, registry ${budget.registry}), more than this server's max_connections ${room.maxConnections} less ${room.reserved} reserved`, {
+    const limit = byRole ? `this user's CONNECTION LIMIT ${usable}` : `this server's max_connections ${room.maxConnections} less ${room.reserved} reserved`;
+    const raise = byRole ? 'raise the user\'s limit (ALTER ROLE name CONNECTION LIMIT -1)' : 'raise max_connections in postgresql.conf';
+    throw new TradeledgerError('WORKER_TOO_MANY_CONNECTIONS', `a worker at concurrency ${concurrency} may open ${budget.total} connections (sync ${budget.sync}, rate reservations ${budget.rates}, engine ${budget.engine}, utilities ${budget.utilities}, registry ${budget.registry}), more than ${limit}`, {
       kind: 'config',
       hint: fits > 0
-        ? `Use --concurrency ${fits} or less here, or raise max_connections in postgresql.conf (every worker of the fleet counts: see docs/operations.md).`
-        : 'Raise max_connections in postgresql.conf (see docs/operations.md for the formula per worker).',
+        ? `Use --concurrency ${fits} or less here, or ${raise} (every worker of the fleet counts: see docs/operations.md).`
+        : `${raise[0]!.toUpperCase()}${raise.slice(1)} (see docs/operations.md for the formula per worker).`,
     });
   }
   return room;

@@ -57,4 +57,29 @@ describe('worker and enqueue: operator safety', () => {
     expect(r.stderr).toContain(`a worker at concurrency ${tooMany} may open ${workerConnections(tooMany!).total} connections`);
     expect(r.stderr).toMatch(new RegExp(`fix: Use --concurrency ${tooMany! - 1} or less here`));
   });
+
+  it('a user whose CONNECTION LIMIT is lower than max_connections is held to that limit', async () => {
+    // Before, only max_connections was counted: a worker under a 30-connection user started, and
+    // its pools then met "too many connections for role" mid-sync.
+    const role = `tl_worker_limit_${Math.random().toString(36).slice(2, 8)}`;
+    const password = `pw-${Math.random().toString(36).slice(2)}-long`;
+    const admin = new pg.Client({ connectionString: fresh.url });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}' CONNECTION LIMIT 30; GRANT "${new URL(fresh.url).username}" TO ${role}`);
+      const u = new URL(fresh.url);
+      u.username = role;
+      u.password = password;
+      // concurrency 1 needs 23 (fits 30); 2 needs 36 (does not)
+      expect([workerConnections(1).total, workerConnections(2).total]).toEqual([23, 36]);
+      const r = await runCli(['worker', '--config', config, '--concurrency', '2'], { K: 'k', S: 's', P: 'p', DATABASE_URL: u.toString() });
+      expect(r.stderr).toContain('a worker at concurrency 2 may open 36 connections');
+      expect(r.stderr).toContain('more than this user\'s CONNECTION LIMIT 30');
+      expect(r.stderr).toContain('fix: Use --concurrency 1 or less here, or raise the user\'s limit (ALTER ROLE name CONNECTION LIMIT -1)');
+      expect(r.code).toBe(exitCodes.configOrAuth);
+    } finally {
+      await admin.query(`DROP OWNED BY ${role}; DROP ROLE IF EXISTS ${role}`).catch(() => {});
+      await admin.end();
+    }
+  });
 });
