@@ -31,8 +31,9 @@ export function isConnectionProblem(err: unknown): boolean {
  * What the server refused, for a raw pg error that says the session may not do what the command
  * does, not that its SQL is wrong: a write on a read-only session (25006: a standby,
  * default_transaction_read_only, an analysts' reader login), a table or schema the user has no
- * right to (42501: a user that is not the tables' owner), or a statement the server's own
- * statement_timeout (57014) or lock_timeout (55P03) cancelled. Undefined otherwise.
+ * right to (42501: a user that is not the tables' owner), a statement the server's own
+ * statement_timeout (57014) or lock_timeout (55P03) cancelled, or text a database not in UTF8
+ * cannot hold (22P05). Undefined otherwise.
  *
  * @example
  * const refused = sessionRefusal(err); if (refused) console.error(refused.message, refused.hint);
@@ -52,6 +53,12 @@ export function sessionRefusal(err: unknown): { message: string; hint: string } 
       return {
         message: `PostgreSQL cancelled a statement at the server's ${setting} (${code} ${said})`,
         hint: `The database or its user sets ${setting}, and tradeledger's long statements (migrations, gains, reports, a sync's end-of-run counts) can outlast it. Turn it off for tradeledger's user (ALTER ROLE name SET ${setting} = 0) or in DATABASE_URL (?options=-c%20${setting}%3D0), then run the command again.`,
+      };
+    }
+    if (code === '22P05') {
+      return {
+        message: `PostgreSQL cannot store a character in this database's encoding (22P05 ${said})`,
+        hint: 'tradeledger needs a UTF8 database: the exchange\'s records and imported files hold any Unicode text. Move the data to one (pg_dump, then createdb --encoding=UTF8 --template=template0 NAME and restore) and point DATABASE_URL at it; nothing of the refused statement was stored.',
       };
     }
     if (code === '42501') {

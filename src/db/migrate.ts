@@ -43,8 +43,19 @@ export async function migrate(url: string, options: MigrateOptions = {}): Promis
     await client.query(`SELECT pg_advisory_lock(${lockKey})`);
     // Made only when missing: a migrated database on a read-only session (a standby, or
     // default_transaction_read_only) then needs no write at all, and the reading commands work.
-    const exists = await client.query<{ t: string | null }>(`SELECT to_regclass('schema_migrations')::text AS t`);
-    if (!exists.rows[0]?.t) await client.query(createTable).catch(async (err: unknown) => { throw (await rightsRefused(client, err)) ?? err; });
+    const exists = await client.query<{ t: string | null; encoding: string; d: string }>(
+      `SELECT to_regclass('schema_migrations')::text AS t, pg_encoding_to_char(encoding) AS encoding, current_database() AS d FROM pg_database WHERE datname = current_database()`);
+    if (!exists.rows[0]?.t) {
+      // A new database only: one already in use keeps working (its text so far fitted), and a
+      // character it cannot hold is told as such when it comes (connectionProblem.ts, 22P05).
+      const { encoding, d } = exists.rows[0]!;
+      if (encoding !== 'UTF8') {
+        throw new TradeledgerError('DB_ENCODING', `database ${sqlIdentifier(d)} is encoded ${encoding}, and tradeledger needs UTF8: the exchange's records and imported files hold any Unicode text (a coin's name, a description), which ${encoding} cannot`, {
+          kind: 'database', hint: `Create the database as UTF8 (createdb --encoding=UTF8 --template=template0 NAME, or CREATE DATABASE NAME ENCODING 'UTF8' TEMPLATE template0) and point DATABASE_URL at it; nothing was changed.`,
+        });
+      }
+      await client.query(createTable).catch(async (err: unknown) => { throw (await rightsRefused(client, err)) ?? err; });
+    }
     const plan = migrationPlan(await appliedRows(client), files);
     for (const file of plan.pending) {
       await applyOne(client, file);

@@ -2,11 +2,12 @@
 // these ended "unexpected error: ... This is a bug; please report it": a read-only database (a
 // standby, default_transaction_read_only or an analysts' `db reader` login: SQLSTATE 25006) for
 // `status` and `gains`, and a login with no right to the tables (42501) for `gains`.
+import { writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { exitCodes } from '../../src/errors.js';
 import { addReader } from '../../src/db/readerRoles.js';
-import { emptyDatabase, freshDatabase } from '../support/database.js';
+import { emptyDatabase, freshDatabase, withDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 import { runCli } from '../support/runCli.js';
 import { tempFolder } from '../support/tempFolder.js';
@@ -142,6 +143,39 @@ describe('a database that refuses the command says so, with the fix', () => {
     expect(run.stderr).toContain('ALTER ROLE name CONNECTION LIMIT -1');
     expect(run.stderr).not.toMatch(/it may have restarted|bug|points at a running/);
     expect(run.code).toBe(exitCodes.database);
+  }, 120_000);
+
+  it('a database not in UTF8: a new one is refused before anything is made; one already in use is told at the character it cannot hold', async () => {
+    const name = `tl_latin_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = inject('databaseUrl');
+    await onDatabase(admin, `CREATE DATABASE ${name} ENCODING 'LATIN1' TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C'`);
+    const url = withDatabase(admin, name);
+    try {
+      const fresh = await runCli(['status'], { DATABASE_URL: url });
+      expect(fresh.stderr).toContain(`database "${name}" is encoded LATIN1, and tradeledger needs UTF8`);
+      expect(fresh.stderr).toContain('createdb --encoding=UTF8 --template=template0 NAME');
+      expect(fresh.code).toBe(exitCodes.database);
+      const made = new pg.Client({ connectionString: url });
+      await made.connect();
+      try {
+        expect((await made.query(`SELECT to_regclass('schema_migrations')::text AS t`)).rows[0].t).toBeNull();
+        // One made by an older tradeledger (before this check): it goes on working...
+        await made.query('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, sha256 text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+      } finally {
+        await made.end();
+      }
+      expect((await runCli(['status'], { DATABASE_URL: url })).code).toBe(exitCodes.ok);
+      // ...until a character it cannot hold comes, which is told as such (it said "This is a bug").
+      const dir = tempFolder('tl-latin-');
+      const file = `${dir}/tx.csv`;
+      writeFileSync(file, 'Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash\n2024-01-02 10:00:00 UTC,,,1.5,BTC,,,,,,Gift from 李,\n');
+      const imported = await runCli(['import', 'transactions', file, '--wallet', 'ledger-nano'], { DATABASE_URL: url });
+      expect(imported.stderr).toContain('PostgreSQL cannot store a character in this database\'s encoding (22P05');
+      expect(imported.stderr).toContain('tradeledger needs a UTF8 database');
+      expect(imported.code).toBe(exitCodes.database);
+    } finally {
+      await onDatabase(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }
   }, 120_000);
 
   it('an analysts\' reader login running gains is told it only reads; a login without rights is told so', async () => {
