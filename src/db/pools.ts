@@ -84,7 +84,7 @@ export function createClient(settings: ClientSettings): pg.Client {
 }
 
 /** The startup options of every session (a later `-c` wins over an earlier one); see {@link utcSession}. */
-const sessionOptions = '-c TimeZone=UTC -c DateStyle=ISO,MDY -c IntervalStyle=postgres';
+const sessionOptions = '-c TimeZone=UTC -c DateStyle=ISO,MDY -c IntervalStyle=postgres -c standard_conforming_strings=on';
 
 /**
  * The connection settings of `url` with the session's time zone set to UTC at start-up.
@@ -97,12 +97,14 @@ const sessionOptions = '-c TimeZone=UTC -c DateStyle=ISO,MDY -c IntervalStyle=po
  * Newfoundland) `date_trunc('hour', ts)` lands on the half hour. So every connection is UTC, and
  * a report's own `--tz` stays explicit (`AT TIME ZONE $tz`). DateStyle and IntervalStyle are
  * pinned too: node-postgres reads times only in the ISO style (a server set to `SQL, DMY` gave
- * Invalid Dates), and text made from a time or an interval must not change with them. The user's own startup options are
+ * Invalid Dates), and text made from a time or an interval must not change with them. So is
+ * standard_conforming_strings: the literals built here (sqlText.ts) double quotes and leave
+ * backslashes as they are, which a server set to `off` would read as escapes. The user's own startup options are
  * kept, from the URL's `options` parameter or `PGOPTIONS` (pg reads either, the URL's first),
  * with this one added after them so that it wins.
  *
  * @example
- * utcSession('postgres://h/db');          // { connectionString: 'postgres://h/db', options: '-c TimeZone=UTC -c DateStyle=ISO,MDY -c IntervalStyle=postgres' }
+ * utcSession('postgres://h/db');          // { connectionString: 'postgres://h/db', options: '-c TimeZone=UTC -c DateStyle=ISO,MDY -c IntervalStyle=postgres -c standard_conforming_strings=on' }
  * utcSession('postgres://h/db?options=-c%20work_mem%3D64MB'); // the URL's options, then those
  */
 export function utcSession(url: string, env: NodeJS.ProcessEnv = process.env): { connectionString: string; options?: string } {

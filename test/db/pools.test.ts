@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationName, createClient, createPool, utcSession } from '../../src/db/pools.js';
+import { sqlLiteral } from '../../src/db/sqlText.js';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 
@@ -90,14 +91,15 @@ describe('every session runs in UTC, whatever zone the server is set to', () => 
   // half hour, and the sync asked the sandbox for the candles of hours that do not exist.
   const probe = `SELECT current_setting('TimeZone') AS zone, current_setting('work_mem') AS work_mem,
     to_char(date_trunc('hour', '2024-01-01 10:10:00Z'::timestamptz) AT TIME ZONE 'UTC', 'HH24:MI') AS hour,
-    '2024-01-02 03:04:05.678Z'::timestamptz AS at, interval '1 day 02:00' AS span`;
-  const right = { at: new Date('2024-01-02T03:04:05.678Z'), span: { days: 1, hours: 2 } };
+    '2024-01-02 03:04:05.678Z'::timestamptz AS at, interval '1 day 02:00' AS span, current_setting('standard_conforming_strings') AS scs`;
+  const right = { at: new Date('2024-01-02T03:04:05.678Z'), span: { days: 1, hours: 2 }, scs: 'on' };
   let kolkata: string;
   beforeAll(async () => {
     const name = new URL(fresh.url).pathname.slice(1);
     await sql.raw(`ALTER DATABASE "${name}" SET timezone = 'Asia/Kolkata'`).execute(fresh.db);
     await sql.raw(`ALTER DATABASE "${name}" SET datestyle = 'SQL, DMY'`).execute(fresh.db);
     await sql.raw(`ALTER DATABASE "${name}" SET intervalstyle = 'sql_standard'`).execute(fresh.db);
+    await sql.raw(`ALTER DATABASE "${name}" SET standard_conforming_strings = off`).execute(fresh.db);
     kolkata = fresh.url;
   });
 
@@ -110,6 +112,8 @@ describe('every session runs in UTC, whatever zone the server is set to', () => 
       // DateStyle SQL, DMY: '02/01/2024 08:34:05.678 IST' is not a time node-postgres can read (null).
       expect(r.at instanceof Date && r.at.getTime() === right.at.getTime()).toBe(false);
       expect(r.span).not.toMatchObject(right.span);
+      // and reads a backslash in a plain literal as an escape: sqlLiteral's 'a\' would not end there
+      expect(r.scs).toBe('off');
     } finally {
       await plain.end();
     }
@@ -122,6 +126,9 @@ describe('every session runs in UTC, whatever zone the server is set to', () => 
     try {
       expect((await pool.query(probe)).rows[0]).toMatchObject({ zone: 'UTC', hour: '10:00', ...right });
       expect((await client.query(probe)).rows[0]).toMatchObject({ zone: 'UTC', hour: '10:00', ...right });
+      // A literal built as text (sqlText.ts) with a backslash in it reads back as written.
+      const text = "C:\\new\\table's";
+      expect((await pool.query(`SELECT ${sqlLiteral(text)} AS v`)).rows[0].v).toBe(text);
     } finally {
       await client.end();
       await pool.end();
@@ -144,7 +151,7 @@ describe('every session runs in UTC, whatever zone the server is set to', () => 
     } finally {
       await fromEnv.end();
     }
-    expect(utcSession('postgres://h/db', {})).toEqual({ connectionString: 'postgres://h/db', options: '-c TimeZone=UTC -c DateStyle=ISO,MDY -c IntervalStyle=postgres' });
+    expect(utcSession('postgres://h/db', {})).toEqual({ connectionString: 'postgres://h/db', options: '-c TimeZone=UTC -c DateStyle=ISO,MDY -c IntervalStyle=postgres -c standard_conforming_strings=on' });
   });
 });
 
