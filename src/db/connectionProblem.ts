@@ -48,7 +48,10 @@ export function sessionRefusal(err: unknown): { message: string; hint: string } 
         hint: 'This command writes to the database (gains stores its run; sync, import and classify store records): run it as the database\'s owner, not a reader login, against the primary server, or turn read-only off for the database. status and report only read.',
       };
     }
-    if ((code === '57014' && /statement timeout/i.test(said)) || (code === '55P03' && /lock timeout/i.test(said))) {
+    // By code, not PostgreSQL's words, which follow the server's lc_messages (German, Japanese...):
+    // 55P03 is only lock_timeout here (nothing asks NOWAIT), and 57014 not "at user request" (a
+    // cancel, Ctrl-C's own included) is statement_timeout.
+    if ((code === '57014' && !/user request/i.test(said)) || code === '55P03') {
       const setting = code === '55P03' ? 'lock_timeout' : 'statement_timeout';
       return {
         message: `PostgreSQL cancelled a statement at the server's ${setting} (${code} ${said})`,
