@@ -14,7 +14,8 @@ import pg from 'pg';
  * pg drops a broken idle client from its pool, and the next query on a held one fails and
  * reports it as that command's error (through `src/db/databaseError.ts`).
  *
- * Every session also runs in UTC ({@link utcSession}), whatever time zone the server is set to.
+ * Every session is also set to UTC and the ISO style as it opens ({@link sessionSettings}),
+ * whatever the server is set to.
  */
 
 /** What a connection is for, shown as `tradeledger-<name>`; see {@link applicationName}. */
@@ -63,7 +64,11 @@ export function applicationName(name: string): string {
  */
 export function createPool(settings: PoolSettings): pg.Pool {
   if (!Number.isInteger(settings.max) || settings.max < 1) throw new Error(`pool ${settings.name}: max must be a whole number of connections, got ${settings.max}`);
-  const pool = new pg.Pool({ ...utcSession(settings.url), max: settings.max, application_name: applicationName(settings.name) });
+  const pool = new pg.Pool({
+    connectionString: settings.url, max: settings.max, application_name: applicationName(settings.name),
+    // pg-pool awaits this before it hands the new client out (its types say void).
+    onConnect: ((client: pg.PoolClient) => client.query(sessionSettings)) as unknown as (client: pg.ClientBase) => void,
+  });
   const onError = errorListener(settings);
   pool.on('error', onError);
   pool.on('connect', (client) => { client.on('error', onError); });
@@ -78,45 +83,39 @@ export function createPool(settings: PoolSettings): pg.Pool {
  * const client = createClient({ url, name: 'migrate' }); await client.connect(); try { ... } finally { await client.end(); }
  */
 export function createClient(settings: ClientSettings): pg.Client {
-  const client = new pg.Client({ ...utcSession(settings.url), application_name: applicationName(settings.name) });
+  const client = new pg.Client({ connectionString: settings.url, application_name: applicationName(settings.name) });
   client.on('error', errorListener(settings));
+  // Settled as the pool's clients are: connect() resolves once the session is set.
+  const connect = client.connect.bind(client) as () => Promise<pg.Client>;
+  (client as unknown as { connect: () => Promise<pg.Client> }).connect = async () => {
+    await connect();
+    await client.query(sessionSettings);
+    return client;
+  };
   return client;
 }
 
-/** The startup options of every session (a later `-c` wins over an earlier one); see {@link utcSession}. */
-const sessionOptions = '-c TimeZone=UTC -c DateStyle=ISO,MDY -c IntervalStyle=postgres -c standard_conforming_strings=on';
-
 /**
- * The connection settings of `url` with the session's time zone set to UTC at start-up.
+ * What every session is set to as it opens, whatever the server, the database or the user
+ * default to: UTC, the ISO date style, the postgres interval style and standard strings.
  *
- * Why: a server's `timezone` setting is its session default, and initdb takes it from the machine
- * it runs on (an embedded server set up in India is at +05:30). The SQL here means UTC wherever a
- * time is turned into a day or an hour, most of it with `AT TIME ZONE 'UTC'` or `date_bin`, but a
- * session in another zone also changes `date_trunc`, `::date`, `current_date` and the text of
+ * Why: a server's `timezone` is its sessions' default, and initdb takes it from the machine it
+ * runs on (an embedded server set up in India is at +05:30). The SQL here means UTC wherever a
+ * time is turned into a day or an hour, most of it with `AT TIME ZONE 'UTC'` or `date_bin`, but
+ * a session in another zone also changes `date_trunc`, `::date`, `current_date` and the text of
  * every `timestamptz`; in a zone off the whole hour (India, Nepal, Iran, South Australia,
- * Newfoundland) `date_trunc('hour', ts)` lands on the half hour. So every connection is UTC, and
- * a report's own `--tz` stays explicit (`AT TIME ZONE $tz`). DateStyle and IntervalStyle are
- * pinned too: node-postgres reads times only in the ISO style (a server set to `SQL, DMY` gave
- * Invalid Dates), and text made from a time or an interval must not change with them. So is
- * standard_conforming_strings: the literals built here (sqlText.ts) double quotes and leave
- * backslashes as they are, which a server set to `off` would read as escapes. The user's own startup options are
- * kept, from the URL's `options` parameter or `PGOPTIONS` (pg reads either, the URL's first),
- * with this one added after them so that it wins.
+ * Newfoundland) `date_trunc('hour', ts)` lands on the half hour. A report's own `--tz` stays
+ * explicit (`AT TIME ZONE $tz`). node-postgres reads times only in the ISO style (a server set
+ * to `SQL, DMY` gave null), and text made from a time or an interval must not change with the
+ * styles. The literals built here (sqlText.ts) double quotes and leave backslashes as they are,
+ * which a server with standard_conforming_strings off would read as escapes.
  *
- * @example
- * utcSession('postgres://h/db');          // { connectionString: 'postgres://h/db', options: '-c TimeZone=UTC -c DateStyle=ISO,MDY -c IntervalStyle=postgres -c standard_conforming_strings=on' }
- * utcSession('postgres://h/db?options=-c%20work_mem%3D64MB'); // the URL's options, then those
+ * A `SET` after connecting, not `-c` startup options: PgBouncer before 1.20 refuses an
+ * `options` startup parameter outright ("unsupported startup parameter"), while it tracks a
+ * `SET` of these per client. It runs after the user's own options (the URL's, PGOPTIONS), so it
+ * wins over them.
  */
-export function utcSession(url: string, env: NodeJS.ProcessEnv = process.env): { connectionString: string; options?: string } {
-  const parsed = URL.canParse(url) ? new URL(url) : undefined;
-  const own = parsed?.searchParams.get('options');
-  if (parsed !== undefined && own !== null && own !== undefined) {
-    parsed.searchParams.set('options', own.trim() === '' ? sessionOptions : `${own} ${sessionOptions}`);
-    return { connectionString: parsed.toString() };
-  }
-  const fromEnv = env.PGOPTIONS?.trim();
-  return { connectionString: url, options: fromEnv ? `${fromEnv} ${sessionOptions}` : sessionOptions };
-}
+export const sessionSettings = "SET TimeZone = 'UTC'; SET DateStyle = 'ISO, MDY'; SET IntervalStyle = 'postgres'; SET standard_conforming_strings = on";
 
 /**
  * One client of its own to the database a pool reaches, for a second session when the pool has

@@ -126,9 +126,11 @@ describe('a database that refuses the command says so, with the fix', () => {
   it('a user whose CONNECTION LIMIT is below what a sync opens is told so, not that PostgreSQL went away', async () => {
     const limited = `${reader}_c`;
     roles.push(limited);
-    const admin = new URL(inject('databaseUrl')).username;
-    await onDatabase(inject('databaseUrl'), `CREATE ROLE ${limited} LOGIN PASSWORD '${password}' CONNECTION LIMIT 1; GRANT "${admin}" TO ${limited}`);
-    const u = new URL(fresh.url);
+    // A database of its own, owned by that user: a member of the admin role would count as an
+    // analysts' reader on every test database (db reader list) while it exists.
+    const own = await emptyDatabase();
+    await onDatabase(inject('databaseUrl'), `CREATE ROLE ${limited} LOGIN PASSWORD '${password}' CONNECTION LIMIT 1; ALTER DATABASE "${nameOf(own.url)}" OWNER TO ${limited}`);
+    const u = new URL(own.url);
     u.username = limited;
     u.password = password;
     const account = sandbox.accounts.find((a) => a.main && !a.demo && a.perms.includes('read'))!;
@@ -143,6 +145,7 @@ describe('a database that refuses the command says so, with the fix', () => {
     expect(run.stderr).toContain('ALTER ROLE name CONNECTION LIMIT -1');
     expect(run.stderr).not.toMatch(/it may have restarted|bug|points at a running/);
     expect(run.code).toBe(exitCodes.database);
+    await own.drop();
   }, 120_000);
 
   it('a database not in UTF8: a new one is refused before anything is made; one already in use is told at the character it cannot hold', async () => {

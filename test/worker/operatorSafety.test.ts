@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitCodes } from '../../src/errors.js';
 import { workerConnections } from '../../src/worker/workerConnections.js';
-import { freshDatabase, type FreshDatabase } from '../support/database.js';
+import { emptyDatabase, freshDatabase, type FreshDatabase } from '../support/database.js';
 import { runCli } from '../support/runCli.js';
 
 // A worker is one of a fleet sharing one PostgreSQL: it must not quietly start a private embedded
@@ -63,11 +63,14 @@ describe('worker and enqueue: operator safety', () => {
     // its pools then met "too many connections for role" mid-sync.
     const role = `tl_worker_limit_${Math.random().toString(36).slice(2, 8)}`;
     const password = `pw-${Math.random().toString(36).slice(2)}-long`;
-    const admin = new pg.Client({ connectionString: fresh.url });
+    // A database of its own, owned by that user: a member of the admin role would count as an
+    // analysts' reader on every test database (db reader list) while it exists.
+    const own = await emptyDatabase();
+    const admin = new pg.Client({ connectionString: own.url });
     await admin.connect();
     try {
-      await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}' CONNECTION LIMIT 30; GRANT "${new URL(fresh.url).username}" TO ${role}`);
-      const u = new URL(fresh.url);
+      await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}' CONNECTION LIMIT 30; ALTER DATABASE "${new URL(own.url).pathname.slice(1)}" OWNER TO ${role}`);
+      const u = new URL(own.url);
       u.username = role;
       u.password = password;
       // concurrency 1 needs 23 (fits 30); 2 needs 36 (does not)
@@ -78,8 +81,12 @@ describe('worker and enqueue: operator safety', () => {
       expect(r.stderr).toContain('fix: Use --concurrency 1 or less here, or raise the user\'s limit (ALTER ROLE name CONNECTION LIMIT -1)');
       expect(r.code).toBe(exitCodes.configOrAuth);
     } finally {
-      await admin.query(`DROP OWNED BY ${role}; DROP ROLE IF EXISTS ${role}`).catch(() => {});
       await admin.end();
+      await own.drop();
+      const cleanup = new pg.Client({ connectionString: fresh.url });
+      await cleanup.connect();
+      await cleanup.query(`DROP ROLE IF EXISTS ${role}`).catch(() => {});
+      await cleanup.end();
     }
   });
 });
