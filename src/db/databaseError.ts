@@ -17,7 +17,12 @@ export function databaseError(err: unknown, url: string, doing = 'connect to'): 
   const e = (err ?? {}) as PgLikeError;
   const where = redactUrl(url);
   const base = e.message ?? String(err);
-  const hint = hintFor(e.code);
+  // A pooler in front of PostgreSQL (PgBouncer before 1.20) refuses startup parameters it does
+  // not track, such as `options` from DATABASE_URL or PGOPTIONS.
+  const refusedParameter = /unsupported startup parameter: (\S+)/.exec(base)?.[1];
+  const hint = refusedParameter !== undefined
+    ? `A connection pooler in front of PostgreSQL (PgBouncer) refuses the startup parameter ${refusedParameter}: take it out of DATABASE_URL (and PGOPTIONS), or add it to the pooler's ignore_startup_parameters.`
+    : hintFor(e.code);
   return new TradeledgerError('DB_ERROR', `could not ${doing} PostgreSQL at ${where}: ${base}`, {
     kind: 'database',
     hint,
