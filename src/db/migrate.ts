@@ -16,6 +16,12 @@ export interface MigrateOptions {
   dir?: string;
   /** Called once per applied file. */
   onApplied?: (file: MigrationFile) => void;
+  /**
+   * Told once, when another session has held the migration lock for `waitNoteMs` (default 10 s),
+   * who holds it and what to do; default a line on stderr.
+   */
+  onWaiting?: (note: string) => void;
+  waitNoteMs?: number;
 }
 
 // One fixed key: migrators on the same database wait for each other instead of racing.
@@ -40,7 +46,7 @@ export async function migrate(url: string, options: MigrateOptions = {}): Promis
   const files = await migrationFiles(options.dir ?? defaultMigrationsDir);
   const client = await connect(url);
   try {
-    await client.query(`SELECT pg_advisory_lock(${lockKey})`);
+    await takeLock(client, options);
     // Made only when missing: a migrated database on a read-only session (a standby, or
     // default_transaction_read_only) then needs no write at all, and the reading commands work.
     const exists = await client.query<{ t: string | null; encoding: string; d: string }>(
@@ -163,3 +169,42 @@ async function rightsRefused(client: pg.Client, err: unknown): Promise<Tradeledg
   });
 }
 
+
+/**
+ * The migration lock, asked for again every 250 ms rather than waited for in one statement, so
+ * that a wait that lasts is told with its holder. Every command takes the lock for a moment; one
+ * held longer is a migration still running, or a session that kept it: behind a pooler in
+ * transaction mode a session lock stays with a pooled server connection after its client has
+ * gone, and the next command waited on pg_advisory_lock for ever, saying nothing (PgBouncer 1.18).
+ */
+async function takeLock(client: pg.Client, options: MigrateOptions): Promise<void> {
+  const noteAfter = options.waitNoteMs ?? 10_000;
+  const started = Date.now();
+  let told = false;
+  for (;;) {
+    const { rows } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${lockKey}) AS ok`);
+    if (rows[0]!.ok) return;
+    if (!told && Date.now() - started >= noteAfter) {
+      told = true;
+      const note = await lockHolderNote(client);
+      if (options.onWaiting) options.onWaiting(note);
+      else process.stderr.write(`tradeledger: ${note}\n`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function lockHolderNote(client: pg.Client): Promise<string> {
+  // A one-bigint advisory lock shows in pg_locks as its high 32 bits (classid) and low (objid).
+  const { rows } = await client.query<{ pid: number; app: string; state: string | null; since: string | null; d: string }>(`
+    SELECT a.pid, coalesce(nullif(a.application_name, ''), 'no application name') AS app, a.state,
+           to_char(a.state_change AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS"Z"') AS since, current_database() AS d
+    FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+    WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+      AND ((l.classid::bigint << 32) | l.objid::bigint) = ${lockKey}::bigint`).catch(() => ({ rows: [] }));
+  const holder = rows[0];
+  if (holder === undefined) return 'waiting for the database\'s migration lock, which another session holds (another tradeledger command is migrating, or has just finished)';
+  return `waiting for the migration lock of database ${sqlIdentifier(holder.d)}, held by session ${holder.pid} (${holder.app}, ${holder.state ?? 'state unknown'} since ${holder.since ?? 'unknown'}). `
+    + 'Every tradeledger command takes it for a moment. If no other one is running, that session kept it: behind a connection pooler in transaction mode '
+    + `(PgBouncer pool_mode = transaction) a lock stays with a pooled connection, so use session pooling; or end the session: SELECT pg_terminate_backend(${holder.pid});`;
+}

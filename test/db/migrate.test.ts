@@ -117,6 +117,31 @@ describe('migrate', () => {
     expect((await refusal(migrate(database.url, { dir }))).code).toBe('MIGRATION_DUPLICATE');
   });
 
+  it('a wait for the migration lock is told once, naming the session that holds it and what to do', async () => {
+    // As a pooler in transaction mode leaves it: an idle session that kept the lock (PgBouncer 1.18
+    // made every later command wait on pg_advisory_lock for ever, silently).
+    const holder = new pg.Client({ connectionString: database.url, application_name: 'tl-lock-holder' });
+    await holder.connect();
+    try {
+      await holder.query("SELECT pg_advisory_lock(hashtext('tradeledger.migrate'))");
+      const pid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      const notes: string[] = [];
+      let done = false;
+      const migrating = migrate(database.url, { dir, waitNoteMs: 0, onWaiting: (n) => notes.push(n) }).finally(() => { done = true; });
+      for (let i = 0; i < 1200 && notes.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(notes).toHaveLength(1);
+      expect(notes[0]).toContain(`held by session ${pid} (tl-lock-holder, idle since `);
+      expect(notes[0]).toContain('PgBouncer pool_mode = transaction');
+      expect(notes[0]).toContain(`SELECT pg_terminate_backend(${pid});`);
+      expect(done).toBe(false);
+      await holder.query("SELECT pg_advisory_unlock(hashtext('tradeledger.migrate'))");
+      expect((await migrating).pending.map((f) => f.version)).toEqual([1, 2]);
+      expect(notes).toHaveLength(1);
+    } finally {
+      await holder.end();
+    }
+  });
+
   it('is safe to run from several processes at once: each file applies exactly once', async () => {
     const applied: string[] = [];
     await Promise.all([1, 2, 3, 4].map(() => migrate(database.url, { dir, onApplied: (f) => applied.push(f.fileName) })));
