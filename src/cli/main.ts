@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Help } from 'commander';
 import { TradeledgerError, exitCodeOf, exitCodes } from '../errors.js';
-import { isConnectionProblem, refusalError, tooManyConnections, tooManyConnectionsFix } from '../db/connectionProblem.js';
+import { isConnectionProblem, refusalError, tooManyConnections } from '../db/connectionProblem.js';
 import { Interrupted } from './interrupt.js';
 
 type MakeCommand = (setExit: (code: number) => void) => Command;
@@ -100,8 +100,9 @@ function reportError(err: unknown): number {
     if (err.hint) process.stderr.write(`  fix: ${err.hint}\n`);
     return exitCodeOf(err.kind);
   }
-  if (tooManyConnections(err)) {
-    process.stderr.write(`tradeledger: PostgreSQL refused another connection (53300 ${(err as Error).message})\n  fix: ${tooManyConnectionsFix}\n`);
+  const crowded = tooManyConnections(err);
+  if (crowded !== undefined) {
+    process.stderr.write(`tradeledger: ${crowded.said}\n  fix: ${crowded.fix}\n`);
     return exitCodes.database;
   }
   if (isConnectionProblem(err)) {

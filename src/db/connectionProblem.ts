@@ -92,18 +92,23 @@ function* causeChain(err: unknown): Generator<object> {
   for (let e: unknown = err, depth = 0; e !== null && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) yield e;
 }
 
-/**
- * Whether the server refused a new connection for want of room (53300: max_connections, or the
- * user's CONNECTION LIMIT), which pg reports like a lost connection; the words differ (nothing
- * restarted) and so does the fix.
- *
- * @example
- * if (tooManyConnections(err)) console.error(tooManyConnectionsFix);
- */
-export function tooManyConnections(err: unknown): boolean {
-  for (const e of causeChain(err)) if ((e as { code?: unknown }).code === '53300') return true;
-  return false;
-}
+/** How {@link tooManyConnections} words begin, in every place that tells it (the sync's run summary finds them by it). */
+export const tooManyConnectionsSaid = 'PostgreSQL refused another connection';
 
 /** What to do about {@link tooManyConnections}: the sync's own count, and the two limits. */
-export const tooManyConnectionsFix = 'the server, or this user\'s CONNECTION LIMIT, allows fewer connections than tradeledger opens at once (a sync: min(20, sync.concurrency + 2) + 3, 23 by default). Raise max_connections or the limit (ALTER ROLE name CONNECTION LIMIT -1), or lower sync.concurrency in the config file; then run it again (a sync resumes where it stopped)';
+export const tooManyConnectionsFix = 'The server, or this user\'s CONNECTION LIMIT, allows fewer connections than tradeledger opens at once (a sync: min(20, sync.concurrency + 2) + 3, 23 by default). Raise max_connections or the limit (ALTER ROLE name CONNECTION LIMIT -1), or lower sync.concurrency in the config file; then run it again (a sync resumes where it stopped).';
+
+/**
+ * The words for a server that refused a new connection for want of room (53300: max_connections,
+ * or the user's CONNECTION LIMIT), which pg reports like a lost connection; nothing restarted,
+ * and the fix differs. Undefined for any other error.
+ *
+ * @example
+ * const crowded = tooManyConnections(err); if (crowded) console.error(crowded.said, crowded.fix);
+ */
+export function tooManyConnections(err: unknown): { said: string; fix: string } | undefined {
+  for (const e of causeChain(err)) {
+    if ((e as { code?: unknown }).code === '53300') return { said: `${tooManyConnectionsSaid} (53300 ${String((e as { message?: unknown }).message ?? '')})`, fix: tooManyConnectionsFix };
+  }
+  return undefined;
+}

@@ -45,7 +45,7 @@ function hintFor(code: string | undefined): string {
     case '57P03':
       return 'The server is starting up or shutting down; retry in a few seconds.';
     case '53300':
-      return `${tooManyConnectionsFix[0]!.toUpperCase()}${tooManyConnectionsFix.slice(1)}.`;
+      return tooManyConnectionsFix;
     default:
       return 'Check that DATABASE_URL points at a running PostgreSQL 15 or newer; run `tradeledger db status` for details.';
   }

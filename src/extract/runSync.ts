@@ -26,7 +26,7 @@ import type { SyncOptions } from './syncOptions.js';
 import { selectStreams } from './selectStreams.js';
 import { holdSyncLock, isLockLost, lockLostError } from './syncLock.js';
 import type { SyncLock } from './syncLock.js';
-import { isConnectionProblem, refusalError, tooManyConnections, tooManyConnectionsFix } from '../db/connectionProblem.js';
+import { isConnectionProblem, refusalError, tooManyConnections } from '../db/connectionProblem.js';
 
 export interface SyncResult {
   readonly runId: string;
@@ -328,11 +328,13 @@ function codeOf(e: unknown): string {
 
 function messageOf(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
-  // what the server refused (its own statement_timeout, a read-only session), and the fix
-  const refused = lostConnection(e) ? undefined : refusalError(e);
-  if (refused !== undefined) return `${refused.message}; ${refused.hint}`;
-  if (!lostConnection(e)) return text;
+  if (!lostConnection(e)) {
+    // what the server refused (its own statement_timeout, a read-only session), and the fix
+    const refused = refusalError(e);
+    return refused === undefined ? text : `${refused.message}; ${refused.hint}`;
+  }
+  const crowded = tooManyConnections(e);
+  if (crowded !== undefined) return `${crowded.said}: ${crowded.fix}`;
   const sqlState = (e as { code?: unknown }).code;
-  if (tooManyConnections(e)) return `PostgreSQL refused another connection (53300 ${text}): ${tooManyConnectionsFix}`;
   return `the connection to PostgreSQL was lost (${typeof sqlState === 'string' ? `${sqlState} ` : ''}${text})`;
 }

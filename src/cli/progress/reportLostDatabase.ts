@@ -1,6 +1,6 @@
 import type { SyncResult } from '../../extract/runSync.js';
 import { redactUrl } from '../../db/redactUrl.js';
-import { tooManyConnectionsFix } from '../../db/connectionProblem.js';
+import { tooManyConnectionsFix, tooManyConnectionsSaid } from '../../db/connectionProblem.js';
 
 /**
  * Tells the operator, in one line and a fix, that a run failed because PostgreSQL went away
@@ -15,8 +15,8 @@ export function reportLostDatabase(result: SyncResult, url: string, out: NodeJS.
   // The connection loss first (DB_CONNECTION_LOST names PostgreSQL's own words), else the lock
   // the restart took with it; the line always says it was PostgreSQL that went.
   const first = (lost.find((e) => e.code === 'DB_CONNECTION_LOST') ?? lost[0])?.message ?? 'the connection was lost';
-  if (first.startsWith('PostgreSQL refused another connection')) {
-    // 53300: nothing went away; the server had no room for one more connection (its words carry the fix).
+  if (first.startsWith(tooManyConnectionsSaid)) {
+    // 53300: nothing went away; the server had no room for one more connection (runSync's words: said, then the fix).
     const said = first.slice(0, first.indexOf('): ') + 1) || first;
     out.write(`tradeledger: sync run ${result.runId} failed: ${said.replace(/\s+/g, ' ')} at ${redactUrl(url)}; ${lost.length} partition(s) stopped, every page committed before is kept\n`
       + `  fix: ${tooManyConnectionsFix}\n`);
