@@ -21,7 +21,7 @@ export const errorCodeList = {
   // configuration and flags
   BAD_FLAG: { kind: 'config', what: 'a flag of tradeledger sandbox or worker is not valid' },
   CONFIG_INVALID: { kind: 'config', what: 'the config file or environment is not valid (the message names file, key and fix), or an account has no key' },
-  CONFIG_DATABASE_URL: { kind: 'config', what: 'DATABASE_URL is not a PostgreSQL URL' },
+  CONFIG_DATABASE_URL: { kind: 'config', what: 'DATABASE_URL is not a PostgreSQL URL, or its SSL settings cannot be used (an unknown `sslmode`, an unreadable `sslrootcert`, `verify-ca` without one)' },
   CONFIG_PORT: { kind: 'config', what: 'the embedded server\'s port (--port, TRADELEDGER_PG_PORT) is not usable' },
   DEMO_DATABASE_IN_USE: { kind: 'config', what: 'tradeledger demo was pointed at a database holding another sandbox world or exchange accounts the sandbox does not have; nothing was synced' },
   // the exchange and the sync

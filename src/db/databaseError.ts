@@ -22,7 +22,7 @@ export function databaseError(err: unknown, url: string, doing = 'connect to'): 
   const refusedParameter = /unsupported startup parameter: (\S+)/.exec(base)?.[1];
   const hint = refusedParameter !== undefined
     ? `A connection pooler in front of PostgreSQL (PgBouncer) refuses the startup parameter ${refusedParameter}: take it out of DATABASE_URL (and PGOPTIONS), or add it to the pooler's ignore_startup_parameters.`
-    : hintFor(e.code);
+    : sslHint(e.code, base) ?? hintFor(e.code);
   return new TradeledgerError('DB_ERROR', `could not ${doing} PostgreSQL at ${where}: ${base}`, {
     kind: 'database',
     hint,
@@ -30,6 +30,30 @@ export function databaseError(err: unknown, url: string, doing = 'connect to'): 
     details: { pgCode: e.code },
     cause: err,
   });
+}
+
+// Node's codes for a certificate it will not trust (https://nodejs.org/api/tls.html, "X509
+// certificate error codes"): DEPTH_ZERO_SELF_SIGNED_CERT, SELF_SIGNED_CERT_IN_CHAIN,
+// UNABLE_TO_VERIFY_LEAF_SIGNATURE, UNABLE_TO_GET_ISSUER_CERT_LOCALLY, CERT_HAS_EXPIRED, and
+// ERR_TLS_CERT_ALTNAME_INVALID for a certificate of another host name.
+const certificateCode = /CERT|^UNABLE_TO_/;
+
+/**
+ * The fix for a connection refused over SSL: a server without SSL asked for it, a certificate
+ * the URL's sslmode checks and cannot trust, a server that takes only encrypted connections
+ * asked for a plain one (sslmode's meanings: src/db/sslMode.ts).
+ */
+function sslHint(code: string | undefined, message: string): string | undefined {
+  if (/server does not support SSL/i.test(message)) {
+    return 'That server takes no SSL connections: turn ssl on in its postgresql.conf, or write sslmode=prefer (or disable) in DATABASE_URL.';
+  }
+  if (code !== undefined && certificateCode.test(code)) {
+    return 'DATABASE_URL\'s sslmode (verify-full, verify-ca, or no sslmode with ssl parameters) checks the server\'s certificate, and it is not one this machine trusts: add sslrootcert=/path/to/ca.pem with the certificate your PostgreSQL provider publishes, or write sslmode=require to encrypt without checking who the server is.';
+  }
+  if (code === '28000' && /no encryption/i.test(message)) {
+    return 'That server takes only encrypted connections: add sslmode=require (or verify-full) to DATABASE_URL.';
+  }
+  return undefined;
 }
 
 function hintFor(code: string | undefined): string {

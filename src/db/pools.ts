@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { pgConnectionString } from './sslMode.js';
 
 /**
  * Every PostgreSQL connection tradeledger opens is made here: pools by {@link createPool}, single
@@ -15,7 +16,8 @@ import pg from 'pg';
  * reports it as that command's error (through `src/db/databaseError.ts`).
  *
  * Every session is also set to UTC and the ISO style as it opens ({@link sessionSettings}),
- * whatever the server is set to.
+ * whatever the server is set to, and the URL's `sslmode` means what libpq says it means
+ * (src/db/sslMode.ts).
  */
 
 /** What a connection is for, shown as `tradeledger-<name>`; see {@link applicationName}. */
@@ -65,7 +67,7 @@ export function applicationName(name: string): string {
 export function createPool(settings: PoolSettings): pg.Pool {
   if (!Number.isInteger(settings.max) || settings.max < 1) throw new Error(`pool ${settings.name}: max must be a whole number of connections, got ${settings.max}`);
   const pool = new pg.Pool({
-    connectionString: settings.url, max: settings.max, application_name: applicationName(settings.name),
+    connectionString: pgConnectionString(settings.url), max: settings.max, application_name: applicationName(settings.name),
     // pg-pool awaits this before it hands the new client out (its types say void).
     onConnect: ((client: pg.PoolClient) => client.query(sessionSettings)) as unknown as (client: pg.ClientBase) => void,
   });
@@ -83,7 +85,7 @@ export function createPool(settings: PoolSettings): pg.Pool {
  * const client = createClient({ url, name: 'migrate' }); await client.connect(); try { ... } finally { await client.end(); }
  */
 export function createClient(settings: ClientSettings): pg.Client {
-  const client = new pg.Client({ connectionString: settings.url, application_name: applicationName(settings.name) });
+  const client = new pg.Client({ connectionString: pgConnectionString(settings.url), application_name: applicationName(settings.name) });
   client.on('error', errorListener(settings));
   // Settled as the pool's clients are: connect() resolves once the session is set.
   const connect = client.connect.bind(client) as () => Promise<pg.Client>;

@@ -3,6 +3,7 @@ import { ensureEmbeddedServer } from './ensureEmbeddedServer.js';
 import type { EmbeddedServer } from './embeddedServer.js';
 import { embeddedServerOptions } from './embeddedServerOptions.js';
 import { withDefaultUser } from './withDefaultUser.js';
+import { checkSslSettings, settleSslMode, withSslModeOf } from './sslMode.js';
 import type { EmbeddedServerInput } from './embeddedServerOptions.js';
 
 /** Where the data lives for this run. */
@@ -19,7 +20,9 @@ export interface ResolveDatabaseOptions extends EmbeddedServerInput {
 
 /**
  * Picks the database: `DATABASE_URL` when set, otherwise the embedded PostgreSQL, started on
- * demand and left running for the next command (see `ensureEmbeddedServer`).
+ * demand and left running for the next command (see `ensureEmbeddedServer`). A DATABASE_URL's
+ * SSL settings are checked here, and its `sslmode=prefer` or `allow` decided by trying
+ * (src/db/sslMode.ts).
  *
  * @example
  * const { url } = await resolveDatabase({ log: (m) => process.stderr.write(`${m}\n`) });
@@ -34,7 +37,9 @@ export async function resolveDatabase(options: ResolveDatabaseOptions = {}): Pro
         kind: 'config', hint: 'Use the form postgresql://user:password@host:5432/dbname, or unset DATABASE_URL to use the embedded server.',
       });
     }
-    return { url: withDefaultUser(given, env), embedded: undefined };
+    const url = withSslModeOf(withDefaultUser(given, env), env);
+    checkSslSettings(url);
+    return { url: await settleSslMode(url), embedded: undefined };
   }
   const server = await ensureEmbeddedServer(embeddedServerOptions(options), options.log);
   return { url: server.url(), embedded: server };

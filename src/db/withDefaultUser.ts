@@ -10,7 +10,8 @@ import { userInfo } from 'node:os';
  */
 export function withDefaultUser(url: string, env: NodeJS.ProcessEnv = process.env): string {
   const parsed = new URL(url);
-  if (parsed.username) return url;
+  // A `user` parameter names the user as well (pg and libpq read it; it wins over the name before @).
+  if (parsed.username || parsed.searchParams.has('user')) return url;
   parsed.username = encodeURIComponent(env.PGUSER || env.USER || userInfo().username);
   return parsed.toString();
 }
