@@ -32,6 +32,12 @@ export async function resolveDatabase(options: ResolveDatabaseOptions = {}): Pro
   const env = options.env ?? process.env;
   const given = env.DATABASE_URL?.trim();
   if (given) {
+    const hosts = /^postgres(?:ql)?:\/\/(?:[^@/?]*@)?([^/?]*,[^/?]*)/.exec(given)?.[1];
+    if (hosts !== undefined) {
+      throw new TradeledgerError('CONFIG_DATABASE_URL', `DATABASE_URL names several servers (${hosts}); tradeledger connects to one`, {
+        kind: 'config', hint: 'Name the primary server alone (host:port), or put a proxy or pooler that follows the primary in front and name that.',
+      });
+    }
     if (!/^postgres(ql)?:\/\//.test(given) || !URL.canParse(given)) {
       throw new TradeledgerError('CONFIG_DATABASE_URL', 'DATABASE_URL is not a PostgreSQL URL', {
         kind: 'config', hint: 'Use the form postgresql://user:password@host:5432/dbname, or unset DATABASE_URL to use the embedded server.',

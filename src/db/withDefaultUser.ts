@@ -12,6 +12,13 @@ export function withDefaultUser(url: string, env: NodeJS.ProcessEnv = process.en
   const parsed = new URL(url);
   // A `user` parameter names the user as well (pg and libpq read it; it wins over the name before @).
   if (parsed.username || parsed.searchParams.has('user')) return url;
-  parsed.username = encodeURIComponent(env.PGUSER || env.USER || userInfo().username);
+  const user = env.PGUSER || env.USER || userInfo().username;
+  // A URL with no host before the path (`postgres:///db?host=/var/run/postgresql`, a Unix socket)
+  // can hold no user name there (the URL standard drops it), so the user goes in as a parameter.
+  if (parsed.host === '') {
+    parsed.search = parsed.search === '' ? `?user=${encodeURIComponent(user)}` : `${parsed.search}&user=${encodeURIComponent(user)}`;
+    return parsed.toString();
+  }
+  parsed.username = encodeURIComponent(user);
   return parsed.toString();
 }

@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { exitCodes } from '../../src/errors.js';
 import { redactUrl } from '../../src/db/redactUrl.js';
+import { withDefaultUser } from '../../src/db/withDefaultUser.js';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 import { runCli } from '../support/runCli.js';
@@ -189,5 +190,22 @@ describe('a password given as a URL parameter', () => {
     expect(status.stderr).not.toContain('S3cretPW99');
     // The URL shown names no other user than the one the parameter gives.
     expect(status.stderr).not.toMatch(/:\/\/[^@/]+@/);
+  });
+});
+
+describe('URL forms libpq takes', () => {
+  it('a socket URL with no host before the path gets its default user as a parameter (the URL standard drops a user name there)', () => {
+    const env = { PGUSER: 'ledger' };
+    expect(withDefaultUser('postgres:///ledger?host=/var/run/postgresql', env)).toBe('postgres:///ledger?host=/var/run/postgresql&user=ledger');
+    expect(withDefaultUser('postgres:///ledger', env)).toBe('postgres:///ledger?user=ledger');
+    expect(withDefaultUser('postgres://db:5432/ledger', env)).toBe('postgres://ledger@db:5432/ledger');
+    expect(withDefaultUser('postgres://db:5432/ledger?user=other', env)).toBe('postgres://db:5432/ledger?user=other');
+  });
+
+  it('several hosts (libpq\'s failover list) are refused by name, with the fix', async () => {
+    const status = await runCli(['status'], { DATABASE_URL: 'postgres://ledger:S3cretPW99@127.0.0.1:5432,127.0.0.1:5433/ledger' });
+    expect(status.code).toBe(exitCodes.configOrAuth);
+    expect(status.stderr).toContain('DATABASE_URL names several servers (127.0.0.1:5432,127.0.0.1:5433); tradeledger connects to one');
+    expect(status.stderr).not.toContain('S3cretPW99');
   });
 });
