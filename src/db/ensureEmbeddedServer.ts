@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { createClient } from './pools.js';
@@ -13,6 +14,7 @@ import { livePostmaster } from './postmasterPid.js';
 import { portInUse } from './portInUse.js';
 import { startPostgres, waitUntilReady } from './startPostgres.js';
 import { withStartLock } from './startLock.js';
+import { systemErrorWords } from '../systemErrorWords.js';
 
 /**
  * Makes sure the embedded PostgreSQL of a data folder is running, and returns it. Reuses a
@@ -65,9 +67,74 @@ export async function ensureEmbeddedServer(options: EmbeddedServerOptions, log: 
     log(`starting the embedded PostgreSQL on 127.0.0.1:${options.port} (data in ${options.dataDir}; stop it with \`tradeledger db stop\`)`);
     const pid = await startPostgres(options, paths);
     return embeddedServerAt(options.dataDir, pid, options.port, credentials, true);
-  });
+  }).catch((err: unknown) => { throw dataFolderError(err, options.dataDir) ?? err; });
   await createAppDatabase(server);
   return server;
+}
+
+const folderCodes = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'ENOTDIR', 'EEXIST', 'EDQUOT']);
+
+/**
+ * A data folder that cannot be made or written, named with where it is and the ways round it:
+ * the default is `.tradeledger/pg` under the folder a command runs in, and a scheduler starts a
+ * command in `/` (systemd without WorkingDirectory=) or a home it may not write. It was "This is
+ * a bug" (EACCES from mkdir '/.tradeledger'). Undefined for any other error.
+ */
+function dataFolderError(err: unknown, dataDir: string): TradeledgerError | undefined {
+  const e = err as { code?: unknown; path?: unknown };
+  if (err instanceof TradeledgerError || typeof e?.code !== 'string' || !folderCodes.has(e.code)) return undefined;
+  const where = typeof e.path === 'string' ? e.path : dataDir;
+  const elsewhere = 'set TRADELEDGER_DATA_DIR to a folder you can write, or set DATABASE_URL to use a PostgreSQL server.';
+  const file = e.code === 'ENOTDIR' || e.code === 'EEXIST' ? fileInTheWay(where) : undefined;
+  if (file !== undefined) {
+    return new TradeledgerError('DB_DATA_DIR', `cannot make the embedded PostgreSQL's data folder ${dataDir}: ${file} is a file, where a folder must be`, {
+      kind: 'config', hint: statSyncOrUndefined(file)?.isFile() ? `Move or rename ${file} (tradeledger does not touch a file it did not make), or ${elsewhere}` : `S${elsewhere.slice(1)}`, cause: err,
+    });
+  }
+  const room = e.code === 'ENOSPC' || e.code === 'EDQUOT' ? 'Free space on that disk, or ' : '';
+  const owner = otherOwner(dataDir);
+  return new TradeledgerError('DB_DATA_DIR', `cannot make or write the embedded PostgreSQL's data folder ${dataDir} (at ${where}: ${systemErrorWords(err)})${owner ?? ''}`, {
+    kind: 'config',
+    hint: `${owner ? 'Run the command as the user the folder belongs to, or ' : ''}${owner || room ? 'r' : 'R'}un the command from a folder you can write (the data folder is .tradeledger/pg under it; a scheduler starts in / unless told: cd in cron, WorkingDirectory= in systemd), or ${elsewhere}`,
+    cause: err,
+  });
+}
+
+/** The first of `path` and the folders above it that exists and is not a folder. */
+function fileInTheWay(path: string): string | undefined {
+  const chain: string[] = [];
+  for (let dir = path; ; dir = dirname(dir)) {
+    chain.unshift(dir);
+    if (dirname(dir) === dir) break;
+  }
+  for (const dir of chain) {
+    const info = statSyncOrUndefined(dir);
+    if (info === undefined) return undefined;
+    if (!info.isDirectory()) return dir;
+  }
+  return undefined;
+}
+
+/**
+ * "; DIR belongs to uid N, not to this process's uid M" when the data folder, or the folder it is
+ * made in (`.tradeledger`), exists and is another user's: made by a run as another user (root).
+ */
+function otherOwner(dataDir: string): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  for (const dir of [dataDir, dirname(dataDir)]) {
+    const info = statSyncOrUndefined(dir);
+    if (info !== undefined) return info.uid !== uid ? `; ${dir} belongs to uid ${info.uid}, not to this process's uid ${uid}` : undefined;
+  }
+  return undefined;
+}
+
+function statSyncOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 async function createAppDatabase(server: EmbeddedServer): Promise<void> {

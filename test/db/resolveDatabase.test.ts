@@ -1,6 +1,10 @@
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TradeledgerError } from '../../src/errors.js';
+import { exitCodes, TradeledgerError } from '../../src/errors.js';
 import { resolveDatabase } from '../../src/db/resolveDatabase.js';
+import { runCli } from '../support/runCli.js';
 
 describe('resolveDatabase', () => {
   it('uses DATABASE_URL when set, filling in the user as psql would', async () => {
@@ -16,6 +20,48 @@ describe('resolveDatabase', () => {
       expect(err, bad).toBeInstanceOf(TradeledgerError);
       expect((err as TradeledgerError).kind).toBe('config');
       expect((err as TradeledgerError).hint).toContain('postgresql://user:password@host:5432/dbname');
+    }
+  });
+});
+
+// The embedded server's data folder is .tradeledger/pg under the folder a command runs in. A
+// scheduler starts a command in / (systemd without WorkingDirectory=) or a folder it may not
+// write; that was "This is a bug" (EACCES from mkdir '/.tradeledger'), with no way round named.
+describe('an embedded data folder that cannot be made', () => {
+  it('a file where a folder must be is named, with the fix, and left as it was', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'tl-datadir-'));
+    try {
+      await writeFile(path.join(root, '.tradeledger'), 'not a folder\n');
+      const err = await resolveDatabase({ env: {}, cwd: root }).then(() => undefined, (e: unknown) => e);
+      expect(err).toBeInstanceOf(TradeledgerError);
+      expect((err as TradeledgerError).code).toBe('DB_DATA_DIR');
+      expect((err as TradeledgerError).message).toBe(`cannot make the embedded PostgreSQL's data folder ${root}/.tradeledger/pg: ${root}/.tradeledger is a file, where a folder must be`);
+      expect((err as TradeledgerError).hint).toContain(`Move or rename ${root}/.tradeledger`);
+
+      await mkdir(path.join(root, 'b', '.tradeledger'), { recursive: true });
+      await writeFile(path.join(root, 'b', '.tradeledger', 'pg'), 'mine\n');
+      const cli = await runCli(['status'], { TRADELEDGER_DATA_DIR: path.join(root, 'b', '.tradeledger', 'pg') });
+      expect(cli.stderr).toContain(`${root}/b/.tradeledger/pg is a file, where a folder must be`);
+      expect(cli.stderr).toContain('set TRADELEDGER_DATA_DIR to a folder you can write, or set DATABASE_URL');
+      expect(cli.stderr).not.toContain('This is a bug');
+      expect(cli.code).toBe(exitCodes.configOrAuth);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  // root writes any folder whatever its mode, so this case needs another user.
+  it.skipIf(process.getuid?.() === 0)('a folder this user may not write is named with the scheduler\'s usual cause and the ways round it', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'tl-datadir-'));
+    try {
+      await chmod(root, 0o555);
+      const err = await resolveDatabase({ env: {}, cwd: root }).then(() => undefined, (e: unknown) => e);
+      expect((err as TradeledgerError).code).toBe('DB_DATA_DIR');
+      expect((err as TradeledgerError).message).toContain('permission denied (EACCES)');
+      expect((err as TradeledgerError).hint).toContain('WorkingDirectory= in systemd');
+    } finally {
+      await chmod(root, 0o755);
+      await rm(root, { recursive: true, force: true });
     }
   });
 });
