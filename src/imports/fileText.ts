@@ -28,8 +28,14 @@ export async function* fileText(src: FileSource, out: { digest?: FileDigest } = 
   out.digest = { sha256: () => sha ?? '' };
   let carry: Buffer = Buffer.alloc(0);
   let line = 1; // the line the next byte of `carry` is on
+  let first = true;
   const check = (bytes: Buffer): void => {
+    const atStart = first;
+    first = false;
     if (isUtf8(bytes) && !bytes.includes(0)) return;
+    // UTF-16, what a spreadsheet's "Unicode Text" saves: a byte-order mark, or every other byte NUL
+    // in the first characters. It was told as "a NUL character", which named no way out.
+    if (atStart && utf16(bytes)) throw badInput({ file: src.name, line: 1 }, 'the file is UTF-16 text (what a spreadsheet\'s "Unicode Text" saves), not UTF-8', 'Save it as "CSV UTF-8 (comma delimited)" instead, then import it again.');
     // Find the first bad line for the message (rare: the file is refused).
     let start = 0;
     let at = line;
@@ -69,6 +75,14 @@ export async function* fileText(src: FileSource, out: { digest?: FileDigest } = 
     check(carry);
     yield carry.toString('utf8');
   }
+}
+
+/** A UTF-16 byte-order mark (either order), or at least four characters of UTF-16 text without one. */
+function utf16(bytes: Buffer): boolean {
+  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) return true;
+  if (bytes.length < 8) return false;
+  const zeroAt = (odd: number) => [0, 2, 4, 6].every((i) => bytes[i + odd] === 0 && bytes[i + 1 - odd] !== 0);
+  return zeroAt(0) || zeroAt(1);
 }
 
 /**

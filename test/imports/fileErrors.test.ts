@@ -157,6 +157,10 @@ describe('reading a file in chunks', () => {
     ['a Latin-1 byte', Buffer.concat([Buffer.from('Date,D\n2024-05-01 10:00 UTC,ok\n2024-05-02 10:00 UTC,caf'), Buffer.from([0xe9]), Buffer.from('\n')]), 'k.csv line 3: bytes that are not UTF-8 text'],
     ['a cut multi-byte character at the end', Buffer.concat([Buffer.from('Date,D\n2024-05-01 10:00 UTC,'), Buffer.from([0xe6, 0x97])]), 'k.csv line 2: bytes that are not UTF-8 text'],
     ['a NUL character', Buffer.from('Date,D\n2024-05-01 10:00 UTC,a\u0000b\n'), 'k.csv line 2: a NUL character'],
+    // What a spreadsheet's "Unicode Text" saves (UTF-16 little-endian with its byte-order mark), and the two orders without a mark.
+    ['UTF-16 text (little-endian, with a byte-order mark)', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Date,D\n2024-05-01 10:00 UTC,a\n', 'utf16le')]), 'k.csv line 1: the file is UTF-16 text'],
+    ['UTF-16 text (little-endian, no mark)', Buffer.from('Date,D\n2024-05-01 10:00 UTC,a\n', 'utf16le'), 'k.csv line 1: the file is UTF-16 text'],
+    ['UTF-16 text (big-endian, no mark)', Buffer.from('Date,D\n2024-05-01 10:00 UTC,a\n', 'utf16le').swap16(), 'k.csv line 1: the file is UTF-16 text'],
   ])('refuses %s naming its line, in any chunk size', async (_what, bytes, message) => {
     for (const size of [1, 5, 1 << 20]) {
       const e = await collect(memoryFile('k.csv', bytes, size)).then(() => null, (x: unknown) => x);
