@@ -4,6 +4,7 @@ import type { EmbeddedServer } from './embeddedServer.js';
 import { embeddedServerOptions } from './embeddedServerOptions.js';
 import { withDefaultUser } from './withDefaultUser.js';
 import { checkSslSettings, settleSslMode, withSslModeOf } from './sslMode.js';
+import { createClient } from './pools.js';
 import type { EmbeddedServerInput } from './embeddedServerOptions.js';
 
 /** Where the data lives for this run. */
@@ -45,8 +46,21 @@ export async function resolveDatabase(options: ResolveDatabaseOptions = {}): Pro
     }
     const url = withSslModeOf(withDefaultUser(given, env), env);
     checkSslSettings(url);
-    return { url: await settleSslMode(url), embedded: undefined };
+    return { url: await settleSslMode(url, connects), embedded: undefined };
   }
   const server = await ensureEmbeddedServer(embeddedServerOptions(options), options.log);
   return { url: server.url(), embedded: server };
+}
+
+/** Whether a session opens at `url` (settleSslMode's try), closed again at once. */
+async function connects(url: string): Promise<boolean> {
+  const client = createClient({ url, name: 'ssl-probe' });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
 }

@@ -1,5 +1,4 @@
 import { accessSync, constants } from 'node:fs';
-import pg from 'pg';
 import { TradeledgerError } from '../errors.js';
 
 /**
@@ -111,9 +110,9 @@ export function checkSslSettings(url: string): void {
  * command reports its own connection error. Any other mode is returned unchanged, untried.
  *
  * @example
- * await settleSslMode('postgres://u@127.0.0.1/x?sslmode=prefer') // '...?sslmode=disable' on a server without SSL
+ * await settleSslMode('postgres://u@127.0.0.1/x?sslmode=prefer', tryConnect) // '...?sslmode=disable' on a server without SSL
  */
-export async function settleSslMode(url: string): Promise<string> {
+export async function settleSslMode(url: string, connects: (url: string) => Promise<boolean>): Promise<string> {
   const mode = sslModeOf(url);
   if (mode !== 'prefer' && mode !== 'allow') return url;
   const order = mode === 'prefer' ? ['require', 'disable'] : ['disable', 'require'];
@@ -129,17 +128,4 @@ function withSslMode(url: string, mode: string): string {
   const parsed = new URL(url);
   parsed.search = parsed.search.replace(/([?&])sslmode=[^&]*/, `$1sslmode=${mode}`);
   return parsed.toString();
-}
-
-async function connects(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: pgConnectionString(url), application_name: 'tradeledger-ssl-probe', connectionTimeoutMillis: 10_000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
 }

@@ -17,7 +17,10 @@ describe('sql/schema/ and docs/schema.md', () => {
   });
   afterAll(async () => { await fresh.drop(); });
 
-  it('are exactly what a freshly migrated database gives (run `npm run schema` when this fails)', async () => {
+  it('are exactly what a freshly migrated database gives (run `npm run schema` when this fails)', async (context) => {
+    // Another major renders the same schema in other words (PostgreSQL 18 names NOT NULL
+    // constraints, for one); the files are written from the reference major, which CI runs.
+    if (rendered.serverMajor !== schemaReferenceMajor) context.skip(`sql/schema/ is rendered from PostgreSQL ${schemaReferenceMajor}; this server is ${rendered.serverMajor}`);
     expect(await schemaDrift(rendered)).toEqual([]);
   });
 
