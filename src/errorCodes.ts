@@ -78,6 +78,7 @@ export const errorCodeList = {
   DB_NO_RIGHTS: { kind: 'database', what: 'the database user may not create or change tradeledger\'s tables (PostgreSQL 15 lets only the database\'s owner create in public), or search_path names no schema; nothing was changed' },
   DB_READ_ONLY: { kind: 'database', what: 'the database is read-only for tradeledger\'s session (a standby, or default_transaction_read_only) and has migrations to apply; nothing was changed' },
   DB_REFUSED: { kind: 'database', what: 'PostgreSQL refused what the command does: a write on a read-only session (a standby, default_transaction_read_only, a db reader login), a right the user lacks, its own statement_timeout or lock_timeout, or a character a database not in UTF8 cannot hold' },
+  DB_VERSION: { kind: 'database', what: 'the PostgreSQL server is older than 15; nothing was read or changed' },
   DB_ENCODING: { kind: 'database', what: 'a new database is not encoded UTF8 (tradeledger stores any Unicode text); nothing was changed' },
   MIGRATION_FAILED: { kind: 'database', what: 'a migration\'s SQL failed; nothing of it was applied' },
   SCHEMA_SERVER_VERSION: { kind: 'config', what: 'npm run schema writes only from a PostgreSQL 15 server' },

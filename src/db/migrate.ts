@@ -3,6 +3,7 @@ import { createClient } from './pools.js';
 import { TradeledgerError } from '../errors.js';
 import { sessionRefusal } from './connectionProblem.js';
 import { databaseError } from './databaseError.js';
+import { redactUrl } from './redactUrl.js';
 import { sqlIdentifier } from './sqlText.js';
 import { migrationFiles, defaultMigrationsDir } from './migrationFiles.js';
 import type { MigrationFile } from './migrationFiles.js';
@@ -103,7 +104,35 @@ async function connect(url: string): Promise<pg.Client> {
   } catch (err) {
     throw databaseError(err, url);
   }
+  try {
+    const { rows: [v] } = await client.query<{ n: string; text: string }>(`SELECT current_setting('server_version_num') AS n, current_setting('server_version') AS text`);
+    const tooOld = serverTooOld(Number(v!.n), v!.text, redactUrl(url));
+    if (tooOld) throw tooOld;
+  } catch (err) {
+    await client.end().catch(() => {});
+    throw err;
+  }
   return client;
+}
+
+/** The oldest PostgreSQL major tradeledger runs on: the one CI tests (with 18 tried by hand). */
+export const oldestServerMajor = 15;
+
+/**
+ * The refusal of a server older than {@link oldestServerMajor}, or undefined. Before 15 the public
+ * schema lets every login create tables, so a `tradeledger db reader` login would not be
+ * read-only (seen on 14.23: a reader's CREATE TABLE went through), and before 14 the migrations
+ * fail part-way (`date_bin` is 14's). Every command checks it as it connects to migrate.
+ *
+ * @example
+ * serverTooOld(140023, '14.23', 'postgres://ledger@db/ledger')?.code // 'DB_VERSION'
+ */
+export function serverTooOld(versionNum: number, versionText: string, where: string): TradeledgerError | undefined {
+  if (!Number.isFinite(versionNum) || versionNum >= oldestServerMajor * 10_000) return undefined;
+  return new TradeledgerError('DB_VERSION', `PostgreSQL ${versionText} at ${where} is older than tradeledger runs on (${oldestServerMajor} or newer); nothing was read or changed`, {
+    kind: 'database',
+    hint: `Upgrade that server to PostgreSQL ${oldestServerMajor} or newer (pg_upgrade, or your provider's major-version upgrade), or point DATABASE_URL at one, or unset DATABASE_URL to use the embedded PostgreSQL.`,
+  });
 }
 
 async function appliedRows(client: pg.Client): Promise<AppliedMigration[]> {

