@@ -27,19 +27,12 @@ import { redactUrl } from '../../src/db/redactUrl.js';
 import { withDefaultUser } from '../../src/db/withDefaultUser.js';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
+import { pgErrorResponse } from '../support/pgWire.js';
 import { runCli } from '../support/runCli.js';
 
 const certFile = fileURLToPath(new URL('../fixtures/tls/localhost-cert.pem', import.meta.url));
 const keyFile = fileURLToPath(new URL('../fixtures/tls/localhost-key.pem', import.meta.url));
 const sslRequestCode = 80877103;
-
-function errorResponse(code: string, message: string): Buffer {
-  const fields = Buffer.concat([Buffer.from(`SFATAL\0C${code}\0M`, 'utf8'), Buffer.from(message, 'utf8'), Buffer.from('\0\0', 'utf8')]);
-  const head = Buffer.alloc(5);
-  head.write('E', 0);
-  head.writeInt32BE(fields.length + 4, 1);
-  return Buffer.concat([head, fields]);
-}
 
 let fresh: FreshDatabase;
 let front: net.Server;
@@ -67,7 +60,7 @@ beforeAll(async () => {
         return;
       }
       seen.plainRefused++;
-      socket.end(errorResponse('28000', 'no pg_hba.conf entry for host "127.0.0.1", user "postgres", database "test", no encryption'));
+      socket.end(pgErrorResponse('28000', 'no pg_hba.conf entry for host "127.0.0.1", user "postgres", database "test", no encryption'));
     });
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { exitCodes } from '../../src/errors.js';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
+import { pgErrorResponse } from '../support/pgWire.js';
 import { runCli } from '../support/runCli.js';
 
 const tracked = new Set(['user', 'database', 'application_name', 'client_encoding', 'datestyle', 'timezone', 'standard_conforming_strings', 'replication']);
@@ -29,14 +30,6 @@ function startupNames(packet: Buffer): string[] {
   return names;
 }
 
-function errorResponse(message: string): Buffer {
-  const fields = Buffer.concat([Buffer.from('SFATAL\0C08P01\0M', 'utf8'), Buffer.from(message, 'utf8'), Buffer.from('\0\0', 'utf8')]);
-  const head = Buffer.alloc(5);
-  head.write('E', 0);
-  head.writeInt32BE(fields.length + 4, 1);
-  return Buffer.concat([head, fields]);
-}
-
 let fresh: FreshDatabase;
 let pooler: net.Server;
 let poolerUrl: string;
@@ -50,7 +43,7 @@ beforeAll(async () => {
       const unknown = startupNames(first).filter((n) => !tracked.has(n.toLowerCase()));
       if (unknown.length > 0) {
         refused.push(...unknown);
-        client.end(errorResponse(`unsupported startup parameter: ${unknown[0]}`));
+        client.end(pgErrorResponse('08P01', `unsupported startup parameter: ${unknown[0]}`));
         return;
       }
       const server = net.connect(Number(upstream.port || 5432), upstream.hostname, () => { server.write(first); client.pipe(server); server.pipe(client); });
