@@ -23,9 +23,8 @@ import { TradeledgerError } from '../errors.js';
  * So: the URL the user gave stays as they wrote it (psql must still read what `tradeledger db url`
  * prints, and `uselibpqcompat` is no libpq parameter); {@link settleSslMode} decides `allow` and
  * `prefer` once per command by trying, as libpq would; {@link pgConnectionString} gives pg the
- * libpq meaning of the rest.
+ * libpq meaning of the rest (`no-verify`, pg's own word, stays pg's: encrypted, not checked).
  */
-export type SslMode = 'disable' | 'allow' | 'prefer' | 'require' | 'verify-ca' | 'verify-full' | 'no-verify';
 
 /** The URL's sslmode, or undefined when it names none (pg then connects without SSL). */
 export function sslModeOf(url: string): string | undefined {
