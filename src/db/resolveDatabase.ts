@@ -41,7 +41,8 @@ export async function resolveDatabase(options: ResolveDatabaseOptions = {}): Pro
     }
     if (!/^postgres(ql)?:\/\//.test(given) || !URL.canParse(given)) {
       throw new TradeledgerError('CONFIG_DATABASE_URL', 'DATABASE_URL is not a PostgreSQL URL', {
-        kind: 'config', hint: 'Use the form postgresql://user:password@host:5432/dbname, or unset DATABASE_URL to use the embedded server.',
+        kind: 'config',
+        hint: `Use the form postgresql://user:password@host:5432/dbname, or unset DATABASE_URL to use the embedded server.${given.includes('@') ? ' A password holding / ? # or % must have them percent-encoded: %2F %3F %23 %25 (psql reads the URL the same way).' : ''}`,
       });
     }
     const url = withSslModeOf(withDefaultUser(given, env), env);

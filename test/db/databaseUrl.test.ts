@@ -195,6 +195,15 @@ describe('URL forms libpq takes', () => {
     expect(withDefaultUser('postgres://db:5432/ledger?user=other', env)).toBe('postgres://db:5432/ledger?user=other');
   });
 
+  it('a password with a character a URL reserves is told how to write it, and is not shown', async () => {
+    for (const password of ['pa#ss', 'pa/ss', 'pa?ss']) {
+      const status = await runCli(['status'], { DATABASE_URL: `postgres://ledger:${password}word99@127.0.0.1:5432/ledger` });
+      expect(status.code, password).toBe(exitCodes.configOrAuth);
+      expect(status.stderr, password).toContain('A password holding / ? # or % must have them percent-encoded: %2F %3F %23 %25');
+      expect(status.stderr, password).not.toContain('word99');
+    }
+  });
+
   it('several hosts (libpq\'s failover list) are refused by name, with the fix', async () => {
     const status = await runCli(['status'], { DATABASE_URL: 'postgres://ledger:S3cretPW99@127.0.0.1:5432,127.0.0.1:5433/ledger' });
     expect(status.code).toBe(exitCodes.configOrAuth);
