@@ -1,4 +1,4 @@
-import type { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
 import { TradeledgerError } from '../errors.js';
 import { backoffMs } from './backoff.js';
 import type { ClientEvent } from './clientEvent.js';
@@ -14,6 +14,7 @@ import type { Envelope } from './records/envelope.js';
 import { requestHeaders } from './requestHeaders.js';
 import type { SigningKey } from './requestHeaders.js';
 import { acquirePool, releasePool } from './sharedPool.js';
+import { proxyFor, shownProxy } from './proxySettings.js';
 import { sleep } from './sleep.js';
 import { transportFailure } from './transportFailure.js';
 import { wireQuery } from './wireQuery.js';
@@ -82,7 +83,9 @@ interface Exchange {
  */
 export class ExchangeClient {
   readonly #origin: string;
-  readonly #pool: Pool;
+  readonly #pool: Dispatcher;
+  /** The proxy the requests go through (password hidden), for the message of a failed connection. */
+  readonly #proxyShown: string | undefined;
   readonly #creds: Credentials | undefined;
   readonly #secrets: readonly string[];
   readonly #budgetKey: string;
@@ -104,7 +107,11 @@ export class ExchangeClient {
   constructor(o: ExchangeClientOptions) {
     this.#origin = originOf(o.baseUrl);
     this.#creds = o.credentials === undefined ? undefined : { ...o.credentials };
-    this.#secrets = o.credentials === undefined ? [] : [o.credentials.secretKey, o.credentials.passphrase];
+    const proxy = proxyFor(this.#origin);
+    this.#proxyShown = proxy === undefined ? undefined : shownProxy(proxy);
+    // A proxy's password is a secret too: never in a message, a log or the database.
+    const proxyPassword = proxy === undefined ? '' : decodeURIComponent(new URL(proxy).password);
+    this.#secrets = [...(o.credentials === undefined ? [] : [o.credentials.secretKey, o.credentials.passphrase]), ...(proxyPassword === '' ? [] : [proxyPassword])];
     this.#budgetKey = o.budgetKey;
     this.#budgets = o.budgets ?? defaultRateBudgets;
     this.#locale = o.locale ?? 'en-US';
@@ -298,13 +305,13 @@ export class ExchangeClient {
     let raw: RawResponse;
     try {
       const res = await this.#pool.request({
-        path: def.path + (query.wire === '' ? '' : `?${query.wire}`), method: def.method, headers,
+        origin: this.#origin, path: def.path + (query.wire === '' ? '' : `?${query.wire}`), method: def.method, headers,
         body: bodyText === '' ? null : bodyText, signal, headersTimeout: this.#timeoutMs, bodyTimeout: this.#timeoutMs,
       });
       raw = { status: res.statusCode, headers: res.headers, text: await res.body.text() };
     } catch (e) {
       if (callerSignal?.aborted) throw callerSignal.reason;
-      const failure = transportFailure(name, def, e, { timedOut: timeout.aborted, timeoutMs: this.#timeoutMs, origin: this.#origin, secrets: this.#secrets });
+      const failure = transportFailure(name, def, e, { timedOut: timeout.aborted, timeoutMs: this.#timeoutMs, origin: this.#origin, secrets: this.#secrets, ...(this.#proxyShown === undefined ? {} : { proxy: this.#proxyShown }) });
       return { ok: false, failure };
     }
     return interpretResponse(name, def, raw, this.#secrets);
