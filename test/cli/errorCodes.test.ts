@@ -14,7 +14,7 @@ const read = (p: string) => readFileSync(join(root, p), 'utf8');
 
 // Strings that look like codes and are not: environment variable names (TRADELEDGER_*, and an
 // example in a doc comment), Node's and undici's error codes, a file of a PostgreSQL data folder.
-const notErrorCodes = new Set(['MAIN_SECRET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'EAI_AGAIN', 'PG_VERSION']);
+const notErrorCodes = new Set(['MAIN_SECRET', 'HTTPS_PROXY', 'HTTP_PROXY', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'EAI_AGAIN', 'PG_VERSION']);
 // The families of the list and the template that makes their codes.
 const families: Record<string, RegExp> = { 'API_<exchange code>': /`API_\$\{code\}`/, 'API_HTTP_<status>': /`API_HTTP_\$\{/ };
 
