@@ -82,8 +82,9 @@ const folderCodes = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'ENOTDIR', 'E
  */
 function dataFolderError(err: unknown, dataDir: string): TradeledgerError | undefined {
   const e = err as { code?: unknown; path?: unknown };
-  if (err instanceof TradeledgerError || typeof e?.code !== 'string' || !folderCodes.has(e.code)) return undefined;
-  const where = typeof e.path === 'string' ? e.path : dataDir;
+  // A file call's error (it names its path), not a process's or a socket's.
+  if (err instanceof TradeledgerError || typeof e?.code !== 'string' || !folderCodes.has(e.code) || typeof e.path !== 'string') return undefined;
+  const where = e.path;
   const elsewhere = 'set TRADELEDGER_DATA_DIR to a folder you can write, or set DATABASE_URL to use a PostgreSQL server.';
   const file = e.code === 'ENOTDIR' || e.code === 'EEXIST' ? fileInTheWay(where) : undefined;
   if (file !== undefined) {
