@@ -58,17 +58,23 @@ export function pgConnectionString(url: string): string {
 }
 
 /**
- * `url` with PGSSLMODE's mode when the URL names none, as libpq reads it (pg would read it as
- * verify-full too); the URL's own sslmode wins.
+ * `url` with the SSL settings libpq takes from the environment when the URL names none
+ * (https://www.postgresql.org/docs/15/libpq-envars.html): PGSSLMODE as `sslmode`, PGSSLROOTCERT,
+ * PGSSLCERT and PGSSLKEY as `sslrootcert`, `sslcert` and `sslkey`. pg alone reads only
+ * PGSSLMODE, and as verify-full. The URL's own parameters win.
  *
  * @example
  * withSslModeOf('postgres://u@db/x', { PGSSLMODE: 'require' }) // 'postgres://u@db/x?sslmode=require'
  */
 export function withSslModeOf(url: string, env: NodeJS.ProcessEnv): string {
-  const mode = env.PGSSLMODE?.trim();
-  if (!mode || sslModeOf(url) !== undefined) return url;
   const parsed = new URL(url);
-  parsed.search = parsed.search === '' ? `?sslmode=${encodeURIComponent(mode)}` : `${parsed.search}&sslmode=${encodeURIComponent(mode)}`;
+  const added: string[] = [];
+  for (const [variable, parameter] of [['PGSSLMODE', 'sslmode'], ['PGSSLROOTCERT', 'sslrootcert'], ['PGSSLCERT', 'sslcert'], ['PGSSLKEY', 'sslkey']] as const) {
+    const value = env[variable]?.trim();
+    if (value && !parsed.searchParams.has(parameter)) added.push(`${parameter}=${encodeURIComponent(value)}`);
+  }
+  if (added.length === 0) return url;
+  parsed.search = `${parsed.search === '' ? '?' : `${parsed.search}&`}${added.join('&')}`;
   return parsed.toString();
 }
 

@@ -136,6 +136,15 @@ describe('sslmode as libpq defines it', () => {
     expect(status.code).toBe(exitCodes.ok);
   });
 
+  it('PGSSLROOTCERT gives verify-full its root certificate, as in libpq (the URL\'s own sslrootcert would win)', async () => {
+    const status = await runCli(['status'], { DATABASE_URL: viaFront('', 'localhost'), PGSSLMODE: 'verify-full', PGSSLROOTCERT: certFile });
+    expect(status.stderr).toBe('');
+    expect(status.code).toBe(exitCodes.ok);
+    const unreadable = await runCli(['status'], { DATABASE_URL: viaFront('', 'localhost'), PGSSLMODE: 'verify-full', PGSSLROOTCERT: '/nonexistent/root.crt' });
+    expect(unreadable.stderr).toContain('sslrootcert "/nonexistent/root.crt" cannot be read');
+    expect(unreadable.code).toBe(exitCodes.configOrAuth);
+  });
+
   it('a plain connection to a server that takes only SSL is told to add sslmode=require', async () => {
     const status = await runCli(['status'], { DATABASE_URL: viaFront('') });
     expect(status.code).toBe(exitCodes.database);
