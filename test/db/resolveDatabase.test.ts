@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,18 +50,18 @@ describe('an embedded data folder that cannot be made', () => {
     }
   });
 
-  // root writes any folder whatever its mode, so this case needs another user.
-  it.skipIf(process.getuid?.() === 0)('a folder this user may not write is named with the scheduler\'s usual cause and the ways round it', async () => {
-    const root = await mkdtemp(path.join(tmpdir(), 'tl-datadir-'));
-    try {
-      await chmod(root, 0o555);
-      const err = await resolveDatabase({ env: {}, cwd: root }).then(() => undefined, (e: unknown) => e);
-      expect((err as TradeledgerError).code).toBe('DB_DATA_DIR');
-      expect((err as TradeledgerError).message).toContain('permission denied (EACCES)');
-      expect((err as TradeledgerError).hint).toContain('WorkingDirectory= in systemd');
-    } finally {
-      await chmod(root, 0o755);
-      await rm(root, { recursive: true, force: true });
-    }
+  // A folder no one may make a folder in, for root too: sysfs refuses mkdir to every user (root:
+  // EPERM; others: EACCES; a container's read-only /sys: EROFS), as / refuses a scheduler's user.
+  // (A chmod 555 folder would not do: root writes any folder whatever its mode.)
+  it('a folder this user may not write in is named with the scheduler\'s usual cause and the ways round it', async () => {
+    const err = await resolveDatabase({ env: {}, dataDir: '/sys/tradeledger-test/pg' }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(TradeledgerError);
+    expect((err as TradeledgerError).code).toBe('DB_DATA_DIR');
+    expect((err as TradeledgerError).message).toMatch(/^cannot make or write the embedded PostgreSQL's data folder \/sys\/tradeledger-test\/pg \(at \/sys\/tradeledger-test: (permission denied \(EACCES\)|operation not permitted \(EPERM\)|the file system is read-only \(EROFS\))\)/);
+    expect((err as TradeledgerError).hint).toContain('WorkingDirectory= in systemd');
+    expect((err as TradeledgerError).hint).toContain('set TRADELEDGER_DATA_DIR to a folder you can write');
+    const cli = await runCli(['status'], { TRADELEDGER_DATA_DIR: '/sys/tradeledger-test/pg' });
+    expect(cli.stderr).not.toContain('This is a bug');
+    expect(cli.code).toBe(exitCodes.configOrAuth);
   });
 });
