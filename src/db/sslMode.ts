@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { TradeledgerError } from '../errors.js';
+import { withParameters } from './urlParameters.js';
 
 /**
  * DATABASE_URL's `sslmode` as libpq documents it, which is what a user copying a URL from psql or
@@ -48,12 +49,8 @@ export function pgConnectionString(url: string): string {
   const mode = sslModeOf(url);
   if (mode === undefined) return url;
   if (new URL(url).searchParams.has('uselibpqcompat')) return url;
-  if (mode === 'allow') return withSslMode(url, 'disable');
-  if (mode === 'prefer' || mode === 'require' || mode === 'verify-ca' || mode === 'verify-full') {
-    const parsed = new URL(url);
-    parsed.search = `${parsed.search}&uselibpqcompat=true`;
-    return parsed.toString();
-  }
+  if (mode === 'allow') return withParameters(url, { sslmode: 'disable' });
+  if (mode === 'prefer' || mode === 'require' || mode === 'verify-ca' || mode === 'verify-full') return withParameters(url, { uselibpqcompat: 'true' });
   return url;
 }
 
@@ -67,15 +64,13 @@ export function pgConnectionString(url: string): string {
  * withSslModeOf('postgres://u@db/x', { PGSSLMODE: 'require' }) // 'postgres://u@db/x?sslmode=require'
  */
 export function withSslModeOf(url: string, env: NodeJS.ProcessEnv): string {
-  const parsed = new URL(url);
-  const added: string[] = [];
+  const given = new URL(url).searchParams;
+  const added: Record<string, string> = {};
   for (const [variable, parameter] of [['PGSSLMODE', 'sslmode'], ['PGSSLROOTCERT', 'sslrootcert'], ['PGSSLCERT', 'sslcert'], ['PGSSLKEY', 'sslkey']] as const) {
     const value = env[variable]?.trim();
-    if (value && !parsed.searchParams.has(parameter)) added.push(`${parameter}=${encodeURIComponent(value)}`);
+    if (value && !given.has(parameter)) added[parameter] = encodeURIComponent(value);
   }
-  if (added.length === 0) return url;
-  parsed.search = `${parsed.search === '' ? '?' : `${parsed.search}&`}${added.join('&')}`;
-  return parsed.toString();
+  return Object.keys(added).length === 0 ? url : withParameters(url, added);
 }
 
 const knownModes = new Set<string>(['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify']);
@@ -122,15 +117,8 @@ export async function settleSslMode(url: string, connects: (url: string) => Prom
   if (mode !== 'prefer' && mode !== 'allow') return url;
   const order = mode === 'prefer' ? ['require', 'disable'] : ['disable', 'require'];
   for (const m of order) {
-    const candidate = withSslMode(url, m);
+    const candidate = withParameters(url, { sslmode: m });
     if (await connects(candidate)) return candidate;
   }
   return url;
-}
-
-/** `url` with its sslmode set to `mode`, every other parameter spelled as it was (psql reads it back). */
-function withSslMode(url: string, mode: string): string {
-  const parsed = new URL(url);
-  parsed.search = parsed.search.replace(/([?&])sslmode=[^&]*/, `$1sslmode=${mode}`);
-  return parsed.toString();
 }

@@ -1,4 +1,5 @@
 import { userInfo } from 'node:os';
+import { withParameters } from './urlParameters.js';
 
 /**
  * Fills in the user of a PostgreSQL URL that names none, the way psql does: PGUSER, else the
@@ -16,8 +17,7 @@ export function withDefaultUser(url: string, env: NodeJS.ProcessEnv = process.en
   // A URL with no host before the path (`postgres:///db?host=/var/run/postgresql`, a Unix socket)
   // can hold no user name there (the URL standard drops it), so the user goes in as a parameter.
   if (parsed.host === '') {
-    parsed.search = parsed.search === '' ? `?user=${encodeURIComponent(user)}` : `${parsed.search}&user=${encodeURIComponent(user)}`;
-    return parsed.toString();
+    return withParameters(url, { user: encodeURIComponent(user) });
   }
   parsed.username = encodeURIComponent(user);
   return parsed.toString();

@@ -25,6 +25,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { exitCodes } from '../../src/errors.js';
 import { redactUrl } from '../../src/db/redactUrl.js';
 import { withDefaultUser } from '../../src/db/withDefaultUser.js';
+import { withParameters } from '../../src/db/urlParameters.js';
 import { freshDatabase } from '../support/database.js';
 import type { FreshDatabase } from '../support/database.js';
 import { pgErrorResponse } from '../support/pgWire.js';
@@ -71,6 +72,13 @@ afterAll(async () => {
   await fresh?.drop();
 });
 
+/** `tradeledger status` with `env` says nothing on stderr and exits 0. */
+async function statusIsClean(env: Record<string, string>): Promise<void> {
+  const status = await runCli(['status'], env);
+  expect(status.stderr).toBe('');
+  expect(status.code).toBe(exitCodes.ok);
+}
+
 /** The fresh database's URL through the TLS front (host `host`), with `query` added as written. */
 function viaFront(query: string, host = '127.0.0.1'): string {
   const u = new URL(fresh.url);
@@ -88,9 +96,7 @@ describe('sslmode as libpq defines it', () => {
     const migrated = await runCli(['db', 'migrate'], { DATABASE_URL: viaFront('sslmode=require') });
     expect(migrated.stderr).not.toContain('SECURITY WARNING');
     expect(migrated.code).toBe(exitCodes.ok);
-    const status = await runCli(['status'], { DATABASE_URL: viaFront('sslmode=require') });
-    expect(status.stderr).toBe('');
-    expect(status.code).toBe(exitCodes.ok);
+    await statusIsClean({ DATABASE_URL: viaFront('sslmode=require') });
     expect(seen.tls).toBeGreaterThan(before);
   });
 
@@ -104,42 +110,30 @@ describe('sslmode as libpq defines it', () => {
   });
 
   it('verify-full with the server\'s certificate as sslrootcert connects, to the name the certificate holds', async () => {
-    const status = await runCli(['status'], { DATABASE_URL: viaFront(`sslmode=verify-full&sslrootcert=${certFile}`, 'localhost') });
-    expect(status.stderr).toBe('');
-    expect(status.code).toBe(exitCodes.ok);
+    await statusIsClean({ DATABASE_URL: viaFront(`sslmode=verify-full&sslrootcert=${certFile}`, 'localhost') });
   });
 
   it('prefer connects over SSL where the server has it, and without where it has not', async () => {
     const before = seen.tls;
-    const encrypted = await runCli(['status'], { DATABASE_URL: viaFront('sslmode=prefer') });
-    expect(encrypted.stderr).toBe('');
-    expect(encrypted.code).toBe(exitCodes.ok);
+    await statusIsClean({ DATABASE_URL: viaFront('sslmode=prefer') });
     expect(seen.tls).toBeGreaterThan(before);
-    const plain = await runCli(['status'], { DATABASE_URL: direct('sslmode=prefer') });
-    expect(plain.stderr).toBe('');
-    expect(plain.code).toBe(exitCodes.ok);
+    await statusIsClean({ DATABASE_URL: direct('sslmode=prefer') });
   });
 
   it('allow tries a plain connection first, and SSL when the server takes only that', async () => {
     const refusedBefore = seen.plainRefused;
-    const status = await runCli(['status'], { DATABASE_URL: viaFront('sslmode=allow') });
-    expect(status.stderr).toBe('');
-    expect(status.code).toBe(exitCodes.ok);
+    await statusIsClean({ DATABASE_URL: viaFront('sslmode=allow') });
     expect(seen.plainRefused).toBeGreaterThan(refusedBefore);
     const plain = await runCli(['status'], { DATABASE_URL: direct('sslmode=allow') });
     expect(plain.code).toBe(exitCodes.ok);
   });
 
   it('PGSSLMODE counts when the URL names no sslmode, as in libpq', async () => {
-    const status = await runCli(['status'], { DATABASE_URL: viaFront(''), PGSSLMODE: 'require' });
-    expect(status.stderr).toBe('');
-    expect(status.code).toBe(exitCodes.ok);
+    await statusIsClean({ DATABASE_URL: viaFront(''), PGSSLMODE: 'require' });
   });
 
   it('PGSSLROOTCERT gives verify-full its root certificate, as in libpq (the URL\'s own sslrootcert would win)', async () => {
-    const status = await runCli(['status'], { DATABASE_URL: viaFront('', 'localhost'), PGSSLMODE: 'verify-full', PGSSLROOTCERT: certFile });
-    expect(status.stderr).toBe('');
-    expect(status.code).toBe(exitCodes.ok);
+    await statusIsClean({ DATABASE_URL: viaFront('', 'localhost'), PGSSLMODE: 'verify-full', PGSSLROOTCERT: certFile });
     const unreadable = await runCli(['status'], { DATABASE_URL: viaFront('', 'localhost'), PGSSLMODE: 'verify-full', PGSSLROOTCERT: '/nonexistent/root.crt' });
     expect(unreadable.stderr).toContain('sslrootcert "/nonexistent/root.crt" cannot be read');
     expect(unreadable.code).toBe(exitCodes.configOrAuth);
@@ -212,6 +206,12 @@ describe('URL forms libpq takes', () => {
       expect(status.stderr, password).toContain('A password holding / ? # or % must have them percent-encoded: %2F %3F %23 %25');
       expect(status.stderr, password).not.toContain('word99');
     }
+  });
+
+  it('parameters are added or replaced, every other one kept in its spelling (psql reads the URL back)', () => {
+    expect(withParameters('postgres://db/x?options=-c%20a%3D1', { sslmode: 'require' })).toBe('postgres://db/x?options=-c%20a%3D1&sslmode=require');
+    expect(withParameters('postgres://db/x?sslmode=prefer&options=-c%20a%3D1', { sslmode: 'disable' })).toBe('postgres://db/x?sslmode=disable&options=-c%20a%3D1');
+    expect(withParameters('postgres://db/x', { sslmode: 'require', sslrootcert: '%2Fetc%2Fca.pem' })).toBe('postgres://db/x?sslmode=require&sslrootcert=%2Fetc%2Fca.pem');
   });
 
   it('several hosts (libpq\'s failover list) are refused by name, with the fix', async () => {
